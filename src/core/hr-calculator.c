@@ -1,0 +1,523 @@
+/* hr-calculator.c — the estimator as a GObject service
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Inputs are read-write properties; every figure the estimator produces is
+ * a read-only output property that widgets bind to.  Changing an input runs
+ * exactly one estimate and notifies each output that changed exactly once
+ * (notifications are frozen while the result is compared); several inputs
+ * can be changed under hr_calculator_freeze()/thaw() for a single run.
+ * After each run the “changed” signal lets list models (matrix, hardware
+ * table) follow.
+ */
+
+#define G_LOG_DOMAIN "hr-calculator"
+
+#include "config.h"
+
+#include "hr-calculator.h"
+#include "hr-defaults.h"
+#include "hr-fields.h"
+
+struct _HrCalculator
+{
+  GObject parent_instance;
+
+  HrCatalog *catalog;
+  HrScenario scenario;       /* holds references to its objects */
+
+  /* outputs */
+  HrEstimate result;
+  gboolean valid;
+  char *error_message;
+  double effective_bpw;
+  gboolean context_past_trained;
+  guint64 trained_context;
+
+  guint freeze_count;
+  gboolean dirty;
+  guint n_recomputes;
+};
+
+G_DEFINE_FINAL_TYPE (HrCalculator, hr_calculator, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CATALOG,
+  PROP_MODEL,
+  PROP_PRECISION,
+  PROP_KV_TYPE,
+  PROP_HARDWARE,
+  PROP_CONTEXT,
+  PROP_BATCH,
+  PROP_ENGINE,
+  PROP_GPU_COUNT,
+  PROP_VERDICT,
+  N_INPUT_PROPS,
+};
+
+#define O(name, type, field, blurb) \
+  HR_FIELD (HrCalculator, name, type, FALSE, 0, field, blurb)
+
+/* Output properties, table-driven: each is compared after a run and
+ * notified only if it changed. */
+static const HrField outputs[] = {
+  O ("weights_bytes", HR_FIELD_U64, result.weights_bytes, "Weights of the whole model"),
+  O ("kv_bytes", HR_FIELD_U64, result.kv_bytes, "KV cache on all devices"),
+  O ("overhead_bytes", HR_FIELD_U64, result.overhead_bytes, "Runtime overhead on all devices"),
+  O ("total_bytes", HR_FIELD_U64, result.total_bytes, "Weights + KV + overhead"),
+  O ("weights_share", HR_FIELD_DOUBLE, result.weights_share, "Weights / total"),
+  O ("kv_share", HR_FIELD_DOUBLE, result.kv_share, "KV / total"),
+  O ("overhead_share", HR_FIELD_DOUBLE, result.overhead_share, "Overhead / total"),
+  O ("per_device_bytes", HR_FIELD_U64, result.per_device_bytes, "One device's total"),
+  O ("per_device_weights_bytes", HR_FIELD_U64, result.per_device_weights_bytes, "One device's weights"),
+  O ("per_device_kv_bytes", HR_FIELD_U64, result.per_device_kv_bytes, "One device's KV cache"),
+  O ("per_device_overhead_bytes", HR_FIELD_U64, result.per_device_overhead_bytes, "One device's overhead"),
+  O ("usable_bytes", HR_FIELD_U64, result.usable_bytes, "What one device can give"),
+  O ("device_share", HR_FIELD_DOUBLE, result.device_share, "Per-device total / device memory"),
+  O ("kv_heads_per_device", HR_FIELD_U32, result.kv_heads_per_device, "KV heads each device holds"),
+  O ("kv_replicated", HR_FIELD_BOOL, result.kv_replicated, "KV heads replicated across devices"),
+  O ("max_context", HR_FIELD_U64, result.max_context, "Largest context that fits"),
+  O ("max_context_unbounded", HR_FIELD_BOOL, result.max_context_unbounded, "KV stops growing"),
+  O ("max_context_past_trained", HR_FIELD_BOOL, result.max_context_past_trained, "Max context beyond training"),
+  O ("decode_tokens_per_s", HR_FIELD_DOUBLE, result.decode_tokens_per_s, "Single-stream decode"),
+  O ("bytes_per_token", HR_FIELD_DOUBLE, result.bytes_per_token, "Bytes read per decode step"),
+  O ("kv_mha_bytes", HR_FIELD_U64, result.kv_mha_bytes, "MHA FP16 baseline"),
+  O ("kv_savings", HR_FIELD_DOUBLE, result.kv_savings, "1 - KV / MHA baseline"),
+  O ("kv_bytes_per_token", HR_FIELD_DOUBLE, result.kv_bytes_per_token, "KV bytes per token"),
+  O ("valid", HR_FIELD_BOOL, valid, "The inputs gave an estimate"),
+  O ("error_message", HR_FIELD_STRING, error_message, "Why not"),
+  O ("effective_bpw", HR_FIELD_DOUBLE, effective_bpw, "Bits per weight"),
+  O ("context_past_trained", HR_FIELD_BOOL, context_past_trained, "Context beyond training"),
+  O ("trained_context", HR_FIELD_U64, trained_context, "The model's trained maximum"),
+};
+
+#define N_OUTPUTS G_N_ELEMENTS (outputs)
+#define FIRST_OUTPUT_PROP N_INPUT_PROPS
+
+static GParamSpec *properties[N_INPUT_PROPS];
+static GParamSpec *output_properties[N_OUTPUTS];
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* Runs the estimator and notifies what changed. */
+static void
+recompute (HrCalculator *self)
+{
+  g_autoptr(GError) error = NULL;
+  HrCalculator previous;
+  HrModelSpec *model = self->scenario.model;
+
+  if (self->freeze_count > 0)
+    {
+      self->dirty = TRUE;
+      return;
+    }
+  self->dirty = FALSE;
+  self->n_recomputes++;
+
+  /* A shallow copy is enough to compare: the only pointer field
+   * (error_message) is kept alive until the comparison is done. */
+  previous = *self;
+
+  self->valid = hr_scenario_estimate (&self->scenario, &self->result, &error);
+  self->error_message = error != NULL ? g_strdup (error->message) : NULL;
+  self->effective_bpw = self->scenario.precision != NULL
+                        ? hr_precision_get_bpw (self->scenario.precision) : 0;
+  self->trained_context = model != NULL ? hr_model_spec_get_arch (model)->max_context : 0;
+  self->context_past_trained = model != NULL &&
+                               self->scenario.context > self->trained_context;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 0; i < N_OUTPUTS; i++)
+    if (!hr_fields_equal (&previous, self, &outputs[i]))
+      g_object_notify_by_pspec (G_OBJECT (self), output_properties[i]);
+  if (previous.result.verdict != self->result.verdict)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VERDICT]);
+  g_free (previous.error_message);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+hr_calculator_dispose (GObject *object)
+{
+  HrCalculator *self = (HrCalculator *) object;
+
+  g_clear_object (&self->scenario.model);
+  g_clear_object (&self->scenario.precision);
+  g_clear_object (&self->scenario.kv_type);
+  g_clear_object (&self->scenario.hardware);
+  g_clear_object (&self->catalog);
+
+  G_OBJECT_CLASS (hr_calculator_parent_class)->dispose (object);
+}
+
+static void
+hr_calculator_finalize (GObject *object)
+{
+  HrCalculator *self = (HrCalculator *) object;
+
+  g_clear_pointer (&self->error_message, g_free);
+
+  G_OBJECT_CLASS (hr_calculator_parent_class)->finalize (object);
+}
+
+/* Picks the defaults from the catalog, all under one run. */
+static void
+hr_calculator_constructed (GObject *object)
+{
+  HrCalculator *self = (HrCalculator *) object;
+
+  G_OBJECT_CLASS (hr_calculator_parent_class)->constructed (object);
+
+  if (self->catalog == NULL)
+    self->catalog = hr_catalog_new_default ();
+
+  /* hr_calculator_init() left the calculator frozen: the defaults are set
+   * without runs, then one run computes everything. */
+  if (self->scenario.model == NULL)
+    hr_calculator_set_model (self, hr_catalog_find_model (self->catalog, HR_DEFAULT_MODEL));
+  if (self->scenario.precision == NULL)
+    hr_calculator_set_precision (self, hr_catalog_find_precision (self->catalog,
+                                                                  HR_DEFAULT_PRECISION));
+  if (self->scenario.kv_type == NULL)
+    hr_calculator_set_kv_type (self, hr_catalog_find_kv_type (self->catalog,
+                                                              HR_DEFAULT_KV_TYPE));
+  if (self->scenario.hardware == NULL)
+    hr_calculator_set_hardware (self, hr_catalog_find_hardware (self->catalog,
+                                                                HR_DEFAULT_HARDWARE));
+  self->freeze_count = 0;
+  recompute (self);
+}
+
+static void
+hr_calculator_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  HrCalculator *self = HR_CALCULATOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_CATALOG:
+      g_value_set_object (value, self->catalog);
+      break;
+    case PROP_MODEL:
+      g_value_set_object (value, self->scenario.model);
+      break;
+    case PROP_PRECISION:
+      g_value_set_object (value, self->scenario.precision);
+      break;
+    case PROP_KV_TYPE:
+      g_value_set_object (value, self->scenario.kv_type);
+      break;
+    case PROP_HARDWARE:
+      g_value_set_object (value, self->scenario.hardware);
+      break;
+    case PROP_CONTEXT:
+      g_value_set_uint64 (value, self->scenario.context);
+      break;
+    case PROP_BATCH:
+      g_value_set_uint (value, self->scenario.batch);
+      break;
+    case PROP_ENGINE:
+      g_value_set_enum (value, self->scenario.engine);
+      break;
+    case PROP_GPU_COUNT:
+      g_value_set_uint (value, self->scenario.gpus);
+      break;
+    case PROP_VERDICT:
+      g_value_set_enum (value, self->result.verdict);
+      break;
+    default:
+      if (!hr_fields_get_property (self, FIRST_OUTPUT_PROP, outputs, N_OUTPUTS,
+                                   prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_calculator_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  HrCalculator *self = HR_CALCULATOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_CATALOG:
+      self->catalog = g_value_dup_object (value);
+      break;
+    case PROP_MODEL:
+      hr_calculator_set_model (self, g_value_get_object (value));
+      break;
+    case PROP_PRECISION:
+      hr_calculator_set_precision (self, g_value_get_object (value));
+      break;
+    case PROP_KV_TYPE:
+      hr_calculator_set_kv_type (self, g_value_get_object (value));
+      break;
+    case PROP_HARDWARE:
+      hr_calculator_set_hardware (self, g_value_get_object (value));
+      break;
+    case PROP_CONTEXT:
+      hr_calculator_set_context (self, g_value_get_uint64 (value));
+      break;
+    case PROP_BATCH:
+      hr_calculator_set_batch (self, g_value_get_uint (value));
+      break;
+    case PROP_ENGINE:
+      hr_calculator_set_engine (self, g_value_get_enum (value));
+      break;
+    case PROP_GPU_COUNT:
+      hr_calculator_set_gpu_count (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_calculator_class_init (HrCalculatorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->constructed = hr_calculator_constructed;
+  object_class->dispose = hr_calculator_dispose;
+  object_class->finalize = hr_calculator_finalize;
+  object_class->get_property = hr_calculator_get_property;
+  object_class->set_property = hr_calculator_set_property;
+
+  properties[PROP_CATALOG] =
+    g_param_spec_object ("catalog", NULL, NULL, HR_TYPE_CATALOG,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, HR_TYPE_MODEL_SPEC, rw);
+  properties[PROP_PRECISION] =
+    g_param_spec_object ("precision", NULL, NULL, HR_TYPE_PRECISION, rw);
+  properties[PROP_KV_TYPE] =
+    g_param_spec_object ("kv-type", NULL, NULL, HR_TYPE_KV_TYPE, rw);
+  properties[PROP_HARDWARE] =
+    g_param_spec_object ("hardware", NULL, NULL, HR_TYPE_HARDWARE, rw);
+  properties[PROP_CONTEXT] =
+    g_param_spec_uint64 ("context", NULL, "Tokens per sequence",
+                         HR_CONTEXT_MIN, HR_CONTEXT_MAX, HR_DEFAULT_CONTEXT, rw);
+  properties[PROP_BATCH] =
+    g_param_spec_uint ("batch", NULL, "Parallel sequences",
+                       1, HR_BATCH_MAX, HR_DEFAULT_BATCH, rw);
+  properties[PROP_ENGINE] =
+    g_param_spec_enum ("engine", NULL, "Engine profile",
+                       HR_TYPE_ENGINE, HR_ENGINE_GENERIC, rw);
+  properties[PROP_GPU_COUNT] =
+    g_param_spec_uint ("gpu-count", NULL, "Tensor-parallel GPUs",
+                       1, HR_GPUS_MAX, HR_DEFAULT_GPUS, rw);
+  properties[PROP_VERDICT] =
+    g_param_spec_enum ("verdict", NULL, "Fits comfortably, tight, or not",
+                       HR_TYPE_VERDICT, HR_VERDICT_COMFORTABLE,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_INPUT_PROPS, properties);
+  hr_fields_install_properties (object_class, FIRST_OUTPUT_PROP, outputs, N_OUTPUTS,
+                                output_properties);
+
+  /**
+   * HrCalculator::changed:
+   *
+   * Emitted once after every recomputation.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+hr_calculator_init (HrCalculator *self)
+{
+  self->scenario.context = HR_DEFAULT_CONTEXT;
+  self->scenario.batch = HR_DEFAULT_BATCH;
+  self->scenario.engine = HR_ENGINE_GENERIC;
+  self->scenario.gpus = HR_DEFAULT_GPUS;
+  /* Nothing is computed until construction ends. */
+  self->freeze_count = 1;
+}
+
+/**
+ * hr_calculator_new:
+ * @catalog: (nullable): the catalog to pick defaults from; %NULL loads
+ *   the default one (built-in plus the user's files)
+ */
+HrCalculator *
+hr_calculator_new (HrCatalog *catalog)
+{
+  return g_object_new (HR_TYPE_CALCULATOR, "catalog", catalog, NULL);
+}
+
+HrCatalog *
+hr_calculator_get_catalog (HrCalculator *self)
+{
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), NULL);
+  return self->catalog;
+}
+
+static void
+set_object_input (HrCalculator *self,
+                  gpointer     *field,
+                  gpointer      value,
+                  guint         prop_id)
+{
+  if (g_set_object ((GObject **) field, value))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+      recompute (self);
+    }
+}
+
+void
+hr_calculator_set_model (HrCalculator *self,
+                         HrModelSpec  *model)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (model == NULL || HR_IS_MODEL_SPEC (model));
+  set_object_input (self, (gpointer *) &self->scenario.model, model, PROP_MODEL);
+}
+
+void
+hr_calculator_set_precision (HrCalculator *self,
+                             HrPrecision  *precision)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (precision == NULL || HR_IS_PRECISION (precision));
+  set_object_input (self, (gpointer *) &self->scenario.precision, precision,
+                    PROP_PRECISION);
+}
+
+void
+hr_calculator_set_kv_type (HrCalculator *self,
+                           HrKvType     *kv_type)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (kv_type == NULL || HR_IS_KV_TYPE (kv_type));
+  set_object_input (self, (gpointer *) &self->scenario.kv_type, kv_type, PROP_KV_TYPE);
+}
+
+void
+hr_calculator_set_hardware (HrCalculator *self,
+                            HrHardware   *hardware)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (hardware == NULL || HR_IS_HARDWARE (hardware));
+  set_object_input (self, (gpointer *) &self->scenario.hardware, hardware, PROP_HARDWARE);
+}
+
+void
+hr_calculator_set_context (HrCalculator *self,
+                           guint64       context)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  context = CLAMP (context, HR_CONTEXT_MIN, HR_CONTEXT_MAX);
+  if (self->scenario.context == context)
+    return;
+  self->scenario.context = context;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT]);
+  recompute (self);
+}
+
+void
+hr_calculator_set_batch (HrCalculator *self,
+                         guint         batch)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  batch = CLAMP (batch, 1, HR_BATCH_MAX);
+  if (self->scenario.batch == batch)
+    return;
+  self->scenario.batch = batch;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BATCH]);
+  recompute (self);
+}
+
+void
+hr_calculator_set_engine (HrCalculator *self,
+                          HrEngine      engine)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (engine < HR_N_ENGINES);
+
+  if (self->scenario.engine == engine)
+    return;
+  self->scenario.engine = engine;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENGINE]);
+  recompute (self);
+}
+
+void
+hr_calculator_set_gpu_count (HrCalculator *self,
+                             guint         gpu_count)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  gpu_count = CLAMP (gpu_count, 1, HR_GPUS_MAX);
+  if (self->scenario.gpus == gpu_count)
+    return;
+  self->scenario.gpus = gpu_count;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_COUNT]);
+  recompute (self);
+}
+
+#define INPUT_GETTER(type, name, expr) \
+  type \
+  hr_calculator_get_##name (HrCalculator *self) \
+  { \
+    g_return_val_if_fail (HR_IS_CALCULATOR (self), 0); \
+    return (expr); \
+  }
+
+INPUT_GETTER (HrModelSpec *, model, self->scenario.model)
+INPUT_GETTER (HrPrecision *, precision, self->scenario.precision)
+INPUT_GETTER (HrKvType *, kv_type, self->scenario.kv_type)
+INPUT_GETTER (HrHardware *, hardware, self->scenario.hardware)
+INPUT_GETTER (guint64, context, self->scenario.context)
+INPUT_GETTER (guint, batch, self->scenario.batch)
+INPUT_GETTER (HrEngine, engine, self->scenario.engine)
+INPUT_GETTER (guint, gpu_count, self->scenario.gpus)
+INPUT_GETTER (gboolean, valid, self->valid)
+INPUT_GETTER (const char *, error_message, self->error_message)
+INPUT_GETTER (guint, n_recomputes, self->n_recomputes)
+INPUT_GETTER (const HrScenario *, scenario, &self->scenario)
+INPUT_GETTER (const HrEstimate *, estimate, &self->result)
+
+/**
+ * hr_calculator_freeze:
+ *
+ * Defers recomputation until the matching hr_calculator_thaw(), so that
+ * several inputs can change with one run and one batch of notifications.
+ */
+void
+hr_calculator_freeze (HrCalculator *self)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  self->freeze_count++;
+  g_object_freeze_notify (G_OBJECT (self));
+}
+
+void
+hr_calculator_thaw (HrCalculator *self)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (self->freeze_count > 0);
+
+  if (--self->freeze_count == 0 && self->dirty)
+    recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}

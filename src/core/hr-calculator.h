@@ -1,0 +1,55 @@
+/* hr-calculator.h — the estimator as a GObject service
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-catalog.h"
+#include "hr-enums.h"
+#include "hr-scenario.h"
+
+G_BEGIN_DECLS
+
+#define HR_TYPE_CALCULATOR (hr_calculator_get_type ())
+
+G_DECLARE_FINAL_TYPE (HrCalculator, hr_calculator, HR, CALCULATOR, GObject)
+
+HrCalculator      *hr_calculator_new                (HrCatalog    *catalog);
+HrCatalog         *hr_calculator_get_catalog        (HrCalculator *self);
+
+HrModelSpec       *hr_calculator_get_model          (HrCalculator *self);
+void               hr_calculator_set_model          (HrCalculator *self,
+                                                     HrModelSpec  *model);
+HrPrecision       *hr_calculator_get_precision      (HrCalculator *self);
+void               hr_calculator_set_precision      (HrCalculator *self,
+                                                     HrPrecision  *precision);
+HrKvType          *hr_calculator_get_kv_type        (HrCalculator *self);
+void               hr_calculator_set_kv_type        (HrCalculator *self,
+                                                     HrKvType     *kv_type);
+HrHardware        *hr_calculator_get_hardware       (HrCalculator *self);
+void               hr_calculator_set_hardware       (HrCalculator *self,
+                                                     HrHardware   *hardware);
+guint64            hr_calculator_get_context        (HrCalculator *self);
+void               hr_calculator_set_context        (HrCalculator *self,
+                                                     guint64       context);
+guint              hr_calculator_get_batch          (HrCalculator *self);
+void               hr_calculator_set_batch          (HrCalculator *self,
+                                                     guint         batch);
+HrEngine           hr_calculator_get_engine         (HrCalculator *self);
+void               hr_calculator_set_engine         (HrCalculator *self,
+                                                     HrEngine      engine);
+guint              hr_calculator_get_gpu_count      (HrCalculator *self);
+void               hr_calculator_set_gpu_count      (HrCalculator *self,
+                                                     guint         gpu_count);
+
+void               hr_calculator_freeze             (HrCalculator *self);
+void               hr_calculator_thaw               (HrCalculator *self);
+
+const HrScenario  *hr_calculator_get_scenario       (HrCalculator *self);
+const HrEstimate  *hr_calculator_get_estimate       (HrCalculator *self);
+gboolean           hr_calculator_get_valid          (HrCalculator *self);
+const char        *hr_calculator_get_error_message  (HrCalculator *self);
+guint              hr_calculator_get_n_recomputes   (HrCalculator *self);
+
+G_END_DECLS

@@ -1,0 +1,140 @@
+/* hr-catalog-json.c — typed, checked reads of catalog JSON members
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hr-catalog"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "hr-catalog-json.h"
+
+G_DEFINE_QUARK (hr-catalog-error-quark, hr_catalog_error)
+
+static gboolean
+field_error (GError     **error,
+             const char  *member,
+             const char  *what)
+{
+  g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+               "field “%s” %s", member, what);
+  return FALSE;
+}
+
+/* Looks @member up; FALSE with an error if it is required and missing.
+ * A JSON null counts as missing. */
+static gboolean
+lookup (JsonObject  *object,
+        const char  *member,
+        gboolean     required,
+        JsonNode   **node,
+        GError     **error)
+{
+  *node = json_object_get_member (object, member);
+  if (*node != NULL && JSON_NODE_HOLDS_NULL (*node))
+    *node = NULL;
+  if (*node == NULL && required)
+    return field_error (error, member, "is missing");
+  return TRUE;
+}
+
+gboolean
+hr_json_get_string (JsonObject  *object,
+                    const char  *member,
+                    gboolean     required,
+                    char       **out,
+                    GError     **error)
+{
+  JsonNode *node;
+
+  *out = NULL;
+  if (!lookup (object, member, required, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (json_node_get_value_type (node) != G_TYPE_STRING)
+    return field_error (error, member, "must be a string");
+  if (required && json_node_get_string (node)[0] == '\0')
+    return field_error (error, member, "must not be empty");
+  *out = json_node_dup_string (node);
+  return TRUE;
+}
+
+gboolean
+hr_json_get_uint (JsonObject  *object,
+                  const char  *member,
+                  gboolean     required,
+                  guint64      max,
+                  guint64     *out,
+                  GError     **error)
+{
+  JsonNode *node;
+  gint64 value;
+
+  *out = 0;
+  if (!lookup (object, member, required, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (json_node_get_value_type (node) != G_TYPE_INT64)
+    return field_error (error, member, "must be an integer");
+  value = json_node_get_int (node);
+  if (value < 0 || (guint64) value > max)
+    {
+      g_autofree char *what =
+        g_strdup_printf ("is %" G_GINT64_FORMAT ", outside 0–%" G_GUINT64_FORMAT,
+                         value, max);
+      return field_error (error, member, what);
+    }
+  *out = (guint64) value;
+  return TRUE;
+}
+
+gboolean
+hr_json_get_double (JsonObject  *object,
+                    const char  *member,
+                    gboolean     required,
+                    double      *out,
+                    GError     **error)
+{
+  JsonNode *node;
+  GType type;
+
+  *out = 0;
+  if (!lookup (object, member, required, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    *out = (double) json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    *out = json_node_get_double (node);
+  else
+    return field_error (error, member, "must be a number");
+  if (!isfinite (*out))
+    return field_error (error, member, "must be finite");
+  return TRUE;
+}
+
+gboolean
+hr_json_get_bool (JsonObject  *object,
+                  const char  *member,
+                  gboolean     required,
+                  gboolean    *out,
+                  GError     **error)
+{
+  JsonNode *node;
+
+  *out = FALSE;
+  if (!lookup (object, member, required, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return field_error (error, member, "must be true or false");
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}

@@ -1,0 +1,48 @@
+/* hr-catalog-json.h — typed, checked reads of catalog JSON members
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every catalog entry is read through these helpers so that a malformed
+ * file gives one precise message naming the field ("field “layers” must
+ * be a positive integer") instead of a crash or a silent zero.
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define HR_CATALOG_ERROR (hr_catalog_error_quark ())
+
+typedef enum
+{
+  HR_CATALOG_ERROR_INVALID,
+  HR_CATALOG_ERROR_DUPLICATE,
+} HrCatalogError;
+
+GQuark   hr_catalog_error_quark  (void);
+
+gboolean hr_json_get_string      (JsonObject  *object,
+                                  const char  *member,
+                                  gboolean     required,
+                                  char       **out,
+                                  GError     **error);
+gboolean hr_json_get_uint        (JsonObject  *object,
+                                  const char  *member,
+                                  gboolean     required,
+                                  guint64      max,
+                                  guint64     *out,
+                                  GError     **error);
+gboolean hr_json_get_double      (JsonObject  *object,
+                                  const char  *member,
+                                  gboolean     required,
+                                  double      *out,
+                                  GError     **error);
+gboolean hr_json_get_bool        (JsonObject  *object,
+                                  const char  *member,
+                                  gboolean     required,
+                                  gboolean    *out,
+                                  GError     **error);
+
+G_END_DECLS

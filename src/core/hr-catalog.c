@@ -1,0 +1,553 @@
+/* hr-catalog.c — models, devices, precisions and KV types
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The built-in catalog is JSON compiled into the GResource.  Users add
+ * files of the same schema in $XDG_DATA_HOME/headroom/; an entry whose id
+ * matches a built-in one replaces it.  A malformed user file never takes
+ * the built-in catalog down: its problems are collected, each naming the
+ * file, the entry and the field, and the valid entries still load.
+ */
+
+#define G_LOG_DOMAIN "hr-catalog"
+
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+
+#include "hr-catalog.h"
+#include "hr-catalog-json.h"
+
+#define CATALOG_RESOURCE_PATH "/io/github/headroom_app/Headroom/catalog/"
+
+struct _HrCatalog
+{
+  GObject parent_instance;
+
+  GListStore *models;
+  GListStore *hardware;
+  GListStore *precisions;
+  GListStore *kv_types;
+  GPtrArray *tier_ladder;   /* of HrHardware */
+  GPtrArray *problems;      /* of char *, NULL-terminated */
+};
+
+G_DEFINE_FINAL_TYPE (HrCatalog, hr_catalog, G_TYPE_OBJECT)
+
+static const char * const builtin_files[] = {
+  "models.json",
+  "hardware.json",
+  "precisions.json",
+};
+
+typedef gpointer (*EntryParser) (JsonObject *object, HrOrigin origin, GError **error);
+typedef const char *(*EntryId) (gpointer item);
+
+static gpointer
+parse_model (JsonObject *object, HrOrigin origin, GError **error)
+{
+  return hr_model_spec_new_from_json (object, origin, error);
+}
+
+static gpointer
+parse_hardware (JsonObject *object, HrOrigin origin, GError **error)
+{
+  return hr_hardware_new_from_json (object, error);
+}
+
+static gpointer
+parse_precision (JsonObject *object, HrOrigin origin, GError **error)
+{
+  return hr_precision_new_from_json (object, error);
+}
+
+static gpointer
+parse_kv_type (JsonObject *object, HrOrigin origin, GError **error)
+{
+  return hr_kv_type_new_from_json (object, error);
+}
+
+typedef struct
+{
+  const char *member;
+  EntryParser parse;
+  EntryId get_id;
+  gsize store_offset;
+} Section;
+
+static const Section sections[] = {
+  { "models", parse_model, (EntryId) hr_model_spec_get_id,
+    G_STRUCT_OFFSET (HrCatalog, models) },
+  { "hardware", parse_hardware, (EntryId) hr_hardware_get_id,
+    G_STRUCT_OFFSET (HrCatalog, hardware) },
+  { "precisions", parse_precision, (EntryId) hr_precision_get_id,
+    G_STRUCT_OFFSET (HrCatalog, precisions) },
+  { "kv_types", parse_kv_type, (EntryId) hr_kv_type_get_id,
+    G_STRUCT_OFFSET (HrCatalog, kv_types) },
+};
+
+#define SECTION_STORE(self, section) \
+  (*(GListStore **) ((guint8 *) (self) + (section)->store_offset))
+
+static void
+hr_catalog_dispose (GObject *object)
+{
+  HrCatalog *self = (HrCatalog *) object;
+
+  g_clear_object (&self->models);
+  g_clear_object (&self->hardware);
+  g_clear_object (&self->precisions);
+  g_clear_object (&self->kv_types);
+  g_clear_pointer (&self->tier_ladder, g_ptr_array_unref);
+  g_clear_pointer (&self->problems, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (hr_catalog_parent_class)->dispose (object);
+}
+
+static void
+hr_catalog_class_init (HrCatalogClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = hr_catalog_dispose;
+}
+
+static void
+hr_catalog_init (HrCatalog *self)
+{
+  self->models = g_list_store_new (HR_TYPE_MODEL_SPEC);
+  self->hardware = g_list_store_new (HR_TYPE_HARDWARE);
+  self->precisions = g_list_store_new (HR_TYPE_PRECISION);
+  self->kv_types = g_list_store_new (HR_TYPE_KV_TYPE);
+  self->tier_ladder = g_ptr_array_new_with_free_func (g_object_unref);
+  self->problems = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->problems, NULL);
+}
+
+HrCatalog *
+hr_catalog_new (void)
+{
+  return g_object_new (HR_TYPE_CATALOG, NULL);
+}
+
+static gboolean
+find_in_store (GListStore *store,
+               EntryId     get_id,
+               const char *id,
+               guint      *position)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (store));
+
+  if (id == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (store), i);
+
+      if (g_ascii_strcasecmp (get_id (item), id) == 0)
+        {
+          *position = i;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Adds or replaces; within one file an id may appear only once. */
+static gboolean
+add_entry (GListStore  *store,
+           EntryId      get_id,
+           gpointer     item,
+           GHashTable  *seen_in_file,
+           GError     **error)
+{
+  const char *id = get_id (item);
+  g_autofree char *key = g_ascii_strdown (id, -1);
+  guint position;
+
+  if (g_hash_table_contains (seen_in_file, key))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_DUPLICATE,
+                   "id “%s” appears twice in this file", id);
+      return FALSE;
+    }
+  g_hash_table_add (seen_in_file, g_steal_pointer (&key));
+
+  if (find_in_store (store, get_id, id, &position))
+    g_list_store_splice (store, position, 1, &item, 1);
+  else
+    g_list_store_append (store, item);
+  return TRUE;
+}
+
+static void
+add_problem (HrCatalog  *self,
+             const char *message)
+{
+  /* Keep the array NULL-terminated for hr_catalog_get_problems(). */
+  g_ptr_array_insert (self->problems, self->problems->len - 1, g_strdup (message));
+  g_debug ("%s", message);
+}
+
+static gboolean
+load_tier_ladder (HrCatalog   *self,
+                  JsonObject  *root,
+                  const char  *file_name,
+                  GError     **error)
+{
+  JsonArray *array;
+
+  if (!json_object_has_member (root, "tier_ladder"))
+    return TRUE;
+
+  array = json_object_get_array_member (root, "tier_ladder");
+  if (array == NULL)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: “tier_ladder” must be an array of hardware ids", file_name);
+      return FALSE;
+    }
+
+  g_ptr_array_set_size (self->tier_ladder, 0);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      const char *id = json_array_get_string_element (array, i);
+      HrHardware *hw = id ? hr_catalog_find_hardware (self, id) : NULL;
+
+      if (hw == NULL)
+        {
+          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                       "%s: tier_ladder[%u] is not a known hardware id",
+                       file_name, i);
+          return FALSE;
+        }
+      g_ptr_array_add (self->tier_ladder, g_object_ref (hw));
+    }
+  return TRUE;
+}
+
+/**
+ * hr_catalog_load_data:
+ * @file_name: named in error messages
+ *
+ * Loads one catalog document.  If the document cannot be parsed, nothing
+ * is added and %FALSE is returned.  Otherwise every valid entry is added;
+ * invalid ones are skipped, reported in @error (the first) and in
+ * hr_catalog_get_problems() (all), and %FALSE is returned.
+ */
+gboolean
+hr_catalog_load_data (HrCatalog   *self,
+                      const char  *data,
+                      gssize       length,
+                      const char  *file_name,
+                      HrOrigin     origin,
+                      GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) parse_error = NULL;
+  g_autoptr(GError) first_error = NULL;
+  JsonNode *root;
+  JsonObject *object;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (file_name != NULL, FALSE);
+
+  if (!json_parser_load_from_data (parser, data, length, &parse_error))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: not valid JSON: %s", file_name, parse_error->message);
+      add_problem (self, (*error)->message);
+      return FALSE;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: the top level must be an object with “models”, "
+                   "“hardware”, “precisions” or “kv_types” arrays", file_name);
+      add_problem (self, (*error)->message);
+      return FALSE;
+    }
+  object = json_node_get_object (root);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sections); s++)
+    {
+      const Section *section = &sections[s];
+      g_autoptr(GHashTable) seen = NULL;
+      JsonNode *node = json_object_get_member (object, section->member);
+      JsonArray *array;
+
+      if (node == NULL)
+        continue;
+      if (!JSON_NODE_HOLDS_ARRAY (node))
+        {
+          g_autofree char *message =
+            g_strdup_printf ("%s: “%s” must be an array", file_name, section->member);
+          add_problem (self, message);
+          if (first_error == NULL)
+            first_error = g_error_new_literal (HR_CATALOG_ERROR,
+                                               HR_CATALOG_ERROR_INVALID, message);
+          continue;
+        }
+
+      array = json_node_get_array (node);
+      seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+          g_autoptr(GError) entry_error = NULL;
+          g_autoptr(GObject) item = NULL;
+          g_autofree char *message = NULL;
+          const char *entry_id = NULL;
+
+          if (JSON_NODE_HOLDS_OBJECT (element))
+            {
+              JsonObject *entry = json_node_get_object (element);
+
+              if (json_object_has_member (entry, "id") &&
+                  json_node_get_value_type (json_object_get_member (entry, "id")) == G_TYPE_STRING)
+                entry_id = json_object_get_string_member (entry, "id");
+              item = section->parse (entry, origin, &entry_error);
+              if (item != NULL &&
+                  add_entry (SECTION_STORE (self, section), section->get_id,
+                             item, seen, &entry_error))
+                continue;
+            }
+          else
+            g_set_error_literal (&entry_error, HR_CATALOG_ERROR,
+                                 HR_CATALOG_ERROR_INVALID, "entry is not an object");
+
+          if (entry_id != NULL)
+            message = g_strdup_printf ("%s: %s[%u] (“%s”): %s", file_name,
+                                       section->member, i, entry_id,
+                                       entry_error->message);
+          else
+            message = g_strdup_printf ("%s: %s[%u]: %s", file_name,
+                                       section->member, i, entry_error->message);
+          add_problem (self, message);
+          if (first_error == NULL)
+            first_error = g_error_new_literal (HR_CATALOG_ERROR,
+                                               entry_error->code, message);
+        }
+    }
+
+  if (!load_tier_ladder (self, object, file_name,
+                         first_error == NULL ? &first_error : NULL) &&
+      first_error != NULL)
+    add_problem (self, first_error->message);
+
+  if (first_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&first_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hr_catalog_load_builtin (HrCatalog  *self,
+                         GError    **error)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (builtin_files); i++)
+    {
+      g_autofree char *path = g_strconcat (CATALOG_RESOURCE_PATH, builtin_files[i], NULL);
+      g_autoptr(GBytes) bytes = NULL;
+      gsize size;
+      const char *data;
+
+      bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+      if (bytes == NULL)
+        return FALSE;
+      data = g_bytes_get_data (bytes, &size);
+      if (!hr_catalog_load_data (self, data, size, builtin_files[i],
+                                 HR_ORIGIN_BUILTIN, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hr_catalog_load_file (HrCatalog   *self,
+                      const char  *path,
+                      GError     **error)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) read_error = NULL;
+  gsize length;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!g_file_get_contents (path, &contents, &length, &read_error))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: %s", path, read_error->message);
+      add_problem (self, (*error)->message);
+      return FALSE;
+    }
+
+  return hr_catalog_load_data (self, contents, length, path, HR_ORIGIN_USER, error);
+}
+
+char *
+hr_catalog_dup_user_dir (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "headroom", NULL);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/**
+ * hr_catalog_load_user_dir:
+ *
+ * Loads every `*.json` in @dir in name order.  A missing directory is not
+ * an error.  Returns the number of files that loaded without a problem.
+ */
+guint
+hr_catalog_load_user_dir (HrCatalog  *self,
+                          const char *dir)
+{
+  g_autoptr(GDir) handle = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  guint loaded = 0;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), 0);
+  g_return_val_if_fail (dir != NULL, 0);
+
+  handle = g_dir_open (dir, 0, NULL);
+  if (handle == NULL)
+    return 0;
+
+  while ((name = g_dir_read_name (handle)) != NULL)
+    if (g_str_has_suffix (name, ".json"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names->pdata[i], NULL);
+
+      if (hr_catalog_load_file (self, path, NULL))
+        loaded++;
+    }
+  return loaded;
+}
+
+/**
+ * hr_catalog_new_default:
+ *
+ * The built-in catalog plus the user's files.  The built-in data is part
+ * of the program: failing to load it is a build error, caught by tests.
+ */
+HrCatalog *
+hr_catalog_new_default (void)
+{
+  g_autoptr(HrCatalog) self = hr_catalog_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = hr_catalog_dup_user_dir ();
+
+  if (!hr_catalog_load_builtin (self, &error))
+    g_critical ("Built-in catalog is broken: %s", error->message);
+
+  hr_catalog_load_user_dir (self, dir);
+  return g_steal_pointer (&self);
+}
+
+const char * const *
+hr_catalog_get_problems (HrCatalog *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return (const char * const *) self->problems->pdata;
+}
+
+GListModel *
+hr_catalog_get_models (HrCatalog *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return G_LIST_MODEL (self->models);
+}
+
+GListModel *
+hr_catalog_get_hardware (HrCatalog *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return G_LIST_MODEL (self->hardware);
+}
+
+GListModel *
+hr_catalog_get_precisions (HrCatalog *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return G_LIST_MODEL (self->precisions);
+}
+
+GListModel *
+hr_catalog_get_kv_types (HrCatalog *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return G_LIST_MODEL (self->kv_types);
+}
+
+GPtrArray *
+hr_catalog_get_tier_ladder (HrCatalog *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return self->tier_ladder;
+}
+
+/* Returns a borrowed pointer: the catalog keeps its items alive. */
+static gpointer
+find (GListStore *store,
+      EntryId     get_id,
+      const char *id)
+{
+  guint position;
+  g_autoptr(GObject) item = NULL;
+
+  if (!find_in_store (store, get_id, id, &position))
+    return NULL;
+  item = g_list_model_get_item (G_LIST_MODEL (store), position);
+  return item;
+}
+
+HrModelSpec *
+hr_catalog_find_model (HrCatalog  *self,
+                       const char *id)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return find (self->models, (EntryId) hr_model_spec_get_id, id);
+}
+
+HrHardware *
+hr_catalog_find_hardware (HrCatalog  *self,
+                          const char *id)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return find (self->hardware, (EntryId) hr_hardware_get_id, id);
+}
+
+HrPrecision *
+hr_catalog_find_precision (HrCatalog  *self,
+                           const char *id)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return find (self->precisions, (EntryId) hr_precision_get_id, id);
+}
+
+HrKvType *
+hr_catalog_find_kv_type (HrCatalog  *self,
+                         const char *id)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return find (self->kv_types, (EntryId) hr_kv_type_get_id, id);
+}

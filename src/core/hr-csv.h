@@ -1,0 +1,29 @@
+/* hr-csv.h — RFC 4180 CSV of the matrix and the hardware table
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One writer for the CLI and the window's “Export as CSV”: UTF-8, CRLF
+ * line ends, a header row naming units, '.' as the decimal separator
+ * whatever the locale.
+ */
+
+#pragma once
+
+#include "hr-hardware-table.h"
+#include "hr-matrix.h"
+
+G_BEGIN_DECLS
+
+void hr_csv_append_field    (GString         *out,
+                             const char      *value);
+void hr_csv_append_number   (GString         *out,
+                             double           value,
+                             int              decimals);
+void hr_csv_end_row         (GString         *out);
+
+void hr_csv_write_matrix    (HrMatrix        *matrix,
+                             GString         *out);
+void hr_csv_write_hardware  (HrHardwareTable *table,
+                             GString         *out);
+
+G_END_DECLS

@@ -1,0 +1,67 @@
+/* hr-estimate-constants.h — every calibrated constant of the estimator
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each constant says where it comes from.  The window shows them in the
+ * “Assumptions” of the Overview and in the formula notes of the Model view
+ * (hr-assumptions.c formats them), so change them here only.
+ */
+
+#pragma once
+
+#include "hr-estimate.h"
+
+G_BEGIN_DECLS
+
+/* Generic runtime overhead on a discrete GPU: CUDA/ROCm context, cuBLAS
+ * workspaces and activation buffers, modelled as a fixed part plus a share
+ * of the weights.  Both are the seed page's (SEED-SPEC.md: “overhead (GPU)
+ * = 1.14 GiB + 0.03 × weights”, reproducing its 1.30 / 1.66 / 1.42 GiB). */
+#define HR_OVERHEAD_FIXED_GIB            1.14
+#define HR_OVERHEAD_WEIGHTS_FRACTION     0.03
+
+/* On unified memory (Apple) there is no separate driver context in device
+ * memory: the seed page's Apple rows are 0.42 GiB lower (7.44 vs 7.86). */
+#define HR_OVERHEAD_UNIFIED_DISCOUNT_GIB 0.42
+
+/* Memory a discrete GPU keeps for the driver and display: the seed's
+ * 136,404-token maximum on a 12 GiB RTX 3060 implies a usable 11.81 GiB. */
+#define HR_DISCRETE_RESERVE_GIB          0.19
+
+/* Apple unified memory: the share macOS lets the GPU wire by default
+ * (recommendedMaxWorkingSetSize), about 2/3 on machines with up to 36 GB
+ * and 3/4 above (reference/gpus.json note; llama.cpp Metal logs). */
+#define HR_UNIFIED_SMALL_MEMORY_GIB      36.0
+#define HR_UNIFIED_GPU_SHARE_SMALL       (2.0 / 3.0)
+#define HR_UNIFIED_GPU_SHARE             0.75
+
+/* A total at or below this fraction of usable memory “fits comfortably”;
+ * above it, up to usable memory, it is “tight”: 10 % headroom absorbs
+ * allocator fragmentation and a desktop's own use of the GPU. */
+#define HR_COMFORTABLE_FRACTION          0.90
+
+/* The MHA baseline of the “KV compression saves N %” sentence: FP16. */
+#define HR_KV_BASELINE_BYTES_PER_ELEMENT 2.0
+
+/* Decode is bandwidth-bound: a step reads the active weights and the KV
+ * cache once.  Time per token = bytes / (efficiency × bandwidth) + a fixed
+ * cost (kernel launches, sampling, synchronisation).  Fitted on llama.cpp
+ * “tg” runs of Llama-3-8B (XiongjieDai GPU-Benchmarks-on-LLM-Inference):
+ * RTX 4090 Q4_K_M 127.7 tok/s and RTX 3090 111.7 tok/s are met within 10 %
+ * with 75 % of bandwidth and 1.2 ms; Apple M2 Ultra 76.3 and M1 Max 34.5
+ * tok/s with 55 %.  Data-centre parts run optimised kernels (the seed's
+ * A100/H100 rows imply ~80 %); AMD and Intel lack published batch-1
+ * figures here and use conservative values. */
+#define HR_DECODE_FIXED_SECONDS          1.2e-3
+
+static const double hr_decode_efficiency_by_family[HR_N_FAMILIES] = {
+  [HR_FAMILY_NVIDIA_GEFORCE] = 0.75,
+  [HR_FAMILY_NVIDIA_WORKSTATION] = 0.75,
+  [HR_FAMILY_NVIDIA_DATACENTER] = 0.80,
+  [HR_FAMILY_AMD_RADEON] = 0.65,
+  [HR_FAMILY_AMD_INSTINCT] = 0.65,
+  [HR_FAMILY_INTEL_ARC] = 0.55,
+  [HR_FAMILY_APPLE_SILICON] = 0.55,
+};
+
+G_END_DECLS

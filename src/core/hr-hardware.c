@@ -1,0 +1,205 @@
+/* hr-hardware.c — one device of the catalog
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hr-hardware"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "hr-catalog-json.h"
+#include "hr-fields.h"
+#include "hr-hardware.h"
+
+struct _HrHardware
+{
+  GObject parent_instance;
+
+  char *id;
+  char *name;
+  char *vendor;
+  char *family;
+  char *kind;
+  char *memory_type;
+  char *source;
+  double memory_gib;
+  double bandwidth_gbps;
+  double fp16_tflops;
+
+  HrDevice device;
+};
+
+G_DEFINE_FINAL_TYPE (HrHardware, hr_hardware, G_TYPE_OBJECT)
+
+#define F(member, type, req, field, blurb) \
+  HR_FIELD (HrHardware, member, type, req, 0, field, blurb)
+
+static const HrField fields[] = {
+  F ("id", HR_FIELD_STRING, TRUE, id, "Identifier used by the CLI"),
+  F ("name", HR_FIELD_STRING, TRUE, name, "Display name"),
+  F ("vendor", HR_FIELD_STRING, TRUE, vendor, "Vendor"),
+  F ("family", HR_FIELD_STRING, TRUE, family, "Family (decode calibration)"),
+  F ("kind", HR_FIELD_STRING, TRUE, kind, "discrete or unified"),
+  F ("memory_type", HR_FIELD_STRING, FALSE, memory_type, "Memory technology"),
+  F ("source", HR_FIELD_STRING, FALSE, source, "Where the figures come from"),
+  F ("memory_gib", HR_FIELD_DOUBLE, TRUE, memory_gib, "Memory in GiB as the device reports it"),
+  F ("bandwidth_gbps", HR_FIELD_DOUBLE, TRUE, bandwidth_gbps, "Memory bandwidth, GB/s"),
+  F ("fp16_tflops", HR_FIELD_DOUBLE, FALSE, fp16_tflops, "Dense FP16 tensor TFLOPS"),
+};
+
+enum {
+  PROP_0,
+  PROP_MEMORY_BYTES = G_N_ELEMENTS (fields) + 1,
+  PROP_USABLE_BYTES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+hr_hardware_finalize (GObject *object)
+{
+  hr_fields_free_strings (object, fields, G_N_ELEMENTS (fields));
+  G_OBJECT_CLASS (hr_hardware_parent_class)->finalize (object);
+}
+
+static void
+hr_hardware_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  HrHardware *self = HR_HARDWARE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MEMORY_BYTES:
+      g_value_set_uint64 (value, self->device.memory_bytes);
+      break;
+    case PROP_USABLE_BYTES:
+      g_value_set_uint64 (value, hr_device_usable_bytes (&self->device));
+      break;
+    default:
+      if (!hr_fields_get_property (self, 1, fields, G_N_ELEMENTS (fields), prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_hardware_class_init (HrHardwareClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = hr_hardware_finalize;
+  object_class->get_property = hr_hardware_get_property;
+
+  hr_fields_install_properties (object_class, 1, fields, G_N_ELEMENTS (fields), NULL);
+
+  properties[PROP_MEMORY_BYTES] =
+    g_param_spec_uint64 ("memory-bytes", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_USABLE_BYTES] =
+    g_param_spec_uint64 ("usable-bytes", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  for (guint i = PROP_MEMORY_BYTES; i < N_PROPS; i++)
+    g_object_class_install_property (object_class, i, properties[i]);
+}
+
+static void
+hr_hardware_init (HrHardware *self)
+{
+}
+
+static gboolean
+fail (GError    **error,
+      const char *message)
+{
+  g_set_error_literal (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID, message);
+  return FALSE;
+}
+
+HrHardware *
+hr_hardware_new_from_json (JsonObject  *object,
+                           GError     **error)
+{
+  g_autoptr(HrHardware) self = NULL;
+
+  g_return_val_if_fail (object != NULL, NULL);
+
+  self = g_object_new (HR_TYPE_HARDWARE, NULL);
+  if (!hr_fields_read_json (self, fields, G_N_ELEMENTS (fields), object, error))
+    return NULL;
+
+  if (g_strcmp0 (self->kind, "discrete") == 0)
+    self->device.kind = HR_DEVICE_DISCRETE;
+  else if (g_strcmp0 (self->kind, "unified") == 0)
+    self->device.kind = HR_DEVICE_UNIFIED;
+  else
+    return fail (error, "field “kind” must be “discrete” or “unified”"), NULL;
+
+  if (!hr_hardware_family_from_string (self->family, &self->device.family))
+    return fail (error, "field “family” is not a known hardware family "
+                 "(nvidia-geforce, nvidia-workstation, nvidia-datacenter, "
+                 "amd-radeon, amd-instinct, intel-arc, apple-silicon)"), NULL;
+
+  /* 1 TiB per device is beyond any product; it catches unit mistakes. */
+  if (!(self->memory_gib > 0 && self->memory_gib <= 1024))
+    return fail (error, "field “memory_gib” must be in (0, 1024]"), NULL;
+  if (!(self->bandwidth_gbps > 0 && self->bandwidth_gbps <= 100000))
+    return fail (error, "field “bandwidth_gbps” must be in (0, 100000]"), NULL;
+
+  self->device.memory_bytes = (guint64) llround (self->memory_gib * HR_GIB);
+  self->device.bandwidth_gbps = self->bandwidth_gbps;
+
+  return g_steal_pointer (&self);
+}
+
+const HrDevice *
+hr_hardware_get_device (HrHardware *self)
+{
+  g_return_val_if_fail (HR_IS_HARDWARE (self), NULL);
+  return &self->device;
+}
+
+const char *
+hr_hardware_get_id (HrHardware *self)
+{
+  g_return_val_if_fail (HR_IS_HARDWARE (self), NULL);
+  return self->id;
+}
+
+const char *
+hr_hardware_get_name (HrHardware *self)
+{
+  g_return_val_if_fail (HR_IS_HARDWARE (self), NULL);
+  return self->name;
+}
+
+const char *
+hr_hardware_get_vendor (HrHardware *self)
+{
+  g_return_val_if_fail (HR_IS_HARDWARE (self), NULL);
+  return self->vendor;
+}
+
+guint64
+hr_hardware_get_memory_bytes (HrHardware *self)
+{
+  g_return_val_if_fail (HR_IS_HARDWARE (self), 0);
+  return self->device.memory_bytes;
+}
+
+double
+hr_hardware_get_bandwidth_gbps (HrHardware *self)
+{
+  g_return_val_if_fail (HR_IS_HARDWARE (self), 0);
+  return self->device.bandwidth_gbps;
+}
+
+gboolean
+hr_hardware_is_unified (HrHardware *self)
+{
+  g_return_val_if_fail (HR_IS_HARDWARE (self), FALSE);
+  return self->device.kind == HR_DEVICE_UNIFIED;
+}

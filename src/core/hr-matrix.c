@@ -1,0 +1,404 @@
+/* hr-matrix.c — precision × context table following a calculator
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One row per precision, one cell per context, each cell one estimate of
+ * the calculator's scenario with that precision and context; the row's
+ * tier is the first device of the catalog's ladder that holds the middle
+ * context.  Rows are kept and updated in place; after a refresh the whole
+ * range is reported changed so that sorted views re-sort.
+ */
+
+#define G_LOG_DOMAIN "hr-matrix"
+
+#include "config.h"
+
+#include "hr-defaults.h"
+#include "hr-matrix.h"
+
+#define MAX_CONTEXTS 16
+
+typedef struct
+{
+  guint64 total_bytes;
+  HrVerdict verdict;
+  gboolean valid;
+} Cell;
+
+struct _HrMatrixRow
+{
+  GObject parent_instance;
+
+  HrPrecision *precision;
+  guint64 weights_bytes;
+  Cell cells[MAX_CONTEXTS];
+  HrHardware *tier;
+};
+
+struct _HrMatrix
+{
+  GObject parent_instance;
+
+  HrCalculator *calculator;
+  GPtrArray *rows;              /* of HrMatrixRow */
+  guint64 contexts[MAX_CONTEXTS];
+  guint n_contexts;
+};
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE (HrMatrixRow, hr_matrix_row, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE_WITH_CODE (HrMatrix, hr_matrix, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      list_model_iface_init))
+
+enum {
+  ROW_PROP_0,
+  ROW_PROP_PRECISION,
+  ROW_PROP_LABEL,
+  ROW_PROP_BPW,
+  ROW_PROP_WEIGHTS_BYTES,
+  ROW_PROP_TIER,
+  ROW_N_PROPS
+};
+
+static GParamSpec *row_properties[ROW_N_PROPS];
+
+static void
+hr_matrix_row_dispose (GObject *object)
+{
+  HrMatrixRow *self = (HrMatrixRow *) object;
+
+  g_clear_object (&self->precision);
+  g_clear_object (&self->tier);
+  G_OBJECT_CLASS (hr_matrix_row_parent_class)->dispose (object);
+}
+
+static void
+hr_matrix_row_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  HrMatrixRow *self = HR_MATRIX_ROW (object);
+
+  switch (prop_id)
+    {
+    case ROW_PROP_PRECISION:
+      g_value_set_object (value, self->precision);
+      break;
+    case ROW_PROP_LABEL:
+      g_value_set_string (value, hr_precision_get_label (self->precision));
+      break;
+    case ROW_PROP_BPW:
+      g_value_set_double (value, hr_precision_get_bpw (self->precision));
+      break;
+    case ROW_PROP_WEIGHTS_BYTES:
+      g_value_set_uint64 (value, self->weights_bytes);
+      break;
+    case ROW_PROP_TIER:
+      g_value_set_object (value, self->tier);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_matrix_row_class_init (HrMatrixRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = hr_matrix_row_dispose;
+  object_class->get_property = hr_matrix_row_get_property;
+
+  row_properties[ROW_PROP_PRECISION] =
+    g_param_spec_object ("precision", NULL, NULL, HR_TYPE_PRECISION, flags);
+  row_properties[ROW_PROP_LABEL] =
+    g_param_spec_string ("label", NULL, NULL, NULL, flags);
+  row_properties[ROW_PROP_BPW] =
+    g_param_spec_double ("bpw", NULL, NULL, 0, 64, 0, flags);
+  row_properties[ROW_PROP_WEIGHTS_BYTES] =
+    g_param_spec_uint64 ("weights-bytes", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  row_properties[ROW_PROP_TIER] =
+    g_param_spec_object ("tier", NULL, "Recommended device", HR_TYPE_HARDWARE, flags);
+  g_object_class_install_properties (object_class, ROW_N_PROPS, row_properties);
+}
+
+static void
+hr_matrix_row_init (HrMatrixRow *self)
+{
+}
+
+/* Recomputes one row for the calculator's scenario. */
+static void
+row_update (HrMatrixRow       *self,
+            HrMatrix          *matrix,
+            const HrScenario  *base)
+{
+  HrScenario scenario = *base;
+  HrEstimate estimate;
+  HrCatalog *catalog = hr_calculator_get_catalog (matrix->calculator);
+  GPtrArray *ladder = hr_catalog_get_tier_ladder (catalog);
+  guint64 weights = 0;
+  HrHardware *tier = NULL;
+
+  scenario.precision = self->precision;
+
+  for (guint i = 0; i < matrix->n_contexts; i++)
+    {
+      Cell *cell = &self->cells[i];
+
+      scenario.context = matrix->contexts[i];
+      cell->valid = hr_scenario_estimate (&scenario, &estimate, NULL);
+      cell->total_bytes = estimate.total_bytes;
+      cell->verdict = estimate.verdict;
+      if (cell->valid)
+        weights = estimate.weights_bytes;
+    }
+
+  /* The tier: the smallest single device of the ladder that holds the
+   * middle context. */
+  scenario.context = matrix->contexts[hr_matrix_get_tier_index (matrix)];
+  scenario.gpus = 1;
+  for (guint i = 0; i < ladder->len && tier == NULL; i++)
+    {
+      scenario.hardware = ladder->pdata[i];
+      if (hr_scenario_estimate (&scenario, &estimate, NULL) &&
+          estimate.verdict != HR_VERDICT_NO_FIT)
+        tier = ladder->pdata[i];
+    }
+
+  if (self->weights_bytes != weights)
+    {
+      self->weights_bytes = weights;
+      g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_WEIGHTS_BYTES]);
+    }
+  if (g_set_object (&self->tier, tier))
+    g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_TIER]);
+}
+
+static void
+refresh (HrMatrix *self)
+{
+  const HrScenario *base = hr_calculator_get_scenario (self->calculator);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    row_update (self->rows->pdata[i], self, base);
+
+  if (self->rows->len > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, self->rows->len, self->rows->len);
+}
+
+static GType
+hr_matrix_get_item_type (GListModel *model)
+{
+  return HR_TYPE_MATRIX_ROW;
+}
+
+static guint
+hr_matrix_get_n_items (GListModel *model)
+{
+  return HR_MATRIX (model)->rows->len;
+}
+
+static gpointer
+hr_matrix_get_item (GListModel *model,
+                    guint       position)
+{
+  HrMatrix *self = HR_MATRIX (model);
+
+  if (position >= self->rows->len)
+    return NULL;
+  return g_object_ref (self->rows->pdata[position]);
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = hr_matrix_get_item_type;
+  iface->get_n_items = hr_matrix_get_n_items;
+  iface->get_item = hr_matrix_get_item;
+}
+
+static void
+hr_matrix_dispose (GObject *object)
+{
+  HrMatrix *self = (HrMatrix *) object;
+
+  if (self->calculator != NULL)
+    g_signal_handlers_disconnect_by_data (self->calculator, self);
+  g_clear_object (&self->calculator);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  G_OBJECT_CLASS (hr_matrix_parent_class)->dispose (object);
+}
+
+static void
+hr_matrix_class_init (HrMatrixClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = hr_matrix_dispose;
+}
+
+static void
+hr_matrix_init (HrMatrix *self)
+{
+  static const guint64 defaults[] = HR_DEFAULT_MATRIX_CONTEXTS;
+
+  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
+  self->n_contexts = G_N_ELEMENTS (defaults);
+  memcpy (self->contexts, defaults, sizeof defaults);
+}
+
+/**
+ * hr_matrix_new:
+ *
+ * Rows start as the catalog's default matrix precisions (the seed's).
+ */
+HrMatrix *
+hr_matrix_new (HrCalculator *calculator)
+{
+  HrMatrix *self;
+  GListModel *precisions;
+  g_autoptr(GPtrArray) chosen = g_ptr_array_new ();
+
+  g_return_val_if_fail (HR_IS_CALCULATOR (calculator), NULL);
+
+  self = g_object_new (HR_TYPE_MATRIX, NULL);
+  self->calculator = g_object_ref (calculator);
+  g_signal_connect_swapped (calculator, "changed", G_CALLBACK (refresh), self);
+
+  precisions = hr_catalog_get_precisions (hr_calculator_get_catalog (calculator));
+  for (guint i = 0; i < g_list_model_get_n_items (precisions); i++)
+    {
+      g_autoptr(HrPrecision) precision = g_list_model_get_item (precisions, i);
+
+      if (hr_precision_get_in_matrix (precision))
+        g_ptr_array_add (chosen, precision);
+    }
+  hr_matrix_set_precisions (self, chosen);
+  return self;
+}
+
+HrCalculator *
+hr_matrix_get_calculator (HrMatrix *self)
+{
+  g_return_val_if_fail (HR_IS_MATRIX (self), NULL);
+  return self->calculator;
+}
+
+void
+hr_matrix_set_precisions (HrMatrix  *self,
+                          GPtrArray *precisions)
+{
+  guint removed;
+
+  g_return_if_fail (HR_IS_MATRIX (self));
+  g_return_if_fail (precisions != NULL);
+
+  removed = self->rows->len;
+  g_ptr_array_set_size (self->rows, 0);
+  for (guint i = 0; i < precisions->len; i++)
+    {
+      HrMatrixRow *row = g_object_new (HR_TYPE_MATRIX_ROW, NULL);
+
+      row->precision = g_object_ref (precisions->pdata[i]);
+      row_update (row, self, hr_calculator_get_scenario (self->calculator));
+      g_ptr_array_add (self->rows, row);
+    }
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, self->rows->len);
+}
+
+guint
+hr_matrix_get_n_contexts (HrMatrix *self)
+{
+  g_return_val_if_fail (HR_IS_MATRIX (self), 0);
+  return self->n_contexts;
+}
+
+guint64
+hr_matrix_get_context (HrMatrix *self,
+                       guint     index)
+{
+  g_return_val_if_fail (HR_IS_MATRIX (self), 0);
+  g_return_val_if_fail (index < self->n_contexts, 0);
+  return self->contexts[index];
+}
+
+/**
+ * hr_matrix_set_contexts:
+ *
+ * Between 1 and 16 contexts, each within the estimator's range; others
+ * are ignored with a critical (callers validate user input first).
+ */
+void
+hr_matrix_set_contexts (HrMatrix      *self,
+                        const guint64 *contexts,
+                        guint          n_contexts)
+{
+  g_return_if_fail (HR_IS_MATRIX (self));
+  g_return_if_fail (n_contexts >= 1 && n_contexts <= MAX_CONTEXTS);
+
+  for (guint i = 0; i < n_contexts; i++)
+    g_return_if_fail (contexts[i] >= HR_CONTEXT_MIN && contexts[i] <= HR_CONTEXT_MAX);
+
+  memcpy (self->contexts, contexts, n_contexts * sizeof *contexts);
+  self->n_contexts = n_contexts;
+  refresh (self);
+}
+
+/* The recommended tier is read at the middle context (32K of 8K/32K/128K). */
+guint
+hr_matrix_get_tier_index (HrMatrix *self)
+{
+  g_return_val_if_fail (HR_IS_MATRIX (self), 0);
+  return self->n_contexts / 2;
+}
+
+HrPrecision *
+hr_matrix_row_get_precision (HrMatrixRow *self)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), NULL);
+  return self->precision;
+}
+
+guint64
+hr_matrix_row_get_weights_bytes (HrMatrixRow *self)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), 0);
+  return self->weights_bytes;
+}
+
+guint64
+hr_matrix_row_get_total_bytes (HrMatrixRow *self,
+                               guint        index)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), 0);
+  g_return_val_if_fail (index < MAX_CONTEXTS, 0);
+  return self->cells[index].total_bytes;
+}
+
+HrVerdict
+hr_matrix_row_get_verdict (HrMatrixRow *self,
+                           guint        index)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), HR_VERDICT_NO_FIT);
+  g_return_val_if_fail (index < MAX_CONTEXTS, HR_VERDICT_NO_FIT);
+  return self->cells[index].verdict;
+}
+
+gboolean
+hr_matrix_row_get_valid (HrMatrixRow *self,
+                         guint        index)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), FALSE);
+  g_return_val_if_fail (index < MAX_CONTEXTS, FALSE);
+  return self->cells[index].valid;
+}
+
+HrHardware *
+hr_matrix_row_get_tier (HrMatrixRow *self)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), NULL);
+  return self->tier;
+}

@@ -1,0 +1,315 @@
+/* hr-model-spec.c — one model of the catalog
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hr-model-spec"
+
+#include "config.h"
+
+#include "hr-catalog-json.h"
+#include "hr-fields.h"
+#include "hr-model-spec.h"
+
+struct _HrModelSpec
+{
+  GObject parent_instance;
+
+  char *id;
+  char *name;
+  char *family;
+  char *architecture;
+  char *license;
+  char *release;
+  char *ollama_tag;
+  char *source;
+  char *mlp;
+  HrOrigin origin;
+
+  HrModelArch arch;
+  guint32 intermediate;
+  guint32 experts;
+  guint32 experts_active;
+  guint32 shared_experts;
+  guint32 expert_intermediate;
+  guint32 dense_layers;
+  guint32 q_lora_rank;
+  guint32 qk_nope_head_dim;
+  gboolean tied_embeddings;
+  gboolean attention_bias;
+};
+
+G_DEFINE_FINAL_TYPE (HrModelSpec, hr_model_spec, G_TYPE_OBJECT)
+
+#define F(member, type, req, max, field, blurb) \
+  HR_FIELD (HrModelSpec, member, type, req, max, field, blurb)
+
+#define U32MAX G_MAXUINT32
+#define CTXMAX ((guint64) HR_CONTEXT_MAX)
+
+static const HrField fields[] = {
+  F ("id", HR_FIELD_STRING, TRUE, 0, id, "Hugging Face checkpoint id"),
+  F ("name", HR_FIELD_STRING, TRUE, 0, name, "Display name"),
+  F ("family", HR_FIELD_STRING, TRUE, 0, family, "Model family"),
+  F ("architecture", HR_FIELD_STRING, TRUE, 0, architecture, "Architecture (model_type)"),
+  F ("license", HR_FIELD_STRING, TRUE, 0, license, "License"),
+  F ("release", HR_FIELD_STRING, TRUE, 0, release, "Release quarter"),
+  F ("ollama_tag", HR_FIELD_STRING, FALSE, 0, ollama_tag, "Ollama library tag"),
+  F ("source", HR_FIELD_STRING, FALSE, 0, source, "Where the shape comes from"),
+  F ("mlp", HR_FIELD_STRING, FALSE, 0, mlp, "MLP kind: gated or plain"),
+  F ("layers", HR_FIELD_U32, TRUE, HR_LAYERS_MAX, arch.n_layers, "Layers"),
+  F ("hidden", HR_FIELD_U32, TRUE, 1 << 20, arch.hidden, "Hidden size"),
+  F ("heads", HR_FIELD_U32, TRUE, 1 << 16, arch.n_heads, "Query heads"),
+  F ("kv_heads", HR_FIELD_U32, FALSE, 1 << 16, arch.n_kv_heads, "KV heads"),
+  F ("head_dim", HR_FIELD_U32, TRUE, 1 << 16, arch.head_dim_k, "K head dimension"),
+  F ("head_dim_v", HR_FIELD_U32, FALSE, 1 << 16, arch.head_dim_v, "V head dimension"),
+  F ("kv_lora_rank", HR_FIELD_U32, FALSE, 1 << 20, arch.kv_lora_rank, "MLA latent rank"),
+  F ("qk_rope_head_dim", HR_FIELD_U32, FALSE, 1 << 16, arch.qk_rope_head_dim, "MLA RoPE key dimension"),
+  F ("qk_nope_head_dim", HR_FIELD_U32, FALSE, 1 << 16, qk_nope_head_dim, "MLA non-RoPE key dimension"),
+  F ("q_lora_rank", HR_FIELD_U32, FALSE, 1 << 20, q_lora_rank, "MLA query LoRA rank"),
+  F ("sliding_window", HR_FIELD_U32, FALSE, CTXMAX, arch.sliding_window, "Sliding window"),
+  F ("swa_period", HR_FIELD_U32, FALSE, HR_LAYERS_MAX, arch.swa_period, "Local/global period"),
+  F ("vocab", HR_FIELD_U64, TRUE, U32MAX, arch.vocab, "Vocabulary"),
+  F ("max_context", HR_FIELD_U64, TRUE, CTXMAX, arch.max_context, "Trained context"),
+  F ("intermediate", HR_FIELD_U32, TRUE, U32MAX, intermediate, "FFN intermediate size"),
+  F ("experts", HR_FIELD_U32, FALSE, 1 << 16, experts, "Routed experts"),
+  F ("experts_active", HR_FIELD_U32, FALSE, 1 << 16, experts_active, "Experts per token"),
+  F ("shared_experts", HR_FIELD_U32, FALSE, 1 << 16, shared_experts, "Shared experts"),
+  F ("expert_intermediate", HR_FIELD_U32, FALSE, U32MAX, expert_intermediate, "Expert FFN size"),
+  F ("dense_layers", HR_FIELD_U32, FALSE, HR_LAYERS_MAX, dense_layers, "Leading dense layers"),
+  F ("params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_total, "Total parameters"),
+  F ("active_params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_active, "Active parameters"),
+  F ("tied_embeddings", HR_FIELD_BOOL, TRUE, 0, tied_embeddings, "Output head shares the embeddings"),
+  F ("attention_bias", HR_FIELD_BOOL, FALSE, 0, attention_bias, "Q/K/V projections have biases"),
+};
+
+enum {
+  PROP_0,
+  PROP_ATTENTION = G_N_ELEMENTS (fields) + 1,
+  PROP_ORIGIN,
+  PROP_MOE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+hr_model_spec_finalize (GObject *object)
+{
+  HrModelSpec *self = (HrModelSpec *) object;
+
+  hr_fields_free_strings (self, fields, G_N_ELEMENTS (fields));
+
+  G_OBJECT_CLASS (hr_model_spec_parent_class)->finalize (object);
+}
+
+static void
+hr_model_spec_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  HrModelSpec *self = HR_MODEL_SPEC (object);
+
+  switch (prop_id)
+    {
+    case PROP_ATTENTION:
+      g_value_set_string (value, hr_attention_kind_to_string (self->arch.attention));
+      break;
+    case PROP_ORIGIN:
+      g_value_set_string (value, self->origin == HR_ORIGIN_USER ? "user" : "builtin");
+      break;
+    case PROP_MOE:
+      g_value_set_boolean (value, hr_model_spec_is_moe (self));
+      break;
+    default:
+      if (!hr_fields_get_property (self, 1, fields, G_N_ELEMENTS (fields), prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_model_spec_class_init (HrModelSpecClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = hr_model_spec_finalize;
+  object_class->get_property = hr_model_spec_get_property;
+
+  hr_fields_install_properties (object_class, 1, fields, G_N_ELEMENTS (fields), NULL);
+
+  properties[PROP_ATTENTION] =
+    g_param_spec_string ("attention", NULL, "mha, gqa, mqa or mla", NULL, flags);
+  properties[PROP_ORIGIN] =
+    g_param_spec_string ("origin", NULL, "builtin or user", NULL, flags);
+  properties[PROP_MOE] =
+    g_param_spec_boolean ("moe", NULL, "Mixture of experts", FALSE, flags);
+  for (guint i = PROP_ATTENTION; i < N_PROPS; i++)
+    g_object_class_install_property (object_class, i, properties[i]);
+}
+
+static void
+hr_model_spec_init (HrModelSpec *self)
+{
+}
+
+static gboolean
+check_consistency (HrModelSpec  *self,
+                   GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (self->experts > 0)
+    {
+      if (self->experts_active == 0 || self->experts_active > self->experts)
+        {
+          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                       "field “experts_active” must be between 1 and "
+                       "“experts” (%u)", self->experts);
+          return FALSE;
+        }
+      if (self->expert_intermediate == 0)
+        {
+          g_set_error_literal (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                               "field “expert_intermediate” is missing "
+                               "for a mixture-of-experts model");
+          return FALSE;
+        }
+    }
+  if (self->mlp != NULL && g_strcmp0 (self->mlp, "gated") != 0 &&
+      g_strcmp0 (self->mlp, "plain") != 0)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "field “mlp” must be “gated” or “plain”, not “%s”", self->mlp);
+      return FALSE;
+    }
+
+  if (!hr_model_arch_validate (&self->arch, &local_error))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s", local_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * hr_model_spec_new_from_json:
+ *
+ * Reads one catalog entry.  On error the message names the field; the
+ * caller adds the file and entry.
+ */
+HrModelSpec *
+hr_model_spec_new_from_json (JsonObject  *object,
+                             HrOrigin     origin,
+                             GError     **error)
+{
+  g_autoptr(HrModelSpec) self = NULL;
+  g_autofree char *attention = NULL;
+
+  g_return_val_if_fail (object != NULL, NULL);
+
+  self = g_object_new (HR_TYPE_MODEL_SPEC, NULL);
+  self->origin = origin;
+
+  if (!hr_fields_read_json (self, fields, G_N_ELEMENTS (fields), object, error))
+    return NULL;
+
+  if (!hr_json_get_string (object, "attention", TRUE, &attention, error))
+    return NULL;
+  if (!hr_attention_kind_from_string (attention, &self->arch.attention))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "field “attention” must be mha, gqa, mqa or mla, not “%s”",
+                   attention);
+      return NULL;
+    }
+
+  /* Defaults that follow from the attention kind. */
+  if (self->arch.head_dim_v == 0)
+    self->arch.head_dim_v = self->arch.head_dim_k;
+  if (self->arch.n_kv_heads == 0 && self->arch.attention == HR_ATTENTION_MLA)
+    self->arch.n_kv_heads = self->arch.n_heads;
+  else if (self->arch.n_kv_heads == 0)
+    {
+      g_set_error_literal (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                           "field “kv_heads” is missing");
+      return NULL;
+    }
+
+  if (!check_consistency (self, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+JsonObject *
+hr_model_spec_to_json (HrModelSpec *self)
+{
+  JsonObject *object;
+
+  g_return_val_if_fail (HR_IS_MODEL_SPEC (self), NULL);
+
+  object = json_object_new ();
+  hr_fields_write_json (self, fields, G_N_ELEMENTS (fields), object);
+  json_object_set_string_member (object, "attention",
+                                 hr_attention_kind_to_string (self->arch.attention));
+  return object;
+}
+
+const HrModelArch *
+hr_model_spec_get_arch (HrModelSpec *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_SPEC (self), NULL);
+  return &self->arch;
+}
+
+#define GETTER(type, name, expr) \
+  type \
+  hr_model_spec_get_##name (HrModelSpec *self) \
+  { \
+    g_return_val_if_fail (HR_IS_MODEL_SPEC (self), 0); \
+    return (expr); \
+  }
+
+GETTER (const char *, id, self->id)
+GETTER (const char *, name, self->name)
+GETTER (const char *, family, self->family)
+GETTER (const char *, architecture, self->architecture)
+GETTER (const char *, license, self->license)
+GETTER (const char *, release, self->release)
+GETTER (const char *, ollama_tag, self->ollama_tag)
+GETTER (const char *, source, self->source)
+GETTER (HrOrigin, origin, self->origin)
+GETTER (guint32, intermediate, self->intermediate)
+GETTER (guint32, experts, self->experts)
+GETTER (guint32, experts_active, self->experts_active)
+GETTER (guint32, shared_experts, self->shared_experts)
+GETTER (guint32, expert_intermediate, self->expert_intermediate)
+GETTER (guint32, dense_layers, self->dense_layers)
+GETTER (guint32, q_lora_rank, self->q_lora_rank)
+GETTER (guint32, qk_nope_head_dim, self->qk_nope_head_dim)
+GETTER (gboolean, tied_embeddings, self->tied_embeddings)
+GETTER (gboolean, attention_bias, self->attention_bias)
+GETTER (gboolean, plain_mlp, g_strcmp0 (self->mlp, "plain") == 0)
+
+gboolean
+hr_model_spec_is_moe (HrModelSpec *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_SPEC (self), FALSE);
+  return self->experts > 0;
+}
+
+/* Lower-case text a search entry matches against: id, name, family. */
+char *
+hr_model_spec_dup_search_text (HrModelSpec *self)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (HR_IS_MODEL_SPEC (self), NULL);
+
+  text = g_strjoin (" ", self->id, self->name, self->family, NULL);
+  return g_utf8_strdown (text, -1);
+}

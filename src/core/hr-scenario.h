@@ -1,0 +1,36 @@
+/* hr-scenario.h — one question asked of the estimator, in catalog terms
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A scenario names catalog objects (model, precision, KV type, device)
+ * and the numeric settings.  The calculator holds one; the matrix and the
+ * hardware table copy it and vary one member per row or cell; the CLI
+ * builds one from its options.
+ */
+
+#pragma once
+
+#include "hr-estimate.h"
+#include "hr-hardware.h"
+#include "hr-model-spec.h"
+#include "hr-precision.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  HrModelSpec *model;        /* borrowed */
+  HrPrecision *precision;    /* borrowed */
+  HrKvType *kv_type;         /* borrowed */
+  HrHardware *hardware;      /* borrowed */
+  guint64 context;
+  guint32 batch;
+  HrEngine engine;
+  guint32 gpus;
+} HrScenario;
+
+gboolean hr_scenario_estimate (const HrScenario  *scenario,
+                               HrEstimate        *result,
+                               GError           **error);
+
+G_END_DECLS
