@@ -40,12 +40,12 @@ typedef struct
   char *contexts;
   char *precisions;
   char *flash_attn;
-  gint64 context;
-  gint64 batch;
-  gint64 gpus;
-  gint64 ubatch;
-  gint64 max_num_batched_tokens;
-  double gpu_memory_utilization;
+  char *context_arg;
+  char *batch_arg;
+  char *gpus_arg;
+  char *ubatch_arg;
+  char *max_num_batched_tokens_arg;
+  char *gpu_memory_utilization_arg;
   gboolean json;
   gboolean csv;
   char **rest;
@@ -94,6 +94,12 @@ options_clear (Options *o)
   g_free (o->contexts);
   g_free (o->precisions);
   g_free (o->flash_attn);
+  g_free (o->context_arg);
+  g_free (o->batch_arg);
+  g_free (o->gpus_arg);
+  g_free (o->ubatch_arg);
+  g_free (o->max_num_batched_tokens_arg);
+  g_free (o->gpu_memory_utilization_arg);
   g_strfreev (o->rest);
   g_clear_object (&o->imported);
   g_clear_object (&o->catalog);
@@ -127,9 +133,9 @@ make_entries (Options   *o,
       "Catalog id, or a .gguf / config.json file", "M" },
     { "precision", 0, 0, G_OPTION_ARG_STRING, &o->precision,
       "Weight precision id (headroom-cli precisions)", "P" },
-    { "context", 0, 0, G_OPTION_ARG_INT64, &o->context,
+    { "context", 0, 0, G_OPTION_ARG_STRING, &o->context_arg,
       "Context length in tokens (default 32768)", "N" },
-    { "batch", 0, 0, G_OPTION_ARG_INT64, &o->batch,
+    { "batch", 0, 0, G_OPTION_ARG_STRING, &o->batch_arg,
       "Parallel sequences (default 1)", "N" },
     { "kv-type", 0, 0, G_OPTION_ARG_STRING, &o->kv_type,
       "KV cache type: fp16, bf16, fp8, q8_0, q4_0", "K" },
@@ -137,7 +143,7 @@ make_entries (Options   *o,
       "Engine profile: generic, llamacpp, ollama, vllm", "E" },
     { "hardware", 0, 0, G_OPTION_ARG_STRING, &o->hardware,
       "Device id (headroom-cli devices)", "H" },
-    { "gpus", 0, 0, G_OPTION_ARG_INT64, &o->gpus,
+    { "gpus", 0, 0, G_OPTION_ARG_STRING, &o->gpus_arg,
       "Tensor-parallel GPU count (default 1)", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON", NULL },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &o->csv, "Print CSV", NULL },
@@ -147,11 +153,11 @@ make_entries (Options   *o,
       "Comma-separated precision ids (default: the seed's eight)", "P,P,…" },
     { "flash-attn", 0, 0, G_OPTION_ARG_STRING, &o->flash_attn,
       "llama.cpp / Ollama: flash attention on|off", "on|off" },
-    { "ubatch", 0, 0, G_OPTION_ARG_INT64, &o->ubatch,
+    { "ubatch", 0, 0, G_OPTION_ARG_STRING, &o->ubatch_arg,
       "llama.cpp / Ollama: physical batch size", "N" },
-    { "gpu-memory-utilization", 0, 0, G_OPTION_ARG_DOUBLE, &o->gpu_memory_utilization,
+    { "gpu-memory-utilization", 0, 0, G_OPTION_ARG_STRING, &o->gpu_memory_utilization_arg,
       "vLLM: share of device memory to use", "F" },
-    { "max-num-batched-tokens", 0, 0, G_OPTION_ARG_INT64, &o->max_num_batched_tokens,
+    { "max-num-batched-tokens", 0, 0, G_OPTION_ARG_STRING, &o->max_num_batched_tokens_arg,
       "vLLM: tokens per scheduler step", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
   };
@@ -182,13 +188,6 @@ parse_options (Options     *o,
   g_autofree GOptionEntry *entries = make_entries (o, set);
   g_autoptr(GError) error = NULL;
   g_autofree char *summary = g_strdup_printf ("headroom-cli %s", command);
-
-  o->context = -1;
-  o->batch = -1;
-  o->gpus = -1;
-  o->ubatch = -1;
-  o->max_num_batched_tokens = -1;
-  o->gpu_memory_utilization = NAN;
 
   g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, NULL);
@@ -236,18 +235,27 @@ resolve_model (Options *o)
   return TRUE;
 }
 
+/* An optional whole-number option: absent leaves @value at @fallback. */
 static gboolean
-check_range (const char *option,
-             gint64      value,
+parse_count (const char *option,
+             const char *text,
              gint64      min,
-             gint64      max)
+             gint64      max,
+             gint64      fallback,
+             gint64     *value)
 {
-  if (value < min || value > max)
-    {
-      usage_error ("%s %" G_GINT64_FORMAT " is out of range (%" G_GINT64_FORMAT
-                   "–%" G_GINT64_FORMAT ")", option, value, min, max);
-      return FALSE;
-    }
+  gint64 parsed;
+  g_autoptr(GError) error = NULL;
+
+  *value = fallback;
+  if (text == NULL)
+    return TRUE;
+  if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, &parsed, &error))
+    return usage_error ("%s: “%s” is not a whole number", option, text), FALSE;
+  if (parsed < min || parsed > max)
+    return usage_error ("%s %" G_GINT64_FORMAT " is out of range (%" G_GINT64_FORMAT
+                        "–%" G_GINT64_FORMAT ")", option, parsed, min, max), FALSE;
+  *value = parsed;
   return TRUE;
 }
 
@@ -290,27 +298,34 @@ resolve_scenario (Options   *o,
     return usage_error ("unknown engine “%s” (generic, llamacpp, ollama, vllm)",
                         o->engine), FALSE;
 
-  o->scenario.context = o->context < 0 ? HR_DEFAULT_CONTEXT : (guint64) o->context;
-  o->scenario.batch = o->batch < 0 ? HR_DEFAULT_BATCH : (guint32) MIN (o->batch, G_MAXUINT32);
-  o->scenario.gpus = o->gpus < 0 ? HR_DEFAULT_GPUS : (guint32) MIN (o->gpus, G_MAXUINT32);
+  {
+    gint64 context, batch, gpus, ubatch, tokens;
 
-  if (o->context >= 0 && !check_range ("--context", o->context, HR_CONTEXT_MIN, HR_CONTEXT_MAX))
-    return FALSE;
-  if (o->batch >= 0 && !check_range ("--batch", o->batch, 1, HR_BATCH_MAX))
-    return FALSE;
-  if (o->gpus >= 0 && !check_range ("--gpus", o->gpus, 1, HR_GPUS_MAX))
-    return FALSE;
-  if (o->ubatch >= 0 && !check_range ("--ubatch", o->ubatch, 1, 1 << 16))
-    return FALSE;
-  if (o->max_num_batched_tokens >= 0 &&
-      !check_range ("--max-num-batched-tokens", o->max_num_batched_tokens, 1, HR_CONTEXT_MAX))
-    return FALSE;
+    if (!parse_count ("--context", o->context_arg, HR_CONTEXT_MIN, HR_CONTEXT_MAX,
+                      HR_DEFAULT_CONTEXT, &context) ||
+        !parse_count ("--batch", o->batch_arg, 1, HR_BATCH_MAX, HR_DEFAULT_BATCH, &batch) ||
+        !parse_count ("--gpus", o->gpus_arg, 1, HR_GPUS_MAX, HR_DEFAULT_GPUS, &gpus) ||
+        !parse_count ("--ubatch", o->ubatch_arg, 1, 1 << 16, 512, &ubatch) ||
+        !parse_count ("--max-num-batched-tokens", o->max_num_batched_tokens_arg, 1,
+                      HR_CONTEXT_MAX, 0, &tokens))
+      return FALSE;
+    o->scenario.context = context;
+    o->scenario.batch = batch;
+    o->scenario.gpus = gpus;
+  }
+
   if (o->flash_attn != NULL && g_strcmp0 (o->flash_attn, "on") != 0 &&
       g_strcmp0 (o->flash_attn, "off") != 0)
     return usage_error ("--flash-attn must be on or off, not “%s”", o->flash_attn), FALSE;
-  if (!isnan (o->gpu_memory_utilization) &&
-      !(o->gpu_memory_utilization > 0 && o->gpu_memory_utilization <= 1))
-    return usage_error ("--gpu-memory-utilization must be in (0, 1]"), FALSE;
+  if (o->gpu_memory_utilization_arg != NULL)
+    {
+      char *end = NULL;
+      double f = g_ascii_strtod (o->gpu_memory_utilization_arg, &end);
+
+      if (end == o->gpu_memory_utilization_arg || *end != '\0' || !(f > 0 && f <= 1))
+        return usage_error ("--gpu-memory-utilization must be in (0, 1], not “%s”",
+                            o->gpu_memory_utilization_arg), FALSE;
+    }
 
   return TRUE;
 }
@@ -860,10 +875,7 @@ run (int    argc,
   int status = 0;
 
   if (argc < 2)
-    {
-      print_usage ();
-      return usage_error ("a command is required");
-    }
+    return usage_error ("a command is required (see headroom-cli --help)");
 
   command = argv[1];
   if (g_str_equal (command, "--help") || g_str_equal (command, "-h") ||

@@ -1,0 +1,8 @@
+#!/bin/sh
+# Builds Headroom and starts it on the built-in catalog.
+set -eu
+cd "$(dirname "$0")/.."
+sh build-aux/install-deps.sh
+[ -f _build/build.ninja ] || meson setup _build >/dev/null
+ninja -C _build
+exec ./_build/src/headroom "$@"

@@ -1,0 +1,66 @@
+/* hr-test-util.c — small helpers shared by the test programs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <sys/wait.h>
+
+#include "hr-test-util.h"
+
+/* The built-in catalog only: tests must not see a developer's own files. */
+HrCatalog *
+hr_test_builtin_catalog (void)
+{
+  g_autoptr(GError) error = NULL;
+  HrCatalog *catalog = hr_catalog_new ();
+
+  hr_catalog_load_builtin (catalog, &error);
+  g_assert_no_error (error);
+  return catalog;
+}
+
+char *
+hr_test_run_cli (const char * const *args,
+                 int                *exit_status,
+                 char              **err)
+{
+  const char *cli = g_getenv ("HEADROOM_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *errors = NULL;
+  int wait_status;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                &out, &errors, &wait_status, &error);
+  g_assert_no_error (error);
+  *exit_status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  if (err != NULL)
+    *err = g_steal_pointer (&errors);
+  return g_steal_pointer (&out);
+}
+
+JsonNode *
+hr_test_run_cli_json (const char * const *args)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  out = hr_test_run_cli (args, &status, &err);
+  if (status != 0)
+    g_error ("headroom-cli exited %d: %s", status, err);
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}

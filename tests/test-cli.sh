@@ -1,0 +1,98 @@
+#!/bin/sh
+# test-cli.sh — headroom-cli's error contract (CLI.md): bad arguments give
+# one line on stderr starting "headroom-cli: " and exit 2; an unreadable or
+# malformed file gives one line naming it and exits 1; nothing is printed
+# on stdout when a command fails.  Output is TAP.
+set -u
+cli="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+check () {
+  # check EXPECTED_STATUS EXPECTED_STDERR_FRAGMENT DESCRIPTION -- ARGS…
+  want_status=$1; want_err=$2; what=$3; shift 4
+  n=$((n + 1))
+  "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
+  status=$?
+  ok=1
+  [ "$status" -eq "$want_status" ] || ok=0
+  grep -qF -- "$want_err" "$tmp/err" || ok=0
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || ok=0
+  if [ "$want_status" -ne 0 ] && [ -s "$tmp/out" ]; then ok=0; fi
+  if [ "$want_status" -eq 2 ] && ! head -c 14 "$tmp/err" | grep -q '^headroom-cli: '; then ok=0; fi
+  if [ $ok -eq 1 ]; then
+    echo "ok $n - $what"
+  else
+    echo "not ok $n - $what (status $status, stderr: $(cat "$tmp/err"))"
+    failed=$((failed + 1))
+  fi
+}
+
+check_ok () {
+  # check_ok STDOUT_FRAGMENT DESCRIPTION -- ARGS…
+  want_out=$1; what=$2; shift 3
+  n=$((n + 1))
+  if "$cli" "$@" >"$tmp/out" 2>"$tmp/err" && grep -qF -- "$want_out" "$tmp/out" && [ ! -s "$tmp/err" ]; then
+    echo "ok $n - $what"
+  else
+    echo "not ok $n - $what ($(cat "$tmp/err"))"
+    failed=$((failed + 1))
+  fi
+}
+
+G="--model THUDM/GLM-4-9B-0414"
+
+check 2 "a command is required" "no command" --
+check 2 "unknown command" "unknown command" -- frobnicate
+check 2 "--model is required" "estimate without model" -- estimate --precision q4_k_m
+check 2 "--precision is required" "estimate without precision" -- estimate $G
+check 2 "unknown model" "unknown model id" -- estimate --model nobody/nothing --precision q4_k_m
+check 2 "unknown precision" "unknown precision" -- estimate $G --precision q9_9
+check 2 "--context 0 is out of range" "context zero" -- estimate $G --precision q4_k_m --context 0
+check 2 "--context -5 is out of range" "context negative" -- estimate $G --precision q4_k_m --context -5
+check 2 "--context 2147483648 is out of range" "context past 2^31-1" -- estimate $G --precision q4_k_m --context 2147483648
+check 2 "--context: “lots” is not a whole number" "context not a number" -- estimate $G --precision q4_k_m --context lots
+check 2 "--batch 0 is out of range" "batch zero" -- estimate $G --precision q4_k_m --batch 0
+check 2 "--gpus 5000 is out of range" "too many GPUs" -- estimate $G --precision q4_k_m --gpus 5000
+check 2 "unknown KV cache type" "bad KV type" -- estimate $G --precision q4_k_m --kv-type q5
+check 2 "unknown engine" "bad engine" -- estimate $G --precision q4_k_m --engine tgi
+check 2 "unknown hardware" "bad hardware" -- estimate $G --precision q4_k_m --hardware toaster
+check 2 "--gpu-memory-utilization must be" "utilization above 1" -- estimate $G --precision q4_k_m --gpu-memory-utilization 1.5
+check 2 "--gpu-memory-utilization must be" "utilization NaN" -- estimate $G --precision q4_k_m --gpu-memory-utilization nan
+check 2 "--flash-attn must be on or off" "bad flash-attn" -- estimate $G --precision q4_k_m --flash-attn maybe
+check 2 "--ubatch 0 is out of range" "bad ubatch" -- estimate $G --precision q4_k_m --ubatch 0
+check 2 "cannot be used together" "json and csv" -- matrix $G --json --csv
+check 2 "--contexts has an empty value" "empty context in list" -- matrix $G --contexts 8192,,32768
+check 2 "is not a context" "context list with a word" -- matrix $G --contexts 8192,big
+check 2 "is not a context" "context list with zero" -- matrix $G --contexts 0,8192
+check 2 "unknown precision" "precision list" -- matrix $G --precisions q4_k_m,q11
+check 2 "exactly one of vllm" "command without engine" -- command $G --precision q4_k_m
+check 2 "vllm, llamacpp or ollama" "command with unknown engine" -- command tgi $G --precision q4_k_m
+check 2 "not available yet" "engine profile not built yet" -- estimate $G --precision q4_k_m --engine vllm
+check 2 "unexpected argument" "stray argument" -- models extra
+check 2 "inspect needs exactly one FILE" "inspect without file" -- inspect
+check 1 "$tmp/missing.gguf" "inspect a missing file" -- inspect "$tmp/missing.gguf"
+printf 'not a gguf at all' >"$tmp/bad.gguf"
+check 1 "$tmp/bad.gguf" "inspect a malformed file" -- inspect "$tmp/bad.gguf"
+printf '{ "model_type": ' >"$tmp/config.json"
+check 1 "$tmp/config.json" "a malformed config.json as the model" -- estimate --model "$tmp/config.json" --precision q4_k_m
+
+check_ok '"weights_bytes"' "estimate --json" -- estimate $G --precision q4_k_m --json
+check_ok 'RTX 3060 12GB' "estimate text" -- estimate $G --precision q4_k_m
+check_ok 'q4_k_m,Q4_K_M,4.85' "matrix --csv" -- matrix $G --csv
+check_ok '"tier" : "rtx-3090-24gb"' "matrix --json" -- matrix $G --json
+check_ok 'share_percent' "hardware --csv" -- hardware $G --precision q4_k_m --csv
+check_ok '"id" : "rtx-3060-12gb"' "devices --json" -- devices --json
+check_ok '"id" : "THUDM/GLM-4-9B-0414"' "models --json" -- models --json
+check_ok '"label" : "Q4_K_M"' "precisions --json" -- precisions --json
+check_ok 'vllm serve THUDM/GLM-4-9B-0414' "vllm command" -- command vllm $G --precision awq-int4
+check_ok '--tensor-parallel-size 2' "vllm TP" -- command vllm $G --precision bf16 --gpus 2
+check_ok '--cache-type-k q8_0' "llama.cpp command" -- command llamacpp $G --precision q4_k_m --kv-type q8_0
+check_ok '--ctx-size 65536' "llama.cpp total context over slots" -- command llamacpp $G --precision q4_k_m --batch 2
+check_ok 'FROM glm4:9b' "Ollama Modelfile" -- command ollama $G --precision q4_k_m
+check_ok 'OLLAMA_KV_CACHE_TYPE=q8_0' "Ollama KV env" -- command ollama $G --precision q4_k_m --kv-type q8_0
+
+echo "1..$n"
+[ $failed -eq 0 ]

@@ -1,0 +1,110 @@
+/* test-csv.c — RFC 4180 output, '.' decimals in every locale
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <locale.h>
+
+#include "hr-csv.h"
+#include "hr-test-util.h"
+
+static void
+test_escaping (void)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  hr_csv_append_field (out, "plain");
+  hr_csv_append_field (out, "a,b");
+  hr_csv_append_field (out, "say \"hi\"");
+  hr_csv_append_field (out, "two\nlines");
+  hr_csv_append_number (out, 7.8571, 2);
+  hr_csv_end_row (out);
+  hr_csv_append_field (out, "");
+  hr_csv_append_field (out, "x");
+  hr_csv_end_row (out);
+
+  g_assert_cmpstr (out->str, ==,
+                   "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",7.86\r\n"
+                   "\"\",x\r\n");
+}
+
+static char *
+matrix_csv (HrCatalog *catalog)
+{
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  g_autoptr(HrMatrix) matrix = hr_matrix_new (calc);
+  GString *out = g_string_new (NULL);
+
+  hr_csv_write_matrix (matrix, out);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_matrix (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autofree char *csv = matrix_csv (catalog);
+  g_auto(GStrv) lines = g_strsplit (csv, "\r\n", -1);
+
+  g_assert_cmpuint (g_strv_length (lines), ==, 10);   /* header, 8 rows, "" */
+  g_assert_cmpstr (lines[0], ==, "precision,label,bpw,weights_gib,total_gib_at_8192,"
+                   "total_gib_at_32768,total_gib_at_131072,tier,tier_name");
+  /* the seed's Q4_K_M row: 5.31 / 6.92 / 7.86 / 11.61 GiB, RTX 3060 */
+  g_assert_true (g_str_has_prefix (lines[6], "q4_k_m,Q4_K_M,4.85,5.308,6.919,7.857,11.607,"));
+  g_assert_true (g_str_has_suffix (lines[6], ",rtx-3060-12gb,RTX 3060 12GB"));
+  g_assert_cmpstr (lines[9], ==, "");
+}
+
+/* A locale with a decimal comma must not leak into the file. */
+static void
+test_locale_independent (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autofree char *reference = matrix_csv (catalog);
+  g_autofree char *localized = NULL;
+  const char *italian = setlocale (LC_NUMERIC, "it_IT.UTF-8");
+
+  if (italian == NULL)
+    {
+      g_test_skip ("it_IT.UTF-8 is not installed");
+      return;
+    }
+  localized = matrix_csv (catalog);
+  setlocale (LC_NUMERIC, "C");
+  g_assert_cmpstr (localized, ==, reference);
+}
+
+static void
+test_hardware (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  g_autoptr(HrHardwareTable) table = hr_hardware_table_new (calc);
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+
+  hr_csv_write_hardware (table, out);
+  lines = g_strsplit (out->str, "\r\n", -1);
+  g_assert_cmpstr (lines[0], ==, "hardware,name,memory_gib,bandwidth_gbps,required_gib,"
+                   "share_percent,verdict,decode_tokens_per_s");
+  g_assert_cmpuint (g_strv_length (lines), ==,
+                    g_list_model_get_n_items (G_LIST_MODEL (table)) + 2);
+  g_assert_true (g_str_has_prefix (lines[1], "rtx-3060-12gb,RTX 3060 12GB,12.00,360.0,7.857,"
+                                   "65.5,comfortable,"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/csv/escaping", test_escaping);
+  g_test_add_func ("/csv/matrix", test_matrix);
+  g_test_add_func ("/csv/locale-independent", test_locale_independent);
+  g_test_add_func ("/csv/hardware", test_hardware);
+
+  return g_test_run ();
+}
