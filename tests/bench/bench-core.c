@@ -1,0 +1,103 @@
+/* bench-core.c — how long the core takes: catalog load, and one full
+ * recomputation (estimate + matrix + hardware table over every device)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Prints median and 90th-percentile times.  Targets (issue “Core”): a full
+ * recomputation under 50 µs median, catalog load under 20 ms.
+ */
+
+#include "config.h"
+
+#include "hr-calculator.h"
+#include "hr-hardware-table.h"
+#include "hr-matrix.h"
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+report (const char *what,
+        GArray     *samples,
+        const char *unit,
+        double      scale)
+{
+  double *v = (double *) samples->data;
+
+  g_array_sort (samples, compare_doubles);
+  g_print ("%-40s median %8.2f %s   p90 %8.2f %s   (n = %u)\n", what,
+           v[samples->len / 2] * scale, unit, v[samples->len * 9 / 10] * scale, unit,
+           samples->len);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GArray) load = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) full = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) single = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(HrCatalog) catalog = NULL;
+  g_autoptr(HrCalculator) calc = NULL;
+  g_autoptr(HrMatrix) matrix = NULL;
+  g_autoptr(HrHardwareTable) table = NULL;
+  const int rounds = argc > 1 ? atoi (argv[1]) : 2000;
+
+  for (int i = 0; i < 50; i++)
+    {
+      gint64 start = g_get_monotonic_time ();
+      g_autoptr(HrCatalog) c = hr_catalog_new ();
+      double t;
+
+      hr_catalog_load_builtin (c, NULL);
+      t = (g_get_monotonic_time () - start) / 1e6;
+      g_array_append_val (load, t);
+    }
+
+  catalog = hr_catalog_new ();
+  hr_catalog_load_builtin (catalog, NULL);
+  calc = hr_calculator_new (catalog);
+  matrix = hr_matrix_new (calc);
+  table = hr_hardware_table_new (calc);
+
+  /* One slider step: the calculator, the matrix (8 precisions × 3
+   * contexts + tiers) and the hardware table (every device) follow. */
+  for (int i = 0; i < rounds; i++)
+    {
+      gint64 start = g_get_monotonic_time ();
+      double t;
+
+      hr_calculator_set_context (calc, 1024 + (i % 512) * 256);
+      t = (g_get_monotonic_time () - start) / 1e6;
+      g_array_append_val (full, t);
+    }
+
+  {
+    const HrScenario *s = hr_calculator_get_scenario (calc);
+    HrEstimate e;
+
+    for (int i = 0; i < rounds; i++)
+      {
+        gint64 start = g_get_real_time ();
+        double t;
+
+        for (int k = 0; k < 1000; k++)
+          hr_scenario_estimate (s, &e, NULL);
+        t = (g_get_real_time () - start) / 1e6 / 1000;
+        g_array_append_val (single, t);
+      }
+  }
+
+  g_print ("Headroom core benchmark: %u models, %u devices\n",
+           g_list_model_get_n_items (hr_catalog_get_models (catalog)),
+           g_list_model_get_n_items (hr_catalog_get_hardware (catalog)));
+  report ("catalog load (built-in)", load, "ms", 1e3);
+  report ("full recomputation (calc+matrix+table)", full, "us", 1e6);
+  report ("one estimate", single, "us", 1e6);
+  return 0;
+}
