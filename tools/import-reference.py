@@ -53,7 +53,9 @@ for x in json.load(open(os.path.join(ref, 'models.json')))['models']:
             m['q_lora_rank'] = x['q_lora_rank']
     else:
         m['head_dim'] = x['head_dim']
-    if x.get('attention_bias'):
+    # gpt-oss projections carry biases although its config has no
+    # attention_bias key (they are counted in computed_params).
+    if x.get('attention_bias') or x['model_type'] == 'gpt_oss':
         m['attention_bias'] = True
     sw = x.get('sliding_window')
     if sw and x.get('use_sliding_window', True):

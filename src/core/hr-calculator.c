@@ -178,7 +178,7 @@ hr_calculator_constructed (GObject *object)
   G_OBJECT_CLASS (hr_calculator_parent_class)->constructed (object);
 
   if (self->catalog == NULL)
-    self->catalog = hr_catalog_new_default ();
+    self->catalog = g_object_ref (hr_catalog_get_default ());
 
   /* hr_calculator_init() left the calculator frozen: the defaults are set
    * without runs, then one run computes everything. */
@@ -353,8 +353,8 @@ hr_calculator_init (HrCalculator *self)
 
 /**
  * hr_calculator_new:
- * @catalog: (nullable): the catalog to pick defaults from; %NULL loads
- *   the default one (built-in plus the user's files)
+ * @catalog: (nullable): the catalog to pick defaults from; %NULL uses
+ *   hr_catalog_get_default() (built-in plus the user's files)
  */
 HrCalculator *
 hr_calculator_new (HrCatalog *catalog)

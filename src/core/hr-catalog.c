@@ -463,6 +463,24 @@ hr_catalog_new_default (void)
   return g_steal_pointer (&self);
 }
 
+/**
+ * hr_catalog_get_default:
+ *
+ * The process-wide catalog (built-in plus the user's files), loaded on
+ * first use.  Models the user imports are added to it.
+ *
+ * Returns: (transfer none): the default catalog
+ */
+HrCatalog *
+hr_catalog_get_default (void)
+{
+  static HrCatalog *instance;
+
+  if (g_once_init_enter (&instance))
+    g_once_init_leave (&instance, hr_catalog_new_default ());
+  return instance;
+}
+
 const char * const *
 hr_catalog_get_problems (HrCatalog *self)
 {

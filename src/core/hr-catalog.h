@@ -19,6 +19,7 @@ G_DECLARE_FINAL_TYPE (HrCatalog, hr_catalog, HR, CATALOG, GObject)
 
 HrCatalog    *hr_catalog_new                (void);
 HrCatalog    *hr_catalog_new_default        (void);
+HrCatalog    *hr_catalog_get_default        (void);
 gboolean      hr_catalog_load_builtin       (HrCatalog    *self,
                                              GError      **error);
 gboolean      hr_catalog_load_data          (HrCatalog    *self,

@@ -1,0 +1,312 @@
+/* hr-comparison.c — similar models at the current settings
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The seed page's “compare similar open-weight models of similar scale”:
+ * every catalog model of the same family or within a factor of two in
+ * size, run with the calculator's precision, context, KV type and device.
+ */
+
+#define G_LOG_DOMAIN "hr-comparison"
+
+#include "config.h"
+
+#include "hr-comparison.h"
+#include "hr-fields.h"
+
+struct _HrComparisonRow
+{
+  GObject parent_instance;
+
+  HrModelSpec *model;
+  guint64 total_bytes;
+  guint64 per_device_bytes;
+  guint64 max_context;
+  double decode_tokens_per_s;
+  double params;
+  gboolean is_current;
+  gboolean valid;
+  HrVerdict verdict;
+};
+
+struct _HrComparison
+{
+  GObject parent_instance;
+
+  HrCalculator *calculator;
+  HrModelSpec *reference;     /* the model the rows were chosen for */
+  GPtrArray *rows;
+};
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE (HrComparisonRow, hr_comparison_row, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE_WITH_CODE (HrComparison, hr_comparison, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      list_model_iface_init))
+
+enum {
+  ROW_PROP_0,
+  ROW_PROP_MODEL,
+  ROW_PROP_VERDICT,
+  ROW_N_FIXED_PROPS
+};
+
+static const HrField row_fields[] = {
+  HR_FIELD (HrComparisonRow, "total_bytes", HR_FIELD_U64, FALSE, 0, total_bytes, "Total memory"),
+  HR_FIELD (HrComparisonRow, "per_device_bytes", HR_FIELD_U64, FALSE, 0, per_device_bytes,
+            "Per-device memory"),
+  HR_FIELD (HrComparisonRow, "max_context", HR_FIELD_U64, FALSE, 0, max_context,
+            "Largest context that fits"),
+  HR_FIELD (HrComparisonRow, "decode_tokens_per_s", HR_FIELD_DOUBLE, FALSE, 0,
+            decode_tokens_per_s, "Single-stream decode"),
+  HR_FIELD (HrComparisonRow, "params", HR_FIELD_DOUBLE, FALSE, 0, params, "Total parameters"),
+  HR_FIELD (HrComparisonRow, "is_current", HR_FIELD_BOOL, FALSE, 0, is_current,
+            "The calculator's model"),
+  HR_FIELD (HrComparisonRow, "valid", HR_FIELD_BOOL, FALSE, 0, valid, "Estimate succeeded"),
+};
+
+static GParamSpec *row_properties[ROW_N_FIXED_PROPS];
+static GParamSpec *row_field_properties[G_N_ELEMENTS (row_fields)];
+
+static void
+hr_comparison_row_dispose (GObject *object)
+{
+  g_clear_object (&HR_COMPARISON_ROW (object)->model);
+  G_OBJECT_CLASS (hr_comparison_row_parent_class)->dispose (object);
+}
+
+static void
+hr_comparison_row_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  HrComparisonRow *self = HR_COMPARISON_ROW (object);
+
+  switch (prop_id)
+    {
+    case ROW_PROP_MODEL:
+      g_value_set_object (value, self->model);
+      break;
+    case ROW_PROP_VERDICT:
+      g_value_set_enum (value, self->verdict);
+      break;
+    default:
+      if (!hr_fields_get_property (self, ROW_N_FIXED_PROPS, row_fields,
+                                   G_N_ELEMENTS (row_fields), prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_comparison_row_class_init (HrComparisonRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = hr_comparison_row_dispose;
+  object_class->get_property = hr_comparison_row_get_property;
+
+  row_properties[ROW_PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, HR_TYPE_MODEL_SPEC, flags);
+  row_properties[ROW_PROP_VERDICT] =
+    g_param_spec_enum ("verdict", NULL, NULL, HR_TYPE_VERDICT, HR_VERDICT_NO_FIT, flags);
+  g_object_class_install_properties (object_class, ROW_N_FIXED_PROPS, row_properties);
+  hr_fields_install_properties (object_class, ROW_N_FIXED_PROPS, row_fields,
+                                G_N_ELEMENTS (row_fields), row_field_properties);
+}
+
+static void
+hr_comparison_row_init (HrComparisonRow *self)
+{
+}
+
+static void
+row_update (HrComparisonRow  *self,
+            const HrScenario *base)
+{
+  HrScenario scenario = *base;
+  HrEstimate estimate;
+  HrComparisonRow previous = *self;
+
+  scenario.model = self->model;
+  self->valid = hr_scenario_estimate (&scenario, &estimate, NULL);
+  self->total_bytes = estimate.total_bytes;
+  self->per_device_bytes = estimate.per_device_bytes;
+  self->max_context = estimate.max_context;
+  self->decode_tokens_per_s = estimate.decode_tokens_per_s;
+  self->verdict = self->valid ? estimate.verdict : HR_VERDICT_NO_FIT;
+  self->is_current = self->model == base->model;
+
+  for (guint i = 0; i < G_N_ELEMENTS (row_fields); i++)
+    if (!hr_fields_equal (&previous, self, &row_fields[i]))
+      g_object_notify_by_pspec (G_OBJECT (self), row_field_properties[i]);
+  if (previous.verdict != self->verdict)
+    g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_VERDICT]);
+}
+
+gboolean
+hr_comparison_is_similar (HrModelSpec *reference,
+                          HrModelSpec *candidate)
+{
+  double a, b;
+
+  g_return_val_if_fail (HR_IS_MODEL_SPEC (reference), FALSE);
+  g_return_val_if_fail (HR_IS_MODEL_SPEC (candidate), FALSE);
+
+  if (reference == candidate ||
+      g_strcmp0 (hr_model_spec_get_family (reference),
+                 hr_model_spec_get_family (candidate)) == 0)
+    return TRUE;
+
+  a = hr_model_spec_get_arch (reference)->params_total;
+  b = hr_model_spec_get_arch (candidate)->params_total;
+  return b <= a * HR_COMPARISON_SIZE_FACTOR && b >= a / HR_COMPARISON_SIZE_FACTOR;
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b)
+{
+  const HrComparisonRow *x = *(HrComparisonRow * const *) a;
+  const HrComparisonRow *y = *(HrComparisonRow * const *) b;
+
+  return (x->params > y->params) - (x->params < y->params);
+}
+
+/* Chooses the rows for the calculator's model, smallest first. */
+static void
+rebuild (HrComparison *self)
+{
+  HrModelSpec *reference = hr_calculator_get_model (self->calculator);
+  GListModel *models = hr_catalog_get_models (hr_calculator_get_catalog (self->calculator));
+  const HrScenario *base = hr_calculator_get_scenario (self->calculator);
+  guint removed = self->rows->len;
+
+  g_set_object (&self->reference, reference);
+  g_ptr_array_set_size (self->rows, 0);
+
+  if (reference != NULL)
+    {
+      for (guint i = 0; i < g_list_model_get_n_items (models); i++)
+        {
+          g_autoptr(HrModelSpec) model = g_list_model_get_item (models, i);
+          HrComparisonRow *row;
+
+          if (!hr_comparison_is_similar (reference, model))
+            continue;
+          row = g_object_new (HR_TYPE_COMPARISON_ROW, NULL);
+          row->model = g_object_ref (model);
+          row->params = hr_model_spec_get_arch (model)->params_total;
+          row_update (row, base);
+          g_ptr_array_add (self->rows, row);
+        }
+      g_ptr_array_sort (self->rows, compare_rows);
+    }
+
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, self->rows->len);
+}
+
+static void
+refresh (HrComparison *self)
+{
+  const HrScenario *base = hr_calculator_get_scenario (self->calculator);
+
+  if (hr_calculator_get_model (self->calculator) != self->reference)
+    {
+      rebuild (self);
+      return;
+    }
+
+  for (guint i = 0; i < self->rows->len; i++)
+    row_update (self->rows->pdata[i], base);
+  if (self->rows->len > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, self->rows->len, self->rows->len);
+}
+
+static GType
+hr_comparison_get_item_type (GListModel *model)
+{
+  return HR_TYPE_COMPARISON_ROW;
+}
+
+static guint
+hr_comparison_get_n_items (GListModel *model)
+{
+  return HR_COMPARISON (model)->rows->len;
+}
+
+static gpointer
+hr_comparison_get_item (GListModel *model,
+                        guint       position)
+{
+  HrComparison *self = HR_COMPARISON (model);
+
+  if (position >= self->rows->len)
+    return NULL;
+  return g_object_ref (self->rows->pdata[position]);
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = hr_comparison_get_item_type;
+  iface->get_n_items = hr_comparison_get_n_items;
+  iface->get_item = hr_comparison_get_item;
+}
+
+static void
+hr_comparison_dispose (GObject *object)
+{
+  HrComparison *self = (HrComparison *) object;
+
+  if (self->calculator != NULL)
+    g_signal_handlers_disconnect_by_data (self->calculator, self);
+  g_clear_object (&self->calculator);
+  g_clear_object (&self->reference);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  G_OBJECT_CLASS (hr_comparison_parent_class)->dispose (object);
+}
+
+static void
+hr_comparison_class_init (HrComparisonClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = hr_comparison_dispose;
+}
+
+static void
+hr_comparison_init (HrComparison *self)
+{
+  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+HrComparison *
+hr_comparison_new (HrCalculator *calculator)
+{
+  HrComparison *self;
+
+  g_return_val_if_fail (HR_IS_CALCULATOR (calculator), NULL);
+
+  self = g_object_new (HR_TYPE_COMPARISON, NULL);
+  self->calculator = g_object_ref (calculator);
+  g_signal_connect_swapped (calculator, "changed", G_CALLBACK (refresh), self);
+  rebuild (self);
+  return self;
+}
+
+#define ROW_GETTER(type, name, fallback) \
+  type \
+  hr_comparison_row_get_##name (HrComparisonRow *self) \
+  { \
+    g_return_val_if_fail (HR_IS_COMPARISON_ROW (self), fallback); \
+    return self->name; \
+  }
+
+ROW_GETTER (HrModelSpec *, model, NULL)
+ROW_GETTER (guint64, total_bytes, 0)
+ROW_GETTER (guint64, per_device_bytes, 0)
+ROW_GETTER (HrVerdict, verdict, HR_VERDICT_NO_FIT)
+ROW_GETTER (double, decode_tokens_per_s, 0)
+ROW_GETTER (guint64, max_context, 0)
+ROW_GETTER (gboolean, is_current, FALSE)

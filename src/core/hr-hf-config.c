@@ -1,0 +1,1185 @@
+/* hr-hf-config.c — import a Hugging Face config.json as a catalog model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hr-hf-config"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "hr-catalog-json.h"
+#include "hr-hf-config.h"
+
+/* A config.json is a few kilobytes; anything this large is not one, and
+ * is refused before it is read into memory. */
+#define CONFIG_MAX_BYTES (16 * 1024 * 1024)
+
+/* Which attention projections carry a bias. */
+typedef enum
+{
+  BIAS_NONE,
+  BIAS_QKV,     /* q, k and v (Qwen2, GLM-4) */
+  BIAS_QKVO,    /* q, k, v and o (Llama, Qwen3, Gemma, Cohere, gpt-oss) */
+} BiasKind;
+
+/* Which layers use the sliding window when the config has one and no
+ * explicit layer_types list. */
+typedef enum
+{
+  SWA_NEVER,       /* the architecture has no sliding-window attention */
+  SWA_ALL,         /* every layer (Mistral v0.1, Phi-3) */
+  SWA_ALTERNATE,   /* local, global, local, … (Gemma 2, gpt-oss) */
+  SWA_PATTERN,     /* sliding_window_pattern - 1 local, then 1 global (Gemma 3) */
+  SWA_QWEN,        /* use_sliding_window; layers from max_window_layers on */
+} SwaRule;
+
+typedef enum
+{
+  MOE_NONE,
+  MOE_MIXTRAL,     /* num_local_experts; experts are intermediate_size wide */
+  MOE_QWEN,        /* num_experts, decoder_sparse_step, mlp_only_layers */
+  MOE_DEEPSEEK,    /* n_routed_experts + shared, first_k_dense_replace */
+  MOE_GPT_OSS,     /* num_local_experts, biases on router and experts */
+} MoeKind;
+
+typedef struct
+{
+  const char *model_type;
+  guint norms;               /* hidden-wide norms per layer */
+  gboolean head_norms;       /* q_norm and k_norm of head_dim (Qwen3, Gemma 3) */
+  gboolean tied;             /* default of tie_word_embeddings */
+  BiasKind bias_always;      /* whatever the config says */
+  BiasKind bias_flag;        /* when attention_bias is true */
+  gboolean bias_flag_default;
+  SwaRule swa;
+  MoeKind moe;
+  guint head_dim_default;    /* 0: hidden_size / num_attention_heads */
+} ArchInfo;
+
+/* The defaults are those of the transformers configuration classes, since
+ * save_pretrained() leaves out what equals them in nested configs and
+ * older files predate some keys. */
+static const ArchInfo archs[] = {
+  { "llama", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "mistral", 2, FALSE, FALSE, BIAS_NONE, BIAS_NONE, FALSE, SWA_ALL, MOE_NONE, 0 },
+  { "mixtral", 2, FALSE, FALSE, BIAS_NONE, BIAS_NONE, FALSE, SWA_ALL, MOE_MIXTRAL, 0 },
+  { "qwen2", 2, FALSE, FALSE, BIAS_QKV, BIAS_NONE, FALSE, SWA_QWEN, MOE_NONE, 0 },
+  { "qwen3", 2, TRUE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_QWEN, MOE_NONE, 0 },
+  { "qwen3_moe", 2, TRUE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_QWEN, MOE_QWEN, 0 },
+  { "glm4", 4, FALSE, FALSE, BIAS_NONE, BIAS_QKV, TRUE, SWA_NEVER, MOE_NONE, 0 },
+  { "gemma2", 4, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_ALTERNATE, MOE_NONE, 256 },
+  { "gemma3", 4, TRUE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_PATTERN, MOE_NONE, 256 },
+  { "phi3", 2, FALSE, FALSE, BIAS_NONE, BIAS_NONE, FALSE, SWA_ALL, MOE_NONE, 0 },
+  { "deepseek_v2", 2, FALSE, FALSE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_DEEPSEEK, 0 },
+  { "deepseek_v3", 2, FALSE, FALSE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_DEEPSEEK, 0 },
+  { "gpt_oss", 2, FALSE, FALSE, BIAS_QKVO, BIAS_NONE, FALSE, SWA_ALTERNATE, MOE_GPT_OSS, 0 },
+  { "cohere", 1, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "falcon", 0, FALSE, TRUE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_NONE, 0 },
+};
+
+#define SUPPORTED "llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, " \
+                  "gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, gpt_oss, " \
+                  "cohere, falcon"
+
+/* Everything the catalog entry and the parameter count need, in one
+ * place, so that both are derived from the same reading of the config. */
+typedef struct
+{
+  const ArchInfo *info;
+  JsonObject *config;        /* the whole file */
+  JsonObject *text;          /* where the text model's keys are */
+  const char *prefix;        /* "text_config." when nested, for messages */
+  gboolean gemma3;           /* Gemma3TextConfig defaults apply */
+
+  guint64 layers;
+  guint64 hidden;
+  guint64 heads;
+  guint64 kv_heads;
+  guint64 head_dim;
+  guint64 head_dim_v;
+  guint64 intermediate;
+  guint64 vocab;
+  guint64 max_context;
+  gboolean tied;
+  gboolean mla;
+
+  /* Parameter-only details. */
+  BiasKind attn_bias;
+  gboolean sinks;            /* gpt-oss: one learned logit per head */
+  guint64 head_norm_params;  /* per layer, beside the hidden-wide norms */
+  guint norms;               /* hidden-wide norms per layer */
+  guint norm_width;          /* 1: weight only, 2: LayerNorm weight + bias */
+  gboolean plain_mlp;        /* Falcon: up, activation, down */
+  gboolean mlp_bias;
+  gboolean dense_bias;       /* Falcon "bias": on every linear layer */
+
+  /* Multi-head latent attention (DeepSeek). */
+  guint64 kv_lora_rank;
+  guint64 q_lora_rank;
+  guint64 qk_rope_head_dim;
+  guint64 qk_nope_head_dim;
+
+  /* Mixture of experts. */
+  guint64 experts;
+  guint64 experts_active;
+  guint64 shared_experts;
+  guint64 expert_intermediate;
+  guint64 moe_layers;        /* layers with experts; the rest are dense */
+
+  guint64 sliding_window;    /* 0: none */
+  guint64 swa_period;
+} Shape;
+
+const char *
+hr_hf_config_supported (void)
+{
+  return SUPPORTED;
+}
+
+static gboolean
+invalid (GError    **error,
+         const char *format,
+         ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+invalid (GError    **error,
+         const char *format,
+         ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (HR_CATALOG_ERROR,
+                                                HR_CATALOG_ERROR_INVALID,
+                                                format, args));
+  va_end (args);
+  return FALSE;
+}
+
+static const char *
+describe_node (JsonNode *node)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      return "an object";
+    case JSON_NODE_ARRAY:
+      return "an array";
+    case JSON_NODE_NULL:
+      return "null";
+    case JSON_NODE_VALUE:
+    default:
+      break;
+    }
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      return "a string";
+    case G_TYPE_BOOLEAN:
+      return "a boolean";
+    case G_TYPE_DOUBLE:
+      return "a fraction";
+    default:
+      return "a number";
+    }
+}
+
+/* The member @key of @object; JSON null counts as absent, as it does for
+ * transformers (head_dim: null means "derive it"). */
+static JsonNode *
+member (JsonObject *object,
+        const char *key)
+{
+  JsonNode *node;
+
+  if (object == NULL)
+    return NULL;
+  node = json_object_get_member (object, key);
+  if (node != NULL && JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  return node;
+}
+
+/* Looks up @key, or the older spelling @alias, in the text model's keys. */
+static JsonNode *
+text_member (Shape       *s,
+             const char  *key,
+             const char  *alias,
+             const char **found)
+{
+  JsonNode *node = member (s->text, key);
+
+  *found = key;
+  if (node == NULL && alias != NULL && (node = member (s->text, alias)) != NULL)
+    *found = alias;
+  return node;
+}
+
+/* Reads an integer of the text model.  Without the key, @def is used if
+ * @required is FALSE.  Values below @min or above @max are refused, so
+ * every later product stays far inside a double's exact range. */
+static gboolean
+read_uint_alias (Shape       *s,
+                 const char  *key,
+                 const char  *alias,
+                 gboolean     required,
+                 guint64      def,
+                 guint64      min,
+                 guint64      max,
+                 guint64     *out,
+                 GError     **error)
+{
+  const char *found;
+  JsonNode *node = text_member (s, key, alias, &found);
+  gint64 value;
+
+  if (node == NULL)
+    {
+      if (required)
+        return invalid (error, "key “%s%s” is missing", s->prefix, key);
+      *out = def;
+      return TRUE;
+    }
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    value = json_node_get_int (node);
+  else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    {
+      /* Some exporters write 4096.0; a whole number is still a count. */
+      double d = json_node_get_double (node);
+
+      if (!isfinite (d) || d != floor (d))
+        return invalid (error, "key “%s%s” must be an integer, not %g",
+                        s->prefix, found, d);
+      if (d > (double) max)
+        return invalid (error, "key “%s%s” is %g, above the limit of %" G_GUINT64_FORMAT,
+                        s->prefix, found, d, max);
+      value = (gint64) MAX (d, (double) G_MININT32);
+    }
+  else
+    return invalid (error, "key “%s%s” must be an integer, not %s",
+                    s->prefix, found, describe_node (node));
+
+  if (value < (gint64) min)
+    {
+      if (min == 1)
+        return invalid (error, "key “%s%s” must be a positive integer, not %" G_GINT64_FORMAT,
+                        s->prefix, found, value);
+      return invalid (error, "key “%s%s” must not be negative (%" G_GINT64_FORMAT ")",
+                      s->prefix, found, value);
+    }
+  if ((guint64) value > max)
+    return invalid (error, "key “%s%s” is %" G_GINT64_FORMAT ", above the limit of %"
+                    G_GUINT64_FORMAT, s->prefix, found, value, max);
+
+  *out = (guint64) value;
+  return TRUE;
+}
+
+static gboolean
+read_uint (Shape       *s,
+           const char  *key,
+           gboolean     required,
+           guint64      def,
+           guint64      min,
+           guint64      max,
+           guint64     *out,
+           GError     **error)
+{
+  return read_uint_alias (s, key, NULL, required, def, min, max, out, error);
+}
+
+/* A boolean of the text model, or of the whole file (Gemma 3 keeps
+ * tie_word_embeddings at the top). */
+static gboolean
+read_bool (Shape       *s,
+           const char  *key,
+           gboolean     def,
+           gboolean    *out,
+           GError     **error)
+{
+  const char *prefix = s->prefix;
+  JsonNode *node = member (s->text, key);
+
+  if (node == NULL && s->text != s->config)
+    {
+      node = member (s->config, key);
+      prefix = "";
+    }
+  if (node == NULL)
+    {
+      *out = def;
+      return TRUE;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return invalid (error, "key “%s%s” must be true or false, not %s",
+                    prefix, key, describe_node (node));
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+static gboolean
+find_arch (JsonObject      *config,
+           const ArchInfo **info,
+           gboolean        *nested,
+           GError         **error)
+{
+  JsonNode *node = member (config, "model_type");
+  const char *model_type;
+
+  if (node == NULL)
+    return invalid (error, "key “model_type” is missing");
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return invalid (error, "key “model_type” must be a string, not %s",
+                    describe_node (node));
+
+  model_type = json_node_get_string (node);
+  /* Multimodal Gemma 3 nests the language model in text_config; a
+   * text-only checkpoint has it at the top. */
+  *nested = g_strcmp0 (model_type, "gemma3") == 0;
+  if (g_strcmp0 (model_type, "gemma3_text") == 0)
+    model_type = "gemma3";
+  for (guint i = 0; i < G_N_ELEMENTS (archs); i++)
+    {
+      if (g_strcmp0 (archs[i].model_type, model_type) == 0)
+        {
+          *info = &archs[i];
+          return TRUE;
+        }
+    }
+
+  return invalid (error, "unknown architecture “%s” (supported: %s)",
+                  json_node_get_string (node), SUPPORTED);
+}
+
+/* Gemma 3 multimodal checkpoints describe the language model in
+ * text_config; the vision tower is not counted, as it never runs while
+ * generating text. */
+static gboolean
+find_text_config (Shape     *s,
+                  gboolean   nested,
+                  GError   **error)
+{
+  JsonNode *node;
+
+  s->text = s->config;
+  s->prefix = "";
+  if (!nested)
+    return TRUE;
+
+  node = member (s->config, "text_config");
+  if (node == NULL)
+    return invalid (error, "key “text_config” is missing");
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return invalid (error, "key “text_config” must be an object, not %s",
+                    describe_node (node));
+  s->text = json_node_get_object (node);
+  s->prefix = "text_config.";
+  return TRUE;
+}
+
+/* Marks the sliding-window layers from an explicit layer_types list. */
+static gboolean
+read_layer_types (Shape     *s,
+                  JsonArray *types,
+                  gboolean  *sliding,
+                  GError   **error)
+{
+  guint n = json_array_get_length (types);
+
+  if (n != s->layers)
+    return invalid (error, "key “%slayer_types” has %u entries for %" G_GUINT64_FORMAT
+                    " layers", s->prefix, n, s->layers);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (types, i);
+      const char *type = NULL;
+
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        type = json_node_get_string (node);
+      if (g_strcmp0 (type, "sliding_attention") == 0)
+        sliding[i] = TRUE;
+      else if (g_strcmp0 (type, "full_attention") == 0)
+        sliding[i] = FALSE;
+      else if (type != NULL)
+        return invalid (error, "key “%slayer_types” entry %u is “%s”, not "
+                        "sliding_attention or full_attention", s->prefix, i, type);
+      else
+        return invalid (error, "key “%slayer_types” entry %u must be a string, not %s",
+                        s->prefix, i, describe_node (node));
+    }
+  return TRUE;
+}
+
+/* The catalog describes sliding-window layers by a period whose last
+ * layer is global (0: every layer is local).  A pattern that does not fit
+ * that form is given the period that keeps at least as many global layers
+ * as the model has, so the KV estimate errs on the large side. */
+static void
+derive_swa_period (Shape          *s,
+                   const gboolean *sliding)
+{
+  guint64 n_global = 0;
+  guint64 first_global = 0;
+  gboolean regular = TRUE;
+
+  for (guint64 i = s->layers; i-- > 0;)
+    {
+      if (!sliding[i])
+        {
+          n_global++;
+          first_global = i;
+        }
+    }
+
+  if (n_global == s->layers)
+    {
+      s->sliding_window = 0;
+      s->swa_period = 0;
+      return;
+    }
+  if (n_global == 0)
+    {
+      s->swa_period = 0;
+      return;
+    }
+
+  s->swa_period = first_global + 1;
+  for (guint64 i = 0; i < s->layers && regular; i++)
+    regular = sliding[i] == ((i + 1) % s->swa_period != 0);
+  if (!regular)
+    s->swa_period = s->layers / n_global;
+}
+
+static gboolean
+read_sliding_window (Shape   *s,
+                     GError **error)
+{
+  g_autofree gboolean *sliding = NULL;
+  JsonNode *types;
+  gboolean use = TRUE;
+
+  if (!read_uint (s, "sliding_window", FALSE, s->gemma3 ? 4096 : 0, 0, HR_CONTEXT_MAX,
+                  &s->sliding_window, error))
+    return FALSE;
+
+  if (s->info->swa == SWA_QWEN &&
+      !read_bool (s, "use_sliding_window", FALSE, &use, error))
+    return FALSE;
+  if (!use || s->info->swa == SWA_NEVER)
+    s->sliding_window = 0;
+  if (s->sliding_window == 0)
+    return TRUE;
+
+  sliding = g_new0 (gboolean, s->layers);
+  types = member (s->text, "layer_types");
+  if (types != NULL)
+    {
+      if (!JSON_NODE_HOLDS_ARRAY (types))
+        return invalid (error, "key “%slayer_types” must be an array, not %s",
+                        s->prefix, describe_node (types));
+      if (!read_layer_types (s, json_node_get_array (types), sliding, error))
+        return FALSE;
+    }
+  else
+    {
+      guint64 period = 2;
+      guint64 first_local = 0;
+
+      switch (s->info->swa)
+        {
+        case SWA_ALL:
+          period = 0;
+          break;
+        case SWA_ALTERNATE:
+          break;
+        case SWA_PATTERN:
+          /* Renamed with a leading underscore when layer_types arrived. */
+          if (!read_uint_alias (s, "sliding_window_pattern", "_sliding_window_pattern",
+                                FALSE, 6, 1, HR_LAYERS_MAX, &period, error))
+            return FALSE;
+          break;
+        case SWA_QWEN:
+          period = 0;
+          if (!read_uint (s, "max_window_layers", FALSE, 28, 0, HR_LAYERS_MAX,
+                          &first_local, error))
+            return FALSE;
+          break;
+        case SWA_NEVER:
+        default:
+          g_assert_not_reached ();
+        }
+
+      for (guint64 i = 0; i < s->layers; i++)
+        sliding[i] = i >= first_local && (period == 0 || (i + 1) % period != 0);
+    }
+
+  derive_swa_period (s, sliding);
+  return TRUE;
+}
+
+static gboolean
+read_attention (Shape   *s,
+                GError **error)
+{
+  const ArchInfo *info = s->info;
+  gboolean flag = FALSE;
+
+  if (!read_uint_alias (s, "num_attention_heads", "n_head", !s->gemma3, 8, 1, 1 << 16,
+                        &s->heads, error))
+    return FALSE;
+
+  if (s->mla)
+    {
+      guint64 v_head_dim;
+
+      if (!read_uint (s, "kv_lora_rank", TRUE, 0, 1, 1 << 20, &s->kv_lora_rank, error) ||
+          !read_uint (s, "q_lora_rank", FALSE, 0, 0, 1 << 20, &s->q_lora_rank, error) ||
+          !read_uint (s, "qk_rope_head_dim", TRUE, 0, 1, 1 << 15,
+                      &s->qk_rope_head_dim, error) ||
+          !read_uint (s, "qk_nope_head_dim", TRUE, 0, 0, 1 << 15,
+                      &s->qk_nope_head_dim, error) ||
+          !read_uint (s, "v_head_dim", TRUE, 0, 1, 1 << 16, &v_head_dim, error))
+        return FALSE;
+      /* Every head gets its own keys and values from the latent. */
+      s->kv_heads = s->heads;
+      s->head_dim = s->qk_nope_head_dim + s->qk_rope_head_dim;
+      s->head_dim_v = v_head_dim;
+    }
+  else if (strcmp (info->model_type, "falcon") == 0)
+    {
+      gboolean new_arch = FALSE, multi_query = FALSE;
+
+      /* Falcon-40B/180B's new decoder has grouped KV heads; the 7B has
+       * one (multi_query), and converted 7B configs still carry a
+       * num_kv_heads that transformers ignores for it. */
+      if (!read_bool (s, "new_decoder_architecture", FALSE, &new_arch, error) ||
+          !read_bool (s, "multi_query", TRUE, &multi_query, error))
+        return FALSE;
+      if (new_arch)
+        {
+          if (!read_uint_alias (s, "num_kv_heads", "n_head_kv", FALSE, s->heads, 1, 1 << 16,
+                                &s->kv_heads, error))
+            return FALSE;
+        }
+      else
+        s->kv_heads = multi_query ? 1 : s->heads;
+    }
+  else if (!read_uint (s, "num_key_value_heads", FALSE, s->gemma3 ? 4 : s->heads, 1, 1 << 16,
+                       &s->kv_heads, error))
+    return FALSE;
+
+  if (!s->mla)
+    {
+      guint64 derived = s->hidden / s->heads;
+
+      if (info->head_dim_default != 0)
+        derived = info->head_dim_default;
+      else if (member (s->text, "head_dim") == NULL && s->hidden % s->heads != 0)
+        return invalid (error, "key “%shead_dim” is missing and hidden_size %" G_GUINT64_FORMAT
+                        " is not a multiple of num_attention_heads %" G_GUINT64_FORMAT,
+                        s->prefix, s->hidden, s->heads);
+      if (!read_uint (s, "head_dim", FALSE, derived, 1, 1 << 16, &s->head_dim, error))
+        return FALSE;
+      s->head_dim_v = s->head_dim;
+    }
+
+  /* Biases on the attention projections. */
+  s->attn_bias = info->bias_always;
+  if (info->bias_flag != BIAS_NONE || s->mla)
+    {
+      if (!read_bool (s, "attention_bias", info->bias_flag_default, &flag, error))
+        return FALSE;
+      if (flag && s->mla)
+        s->attn_bias = BIAS_QKVO;
+      else if (flag)
+        s->attn_bias = info->bias_flag;
+    }
+  s->sinks = info->moe == MOE_GPT_OSS;
+
+  if (info->head_norms)
+    s->head_norm_params = 2 * s->head_dim;
+  if (strcmp (info->model_type, "cohere") == 0)
+    {
+      gboolean qk_norm = FALSE;
+
+      /* Command R+ normalises every query and key head separately. */
+      if (!read_bool (s, "use_qk_norm", FALSE, &qk_norm, error))
+        return FALSE;
+      if (qk_norm)
+        s->head_norm_params = (s->heads + s->kv_heads) * s->head_dim;
+    }
+
+  return TRUE;
+}
+
+/* Mixture-of-experts layout: how many experts, how wide, which layers. */
+static gboolean
+read_experts (Shape   *s,
+              GError **error)
+{
+  guint64 first_dense = 0;
+  guint64 freq = 1;
+  g_autofree gboolean *dense_only = NULL;
+
+  switch (s->info->moe)
+    {
+    case MOE_NONE:
+      return TRUE;
+    case MOE_MIXTRAL:
+    case MOE_GPT_OSS:
+      /* Every expert is as wide as intermediate_size. */
+      if (!read_uint (s, "num_local_experts", TRUE, 0, 0, 1 << 16, &s->experts, error))
+        return FALSE;
+      s->expert_intermediate = s->intermediate;
+      break;
+    case MOE_QWEN:
+      if (!read_uint (s, "num_experts", TRUE, 0, 0, 1 << 16, &s->experts, error) ||
+          !read_uint (s, "moe_intermediate_size", s->experts > 0, 0, 1, G_MAXUINT32,
+                      &s->expert_intermediate, error) ||
+          !read_uint (s, "decoder_sparse_step", FALSE, 1, 1, HR_LAYERS_MAX, &freq, error))
+        return FALSE;
+      break;
+    case MOE_DEEPSEEK:
+      if (!read_uint (s, "n_routed_experts", FALSE, 0, 0, 1 << 16, &s->experts, error) ||
+          !read_uint (s, "moe_intermediate_size", s->experts > 0, 0, 1, G_MAXUINT32,
+                      &s->expert_intermediate, error) ||
+          !read_uint (s, "n_shared_experts", FALSE, 0, 0, 1 << 16, &s->shared_experts, error) ||
+          !read_uint (s, "first_k_dense_replace", FALSE, 0, 0, HR_LAYERS_MAX,
+                      &first_dense, error) ||
+          !read_uint (s, "moe_layer_freq", FALSE, 1, 1, HR_LAYERS_MAX, &freq, error))
+        return FALSE;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (s->experts == 0)
+    {
+      s->shared_experts = 0;
+      return TRUE;
+    }
+
+  if (!read_uint_alias (s, "num_experts_per_tok", "experts_per_token", TRUE, 0, 1,
+                        s->experts, &s->experts_active, error))
+    return FALSE;
+
+  dense_only = g_new0 (gboolean, s->layers);
+  if (s->info->moe == MOE_QWEN)
+    {
+      JsonNode *node = member (s->text, "mlp_only_layers");
+      JsonArray *array;
+
+      if (node != NULL && !JSON_NODE_HOLDS_ARRAY (node))
+        return invalid (error, "key “%smlp_only_layers” must be an array, not %s",
+                        s->prefix, describe_node (node));
+      array = node != NULL ? json_node_get_array (node) : NULL;
+      for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+          gint64 layer;
+
+          if (!JSON_NODE_HOLDS_VALUE (element) ||
+              json_node_get_value_type (element) != G_TYPE_INT64)
+            return invalid (error, "key “%smlp_only_layers” entry %u must be an integer, "
+                            "not %s", s->prefix, i, describe_node (element));
+          layer = json_node_get_int (element);
+          if (layer < 0 || (guint64) layer >= s->layers)
+            return invalid (error, "key “%smlp_only_layers” entry %u is %" G_GINT64_FORMAT
+                            ", not a layer index below %" G_GUINT64_FORMAT,
+                            s->prefix, i, layer, s->layers);
+          dense_only[layer] = TRUE;
+        }
+    }
+
+  /* Same layer selection as the transformers models. */
+  s->moe_layers = 0;
+  for (guint64 i = 0; i < s->layers; i++)
+    {
+      gboolean moe;
+
+      if (s->info->moe == MOE_QWEN)
+        moe = !dense_only[i] && (i + 1) % freq == 0;
+      else if (s->info->moe == MOE_DEEPSEEK)
+        moe = i >= first_dense && i % freq == 0;
+      else
+        moe = TRUE;
+      s->moe_layers += moe;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_falcon (Shape   *s,
+             GError **error)
+{
+  gboolean new_arch = FALSE, parallel = TRUE;
+  guint64 lns = 2;
+
+  if (!read_bool (s, "new_decoder_architecture", FALSE, &new_arch, error) ||
+      !read_bool (s, "parallel_attn", TRUE, &parallel, error) ||
+      !read_bool (s, "bias", FALSE, &s->dense_bias, error) ||
+      !read_uint (s, "num_ln_in_parallel_attn", FALSE, 2, 1, 2, &lns, error))
+    return FALSE;
+
+  /* LayerNorms (weight and bias): the new decoder has ln_attn and ln_mlp
+   * unless told to share one; otherwise one input norm, and a second
+   * before the MLP when attention and MLP do not run in parallel. */
+  s->norm_width = 2;
+  if (new_arch && lns == 2)
+    s->norms = 2;
+  else
+    s->norms = parallel ? 1 : 2;
+  s->plain_mlp = TRUE;
+  if (s->dense_bias)
+    s->attn_bias = BIAS_QKVO;
+  return TRUE;
+}
+
+static gboolean
+read_shape (JsonObject  *config,
+            Shape       *s,
+            GError     **error)
+{
+  const ArchInfo *info = NULL;
+  gboolean falcon, gemma3, nested = FALSE;
+
+  memset (s, 0, sizeof *s);
+  if (!find_arch (config, &info, &nested, error))
+    return FALSE;
+  s->info = info;
+  s->config = config;
+  if (!find_text_config (s, nested, error))
+    return FALSE;
+
+  falcon = strcmp (info->model_type, "falcon") == 0;
+  gemma3 = strcmp (info->model_type, "gemma3") == 0;
+  s->gemma3 = gemma3;
+  s->mla = info->moe == MOE_DEEPSEEK;
+  s->norms = info->norms;
+  s->norm_width = 1;
+
+  /* Gemma 3's nested text config leaves out what equals the
+   * Gemma3TextConfig defaults, and the original Falcon configs predate
+   * max_position_embeddings and ffn_hidden_size. */
+  if (!read_uint_alias (s, "num_hidden_layers", "n_layer", TRUE, 0, 1, HR_LAYERS_MAX,
+                        &s->layers, error) ||
+      !read_uint (s, "hidden_size", TRUE, 0, 1, 1 << 20, &s->hidden, error) ||
+      !read_uint (s, "vocab_size", !gemma3, 262208, 1, G_MAXUINT32, &s->vocab, error) ||
+      !read_uint (s, "max_position_embeddings", !gemma3 && !falcon, gemma3 ? 131072 : 2048,
+                  1, HR_CONTEXT_MAX, &s->max_context, error))
+    return FALSE;
+  if (falcon)
+    {
+      if (!read_uint (s, "ffn_hidden_size", FALSE, 4 * s->hidden, 1, G_MAXUINT32,
+                      &s->intermediate, error))
+        return FALSE;
+    }
+  else if (!read_uint (s, "intermediate_size", TRUE, 0, 1, G_MAXUINT32,
+                       &s->intermediate, error))
+    return FALSE;
+
+  if (!read_attention (s, error) ||
+      !read_bool (s, "tie_word_embeddings", info->tied, &s->tied, error) ||
+      !read_experts (s, error) ||
+      !read_sliding_window (s, error))
+    return FALSE;
+
+  if (strcmp (info->model_type, "llama") == 0 &&
+      !read_bool (s, "mlp_bias", FALSE, &s->mlp_bias, error))
+    return FALSE;
+  if (falcon && !read_falcon (s, error))
+    return FALSE;
+
+  return TRUE;
+}
+
+/* Parameters of one layer's attention block, norms included. */
+static double
+attention_params (const Shape *s)
+{
+  double h = s->hidden;
+  double p;
+
+  if (s->mla)
+    {
+      double qk = (double) s->qk_nope_head_dim + s->qk_rope_head_dim;
+      double q, kv, o;
+
+      /* DeepSeek: queries through an optional low-rank bottleneck (with
+       * its norm); keys and values from a shared latent plus a decoupled
+       * RoPE key. */
+      if (s->q_lora_rank > 0)
+        q = h * s->q_lora_rank + s->q_lora_rank + (double) s->q_lora_rank * s->heads * qk;
+      else
+        q = h * s->heads * qk;
+      kv = h * (s->kv_lora_rank + s->qk_rope_head_dim) + s->kv_lora_rank +
+           (double) s->kv_lora_rank * s->heads * (s->qk_nope_head_dim + s->head_dim_v);
+      o = (double) s->heads * s->head_dim_v * h;
+      p = q + kv + o;
+      if (s->attn_bias != BIAS_NONE)
+        p += (s->q_lora_rank > 0 ? s->q_lora_rank : s->heads * qk) +
+             s->kv_lora_rank + s->qk_rope_head_dim + h;
+    }
+  else
+    {
+      double q = (double) s->heads * s->head_dim;
+      double kv = (double) s->kv_heads * s->head_dim;
+
+      p = h * q + 2 * h * kv + q * h;
+      if (s->attn_bias != BIAS_NONE)
+        p += q + 2 * kv;
+      if (s->attn_bias == BIAS_QKVO)
+        p += h;
+      if (s->sinks)
+        p += s->heads;
+    }
+
+  return p + (double) s->norms * s->norm_width * h + s->head_norm_params;
+}
+
+static double
+dense_mlp_params (const Shape *s)
+{
+  double h = s->hidden, i = s->intermediate;
+
+  if (s->plain_mlp)
+    return 2 * h * i + (s->dense_bias ? i + h : 0);
+  return 3 * h * i + (s->mlp_bias ? 2 * i + h : 0);
+}
+
+static double
+expert_params (const Shape *s)
+{
+  double h = s->hidden, i = s->expert_intermediate;
+
+  /* gpt-oss experts have biases on gate_up and down. */
+  if (s->info->moe == MOE_GPT_OSS)
+    return 3 * h * i + 2 * i + h;
+  return 3 * h * i;
+}
+
+static double
+router_params (const Shape *s)
+{
+  double p = (double) s->hidden * s->experts;
+
+  /* gpt-oss routes with a bias; DeepSeek-V3 adds one score-correction
+   * bias per expert. */
+  if (s->info->moe == MOE_GPT_OSS || strcmp (s->info->model_type, "deepseek_v3") == 0)
+    p += s->experts;
+  return p;
+}
+
+static double
+count_params (const Shape *s,
+              double      *active)
+{
+  double embeddings = (double) s->vocab * s->hidden * (s->tied ? 1 : 2);
+  double final_norm = (double) s->norm_width * s->hidden;
+  double dense_layers = (double) (s->layers - s->moe_layers);
+  double total, act;
+
+  total = embeddings + final_norm + s->layers * attention_params (s) +
+          dense_layers * dense_mlp_params (s);
+  act = total;
+  if (s->moe_layers > 0)
+    {
+      double shared = s->shared_experts * 3.0 * s->hidden * s->expert_intermediate;
+      double common = router_params (s) + shared;
+
+      total += s->moe_layers * (common + s->experts * expert_params (s));
+      act += s->moe_layers * (common + s->experts_active * expert_params (s));
+    }
+
+  if (active != NULL)
+    *active = act;
+  return total;
+}
+
+/**
+ * hr_hf_config_count_params:
+ * @config: the root object of a config.json
+ * @active: (out) (optional): parameters used per token (MoE: fewer)
+ * @error: return location for an error
+ *
+ * Counts every parameter from the shapes: embeddings, an untied output
+ * head, attention (with biases, sinks and q/k norms where the
+ * architecture has them), the MLP or the routed and shared experts with
+ * their router, and the norms.  The vision tower of a multimodal Gemma 3
+ * and DeepSeek-V3's multi-token-prediction layer are left out, as they
+ * take no part in generating text.
+ *
+ * Returns: the total, or 0 with @error set
+ */
+double
+hr_hf_config_count_params (JsonObject  *config,
+                           double      *active,
+                           GError     **error)
+{
+  Shape s;
+
+  g_return_val_if_fail (config != NULL, 0);
+  g_return_val_if_fail (error == NULL || *error == NULL, 0);
+
+  if (active != NULL)
+    *active = 0;
+  if (!read_shape (config, &s, error))
+    return 0;
+  return count_params (&s, active);
+}
+
+/* An id such as "meta-llama/Llama-3.1-8B" is kept; a local path (what
+ * _name_or_path holds after loading from disk) says nothing useful. */
+static gboolean
+is_hub_id (const char *str)
+{
+  const char *slash;
+
+  if (str == NULL || *str == '\0' || *str == '/' || *str == '.' || *str == '~' ||
+      strchr (str, '\\') != NULL || strchr (str, ':') != NULL)
+    return FALSE;
+  slash = strchr (str, '/');
+  return slash == NULL || (slash[1] != '\0' && strchr (slash + 1, '/') == NULL);
+}
+
+/**
+ * hr_hf_config_to_catalog_json:
+ * @config: the root object of a config.json
+ * @name_hint: (nullable): id and name to use when the config has no hub id
+ *   in _name_or_path, such as the checkpoint's directory name
+ * @error: return location for an error
+ *
+ * Maps a config onto a catalog entry that hr_model_spec_new_from_json()
+ * accepts.  License and release are “unknown”, family and architecture
+ * the model_type, and source “config.json”.
+ *
+ * Returns: (transfer full): a new object, or %NULL with @error set
+ */
+JsonObject *
+hr_hf_config_to_catalog_json (JsonObject  *config,
+                              const char  *name_hint,
+                              GError     **error)
+{
+  g_autoptr(JsonObject) entry = NULL;
+  JsonNode *node;
+  const char *path_or_id;
+  const char *id;
+  const char *name;
+  Shape s;
+  double params, active;
+  HrAttentionKind attention;
+
+  g_return_val_if_fail (config != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!read_shape (config, &s, error))
+    return NULL;
+  params = count_params (&s, &active);
+
+  node = member (config, "_name_or_path");
+  path_or_id = NULL;
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      json_node_get_value_type (node) == G_TYPE_STRING)
+    path_or_id = json_node_get_string (node);
+  if (is_hub_id (path_or_id))
+    id = path_or_id;
+  else if (name_hint != NULL && *name_hint != '\0')
+    id = name_hint;
+  else
+    id = s.info->model_type;
+  name = strrchr (id, '/') != NULL ? strrchr (id, '/') + 1 : id;
+
+  if (s.mla)
+    attention = HR_ATTENTION_MLA;
+  else if (s.kv_heads == 1)
+    attention = HR_ATTENTION_MQA;
+  else if (s.kv_heads == s.heads)
+    attention = HR_ATTENTION_MHA;
+  else
+    attention = HR_ATTENTION_GQA;
+
+  /* Members in the order of resources/catalog/models.json. */
+  entry = json_object_new ();
+  json_object_set_string_member (entry, "id", id);
+  json_object_set_string_member (entry, "name", name);
+  json_object_set_string_member (entry, "family", s.info->model_type);
+  json_object_set_string_member (entry, "architecture", s.info->model_type);
+  json_object_set_string_member (entry, "license", "unknown");
+  json_object_set_string_member (entry, "release", "unknown");
+  json_object_set_int_member (entry, "layers", s.layers);
+  json_object_set_int_member (entry, "hidden", s.hidden);
+  json_object_set_int_member (entry, "heads", s.heads);
+  json_object_set_int_member (entry, "kv_heads", s.kv_heads);
+  json_object_set_int_member (entry, "intermediate", s.intermediate);
+  json_object_set_int_member (entry, "vocab", s.vocab);
+  json_object_set_int_member (entry, "max_context", s.max_context);
+  json_object_set_boolean_member (entry, "tied_embeddings", s.tied);
+  json_object_set_string_member (entry, "attention", hr_attention_kind_to_string (attention));
+  /* Whole numbers well below 2^53, so written as integers like the
+   * catalog's. */
+  json_object_set_int_member (entry, "params", (gint64) params);
+  json_object_set_int_member (entry, "active_params", (gint64) active);
+  json_object_set_int_member (entry, "head_dim", s.head_dim);
+  if (s.mla)
+    {
+      json_object_set_int_member (entry, "head_dim_v", s.head_dim_v);
+      json_object_set_int_member (entry, "kv_lora_rank", s.kv_lora_rank);
+      json_object_set_int_member (entry, "qk_rope_head_dim", s.qk_rope_head_dim);
+      json_object_set_int_member (entry, "qk_nope_head_dim", s.qk_nope_head_dim);
+      if (s.q_lora_rank > 0)
+        json_object_set_int_member (entry, "q_lora_rank", s.q_lora_rank);
+    }
+  if (s.attn_bias != BIAS_NONE)
+    json_object_set_boolean_member (entry, "attention_bias", TRUE);
+  if (s.sliding_window > 0)
+    {
+      json_object_set_int_member (entry, "sliding_window", s.sliding_window);
+      json_object_set_int_member (entry, "swa_period", s.swa_period);
+    }
+  if (s.experts > 0)
+    {
+      json_object_set_int_member (entry, "experts", s.experts);
+      json_object_set_int_member (entry, "experts_active", s.experts_active);
+      json_object_set_int_member (entry, "expert_intermediate", s.expert_intermediate);
+      if (s.shared_experts > 0)
+        json_object_set_int_member (entry, "shared_experts", s.shared_experts);
+      if (s.layers > s.moe_layers)
+        json_object_set_int_member (entry, "dense_layers", s.layers - s.moe_layers);
+    }
+  if (s.plain_mlp)
+    json_object_set_string_member (entry, "mlp", "plain");
+  json_object_set_string_member (entry, "source", "config.json");
+
+  return g_steal_pointer (&entry);
+}
+
+/* The checkpoint's name: the directory of a config.json, else the file
+ * name without its extension. */
+static char *
+name_hint_for_path (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *dir = NULL;
+  g_autofree char *dir_base = NULL;
+  char *dot;
+
+  if (g_ascii_strcasecmp (base, "config.json") != 0)
+    {
+      dot = strrchr (base, '.');
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      return g_steal_pointer (&base);
+    }
+
+  dir = g_path_get_dirname (path);
+  if (strcmp (dir, ".") == 0)
+    {
+      g_free (dir);
+      dir = g_get_current_dir ();
+    }
+  dir_base = g_path_get_basename (dir);
+  if (strcmp (dir_base, "/") == 0 || strcmp (dir_base, ".") == 0)
+    return NULL;
+  return g_steal_pointer (&dir_base);
+}
+
+static JsonObject *
+read_config_file (const char  *path,
+                  GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *data = NULL;
+  GStatBuf st;
+  gsize length;
+  JsonNode *root;
+
+  if (g_stat (path, &st) == 0 && st.st_size > CONFIG_MAX_BYTES)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: %" G_GINT64_FORMAT " bytes is too large for a config.json",
+                   path, (gint64) st.st_size);
+      return NULL;
+    }
+  if (!g_file_get_contents (path, &data, &length, error))
+    return NULL;
+
+  if (length == 0)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: not valid JSON: the file is empty", path);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, data, length, &local_error))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: not valid JSON: %s", path, local_error->message);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: not valid JSON: the file holds only white space", path);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: the top level is %s, not an object", path, describe_node (root));
+      return NULL;
+    }
+
+  return json_object_ref (json_node_get_object (root));
+}
+
+/**
+ * hr_hf_config_load:
+ * @path: a config.json
+ * @error: return location for an error
+ *
+ * Reads a checkpoint's config.json into a user model.  Every error message
+ * starts with @path.
+ *
+ * Returns: (transfer full): the model, or %NULL with @error set
+ */
+HrModelSpec *
+hr_hf_config_load (const char  *path,
+                   GError     **error)
+{
+  g_autoptr(JsonObject) config = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *hint = NULL;
+  HrModelSpec *spec;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  config = read_config_file (path, error);
+  if (config == NULL)
+    return NULL;
+
+  hint = name_hint_for_path (path);
+  entry = hr_hf_config_to_catalog_json (config, hint, &local_error);
+  if (entry != NULL)
+    {
+      json_object_set_string_member (entry, "source", path);
+      spec = hr_model_spec_new_from_json (entry, HR_ORIGIN_USER, &local_error);
+      if (spec != NULL)
+        return spec;
+    }
+
+  g_set_error (error, local_error->domain, local_error->code,
+               "%s: %s", path, local_error->message);
+  return NULL;
+}
