@@ -238,67 +238,89 @@ add_fixed (HrGgufWriter *self,
 }
 
 void
-hr_gguf_writer_add_uint8 (HrGgufWriter *self, const char *key, guint8 value)
+hr_gguf_writer_add_uint8 (HrGgufWriter *self,
+                          const char   *key,
+                          guint8        value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_UINT8, &value);
 }
 
 void
-hr_gguf_writer_add_int8 (HrGgufWriter *self, const char *key, gint8 value)
+hr_gguf_writer_add_int8 (HrGgufWriter *self,
+                         const char   *key,
+                         gint8         value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_INT8, &value);
 }
 
 void
-hr_gguf_writer_add_uint16 (HrGgufWriter *self, const char *key, guint16 value)
+hr_gguf_writer_add_uint16 (HrGgufWriter *self,
+                           const char   *key,
+                           guint16       value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_UINT16, &value);
 }
 
 void
-hr_gguf_writer_add_int16 (HrGgufWriter *self, const char *key, gint16 value)
+hr_gguf_writer_add_int16 (HrGgufWriter *self,
+                          const char   *key,
+                          gint16        value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_INT16, &value);
 }
 
 void
-hr_gguf_writer_add_uint32 (HrGgufWriter *self, const char *key, guint32 value)
+hr_gguf_writer_add_uint32 (HrGgufWriter *self,
+                           const char   *key,
+                           guint32       value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_UINT32, &value);
 }
 
 void
-hr_gguf_writer_add_int32 (HrGgufWriter *self, const char *key, gint32 value)
+hr_gguf_writer_add_int32 (HrGgufWriter *self,
+                          const char   *key,
+                          gint32        value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_INT32, &value);
 }
 
 void
-hr_gguf_writer_add_uint64 (HrGgufWriter *self, const char *key, guint64 value)
+hr_gguf_writer_add_uint64 (HrGgufWriter *self,
+                           const char   *key,
+                           guint64       value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_UINT64, &value);
 }
 
 void
-hr_gguf_writer_add_int64 (HrGgufWriter *self, const char *key, gint64 value)
+hr_gguf_writer_add_int64 (HrGgufWriter *self,
+                          const char   *key,
+                          gint64        value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_INT64, &value);
 }
 
 void
-hr_gguf_writer_add_float32 (HrGgufWriter *self, const char *key, float value)
+hr_gguf_writer_add_float32 (HrGgufWriter *self,
+                            const char   *key,
+                            float         value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_FLOAT32, &value);
 }
 
 void
-hr_gguf_writer_add_float64 (HrGgufWriter *self, const char *key, double value)
+hr_gguf_writer_add_float64 (HrGgufWriter *self,
+                            const char   *key,
+                            double        value)
 {
   add_fixed (self, key, HR_GGUF_TYPE_FLOAT64, &value);
 }
 
 void
-hr_gguf_writer_add_bool (HrGgufWriter *self, const char *key, gboolean value)
+hr_gguf_writer_add_bool (HrGgufWriter *self,
+                         const char   *key,
+                         gboolean      value)
 {
   guint8 b = value ? 1 : 0;
 

@@ -14,6 +14,10 @@
 
 #include <glib/gstdio.h>
 
+#ifdef G_OS_UNIX
+#include <sys/stat.h>
+#endif
+
 #include "gguf-writer.h"
 #include "hr-gguf.h"
 
@@ -723,6 +727,65 @@ test_bad_values (void)
   assert_fails (dup_key, HR_GGUF_ERROR_CORRUPT, "'llama.block_count' appears more than once");
 }
 
+/* Arrays too long to keep are still walked and validated. */
+static void
+test_long_arrays (void)
+{
+  g_autoptr(HrGgufWriter) ok = base_writer ();
+  g_autoptr(HrGgufWriter) bad = base_writer ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  g_autofree guint8 *bools = g_new0 (guint8, HR_GGUF_MAX_STORED_ARRAY + 1);
+  g_autofree guint64 *values = NULL;
+  const guint8 *data;
+  gsize len, n;
+
+  hr_gguf_writer_add_array (ok, "test.bools", HR_GGUF_TYPE_BOOL, bools,
+                            HR_GGUF_MAX_STORED_ARRAY + 1);
+  bytes = hr_gguf_writer_build (ok);
+  data = g_bytes_get_data (bytes, &len);
+  gguf = hr_gguf_parse (data, len, len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hr_gguf_get_array_length (gguf, "test.bools"), ==,
+                    HR_GGUF_MAX_STORED_ARRAY + 1);
+  g_assert_false (hr_gguf_get_uint_array (gguf, "test.bools", &values, &n));
+
+  bools[HR_GGUF_MAX_STORED_ARRAY] = 2;
+  hr_gguf_writer_add_array (bad, "test.bools", HR_GGUF_TYPE_BOOL, bools,
+                            HR_GGUF_MAX_STORED_ARRAY + 1);
+  assert_fails (bad, HR_GGUF_ERROR_CORRUPT, "bool element 65536 has value 2");
+}
+
+static void
+test_long_names (void)
+{
+  g_autoptr(HrGgufWriter) tensor = base_writer ();
+  g_autoptr(HrGgufWriter) key = base_writer ();
+  g_autoptr(HrGgufWriter) ok = base_writer ();
+  g_autofree char *long_name = g_strnfill (HR_GGUF_MAX_NAME_LENGTH + 1, 'n');
+  g_autofree char *long_key = g_strnfill (HR_GGUF_MAX_KEY_LENGTH + 1, 'k');
+  g_autofree char *max_name = g_strnfill (HR_GGUF_MAX_NAME_LENGTH, 'n');
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  const guint8 *data;
+  gsize len;
+
+  add_f32 (tensor, long_name, 8);
+  assert_fails (tensor, HR_GGUF_ERROR_CORRUPT, "tensor 0: name is 1025 bytes long");
+
+  hr_gguf_writer_add_uint8 (key, long_key, 1);
+  assert_fails (key, HR_GGUF_ERROR_CORRUPT, "metadata key 1: key is 65536 bytes long");
+
+  add_f32 (ok, max_name, 8);
+  bytes = hr_gguf_writer_build (ok);
+  data = g_bytes_get_data (bytes, &len);
+  gguf = hr_gguf_parse (data, len, len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (hr_gguf_find_tensor (gguf, max_name));
+}
+
 static void
 test_invalid_utf8_string (void)
 {
@@ -850,7 +913,8 @@ test_tensor_placement (void)
   add_f32 (misaligned, "a", 8);
   hr_gguf_writer_add_tensor_at (misaligned, "blk.0.attn_q.weight", HR_GGML_TYPE_F32, 1, dims, 48);
   assert_fails (misaligned, HR_GGUF_ERROR_CORRUPT,
-                "tensor 'blk.0.attn_q.weight' data offset 48 is not a multiple of the alignment 32");
+                "tensor 'blk.0.attn_q.weight' data offset 48 "
+                "is not a multiple of the alignment 32");
 
   /* The file is one byte shorter than the last tensor needs. */
   add_f32 (past_eof, "a", 8);
@@ -1110,6 +1174,58 @@ test_open_file (Fixture       *fixture,
   g_assert_null (hr_gguf_open (fixture->dir, &error));
   g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO);
   g_clear_error (&error);
+
+  /* Devices and FIFOs have no size and could feed us forever. */
+  if (g_file_test ("/dev/zero", G_FILE_TEST_EXISTS))
+    {
+      g_assert_null (hr_gguf_open ("/dev/zero", &error));
+      g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO);
+      g_assert_nonnull (strstr (error->message, "not a regular file"));
+      g_clear_error (&error);
+    }
+
+#ifdef G_OS_UNIX
+  /* Opening a FIFO for reading would block until a writer shows up. */
+  {
+    g_autofree char *fifo = g_build_filename (fixture->dir, "fifo.gguf", NULL);
+
+    if (mkfifo (fifo, 0600) == 0)
+      {
+        g_assert_null (hr_gguf_open (fifo, &error));
+        g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO);
+        g_assert_nonnull (strstr (error->message, "not a regular file"));
+        g_clear_error (&error);
+      }
+  }
+#endif
+}
+
+/* A string claiming 600 MiB inside a (sparse) 1 GiB file: legal on its
+ * face, but past the header cap, so refused before reading it. */
+static void
+test_open_header_limit (Fixture       *fixture,
+                        gconstpointer  user_data)
+{
+  g_autoptr(HrGgufWriter) w = base_writer ();
+  g_autoptr(GByteArray) v = g_byte_array_new ();
+  g_autofree char *path = g_build_filename (fixture->dir, "huge-header.gguf", NULL);
+  g_autoptr(GError) error = NULL;
+  const guint64 dims[1] = { G_GUINT64_CONSTANT (1) << 30 };
+
+  hr_gguf_put_u64 (v, 600 * 1024 * 1024);
+  hr_gguf_writer_add_raw (w, "general.name", HR_GGUF_TYPE_STRING, v->data, v->len);
+  /* Only makes the file big; the parser never gets this far. */
+  hr_gguf_writer_add_tensor (w, "pad", HR_GGML_TYPE_I8, 1, dims, dims[0]);
+
+  if (!hr_gguf_writer_write_file (w, path, &error))
+    {
+      g_test_skip_printf ("cannot create a sparse 1 GiB file here: %s", error->message);
+      return;
+    }
+
+  g_assert_null (hr_gguf_open (path, &error));
+  g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT);
+  g_assert_nonnull (strstr (error->message, "header is larger than 512 MiB"));
 }
 
 /* A header far larger than the first read, as with 150k-token vocabularies,
@@ -1277,6 +1393,34 @@ test_open_split_corrupt (Fixture       *fixture,
     g_clear_error (&error);
   }
 
+  /* split.no disagrees with the file name. */
+  {
+    g_autoptr(HrGgufWriter) w1 = shard_writer (0, 2, "a", "b");
+    g_autoptr(HrGgufWriter) w2 = shard_writer (0, 2, "c", "d");
+    g_autofree char *p1 = write_model (fixture, "no-00001-of-00002.gguf", w1);
+
+    g_free (write_model (fixture, "no-00002-of-00002.gguf", w2));
+    g_assert_null (hr_gguf_open (p1, &error));
+    g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_CORRUPT);
+    g_assert_nonnull (strstr (error->message, "no-00002-of-00002.gguf: split.no is 0"));
+    g_clear_error (&error);
+  }
+
+  /* A shard lost its tensors: split.tensors.count notices. */
+  {
+    g_autoptr(HrGgufWriter) w1 = shard_writer (0, 2, "a", "b");
+    g_autoptr(HrGgufWriter) w2 = hr_gguf_writer_new (3);
+    g_autofree char *p1 = write_model (fixture, "lost-00001-of-00002.gguf", w1);
+
+    hr_gguf_writer_add_uint16 (w2, "split.no", 1);
+    hr_gguf_writer_add_uint16 (w2, "split.count", 2);
+    g_free (write_model (fixture, "lost-00002-of-00002.gguf", w2));
+    g_assert_null (hr_gguf_open (p1, &error));
+    g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_CORRUPT);
+    g_assert_nonnull (strstr (error->message, "split.tensors.count says 4 tensors"));
+    g_clear_error (&error);
+  }
+
   /* A broken second shard is reported with its file name. */
   {
     g_autoptr(HrGgufWriter) w1 = shard_writer (0, 2, "a", "b");
@@ -1419,6 +1563,8 @@ main (int   argc,
   g_test_add_func ("/gguf/hostile/huge-array-length", test_huge_array_length);
   g_test_add_func ("/gguf/hostile/nesting-limit", test_nesting_limit);
   g_test_add_func ("/gguf/hostile/bad-values", test_bad_values);
+  g_test_add_func ("/gguf/hostile/long-arrays", test_long_arrays);
+  g_test_add_func ("/gguf/hostile/long-names", test_long_names);
   g_test_add_func ("/gguf/hostile/counts", test_counts);
   g_test_add_func ("/gguf/hostile/tensor-shapes", test_tensor_shapes);
   g_test_add_func ("/gguf/hostile/tensor-types", test_tensor_types);
@@ -1426,6 +1572,8 @@ main (int   argc,
   g_test_add_func ("/gguf/hostile/alignment", test_alignment);
   g_test_add ("/gguf/open/file", Fixture, NULL, fixture_set_up, test_open_file, fixture_tear_down);
   g_test_add ("/gguf/open/large", Fixture, NULL, fixture_set_up, test_open_large,
+              fixture_tear_down);
+  g_test_add ("/gguf/open/header-limit", Fixture, NULL, fixture_set_up, test_open_header_limit,
               fixture_tear_down);
   g_test_add ("/gguf/open/split", Fixture, NULL, fixture_set_up, test_open_split,
               fixture_tear_down);

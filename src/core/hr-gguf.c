@@ -771,7 +771,7 @@ read_array (Reader   *r,
       if (!reader_require (r, n * value_type_fixed_size (element_type), error))
         return FALSE;
 
-      values = g_new (guint64, MAX (n, 1));
+      values = g_new0 (guint64, MAX (n, 1));
       for (guint64 k = 0; k < n; k++)
         {
           guint64 u = 0;
@@ -1452,24 +1452,30 @@ open_one (const char  *path,
   gsize have = 0;
   gsize want;
 
-  stream = g_file_read (file, NULL, &local_error);
-  if (stream == NULL)
-    goto io_error;
-
-  info = g_file_input_stream_query_info (stream,
-                                         G_FILE_ATTRIBUTE_STANDARD_TYPE ","
-                                         G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                                         NULL, &local_error);
+  /* A FIFO or device has no size and could feed us forever; a FIFO would
+   * even block in open() until a writer appears, so look before opening. */
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                            G_FILE_QUERY_INFO_NONE, NULL, &local_error);
   if (info == NULL)
     goto io_error;
 
-  /* A FIFO or device would have no size and could feed us forever. */
   if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
     {
       g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO,
                    "%s: not a regular file", display);
       return NULL;
     }
+  g_clear_object (&info);
+
+  stream = g_file_read (file, NULL, &local_error);
+  if (stream == NULL)
+    goto io_error;
+
+  /* The size of what we actually opened, not of what we looked at. */
+  info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                         NULL, &local_error);
+  if (info == NULL)
+    goto io_error;
 
   file_size = (guint64) g_file_info_get_size (info);
   want = (gsize) MIN (file_size, INITIAL_READ_BYTES);
@@ -1585,8 +1591,9 @@ check_split_keys (HrGguf  *shard,
   if (hr_gguf_get_uint (shard, "split.no", &v) && v != shard_no)
     {
       g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_CORRUPT,
-                   "split.no is %" G_GUINT64_FORMAT " but the file name says shard %u",
-                   v + 1, shard_no + 1);
+                   "split.no is %" G_GUINT64_FORMAT " (shard %" G_GUINT64_FORMAT
+                   ", counting from 1) but the file name says shard %u",
+                   v, v + 1, shard_no + 1);
       return FALSE;
     }
 

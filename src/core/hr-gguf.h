@@ -43,7 +43,6 @@ typedef enum
 #define HR_GGUF_MAX_ALIGNMENT      65536
 #define HR_GGUF_MAX_KEY_LENGTH     65535   /* from the GGUF spec */
 #define HR_GGUF_MAX_NAME_LENGTH    1024    /* ggml itself stops at 63 */
-#define HR_GGUF_MAX_SHARDS         99999   /* five digits in the file name */
 #define HR_GGUF_MAX_DIMS           4
 
 /* Integer arrays at most this long are kept in memory (per-layer values);
@@ -158,6 +157,8 @@ gboolean            hr_gguf_get_uint_array     (HrGguf        *gguf,
                                                 gsize         *n);
 gsize               hr_gguf_get_array_length   (HrGguf        *gguf,
                                                 const char    *key);
+/* For arrays, *element_type is the type of the elements; for scalars it
+ * is the same as *type. */
 gboolean            hr_gguf_get_metadata_type  (HrGguf        *gguf,
                                                 const char    *key,
                                                 HrGgufType    *type,
