@@ -5,7 +5,11 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
+
+#include "hr-advice.h"
 #include "hr-calculator.h"
+#include "hr-comparison.h"
 #include "hr-hardware-table.h"
 #include "hr-matrix.h"
 #include "hr-test-util.h"
@@ -211,6 +215,125 @@ test_hardware_table_follows (void)
   g_assert_cmpuint (found, ==, 2);
 }
 
+/* FP16 GLM-4-9B at 32K (20.42 GiB) on a 12 GiB card: each single change
+ * the advice names must really fit, and the next better one must not. */
+static void
+test_advice (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  HrScenario s;
+  HrEstimate e;
+  HrAdvice advice;
+
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "fp16"));
+  s = *hr_calculator_get_scenario (calc);
+  hr_advice_compute (catalog, &s, &advice);
+
+  /* Q8_0 / FP8 at 8.5 bpw: 11.97 GiB > 11.81 usable; Q6_K fits (9.78) */
+  g_assert_nonnull (advice.precision);
+  g_assert_cmpstr (hr_precision_get_id (advice.precision), ==, "q6_k");
+  /* 20.42 - 1.25 = 19.17 GiB before any KV: no context fits */
+  g_assert_cmpuint (advice.context, ==, 0);
+  g_assert_null (advice.kv_type);
+  /* two GPUs: 8.75 weights + 0.63 KV + 1.40 overhead per device */
+  g_assert_cmpuint (advice.gpus, ==, 2);
+  s.gpus = advice.gpus;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_NO_FIT);
+
+  /* Q6_K at 128K: 13.53 GiB; a shorter context or a Q8_0 cache fits */
+  s = *hr_calculator_get_scenario (calc);
+  s.precision = hr_catalog_find_precision (catalog, "q6_k");
+  s.context = 131072;
+  hr_advice_compute (catalog, &s, &advice);
+  /* Q5_K_M is 12.55 GiB; Q4_K_M 11.61 GiB fits (tight) */
+  g_assert_cmpstr (hr_precision_get_id (advice.precision), ==, "q4_k_m");
+  g_assert_cmpuint (advice.context, >, 32768);
+  g_assert_cmpuint (advice.context, <, 131072);
+  g_assert_nonnull (advice.kv_type);
+  g_assert_cmpstr (hr_kv_type_get_id (advice.kv_type), ==, "q8_0");
+}
+
+static void
+test_comparison (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  g_autoptr(HrComparison) comparison = hr_comparison_new (calc);
+  GListModel *list = G_LIST_MODEL (comparison);
+  gboolean found_current = FALSE, found_big = FALSE;
+  double previous = 0;
+
+  g_assert_cmpuint (g_list_model_get_n_items (list), >=, 5);
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(HrComparisonRow) row = g_list_model_get_item (list, i);
+      HrModelSpec *m = hr_comparison_row_get_model (row);
+      double params = hr_model_spec_get_arch (m)->params_total;
+
+      /* smallest first; 4.7B … 18.8B or the GLM-4-0414 family */
+      g_assert_cmpfloat (params, >=, previous);
+      previous = params;
+      g_assert_true (hr_comparison_is_similar (hr_calculator_get_model (calc), m));
+      if (hr_comparison_row_get_is_current (row))
+        {
+          found_current = TRUE;
+          assert_close (hr_comparison_row_get_total_bytes (row) / GIB, 7.86, 0.0051);
+        }
+      if (g_str_equal (hr_model_spec_get_id (m), "THUDM/GLM-4-32B-0414"))
+        found_big = TRUE;
+      g_assert_false (g_str_equal (hr_model_spec_get_id (m), "deepseek-ai/DeepSeek-V3"));
+    }
+  g_assert_true (found_current);
+  g_assert_true (found_big);
+
+  /* switching model re-chooses the rows */
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "deepseek-ai/DeepSeek-V3"));
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(HrComparisonRow) row = g_list_model_get_item (list, i);
+      g_assert_false (g_str_equal (hr_model_spec_get_id (hr_comparison_row_get_model (row)),
+                                   "THUDM/GLM-4-9B-0414"));
+    }
+}
+
+/* An import is saved atomically beside the user's files and replaces an
+ * earlier import of the same id. */
+static void
+test_import_saved (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autofree char *dir = g_dir_make_tmp ("headroom-import-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "imported-models.json", NULL);
+  HrModelSpec *glm = hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414");
+  g_autoptr(JsonObject) json = hr_model_spec_to_json (glm);
+  g_autoptr(HrModelSpec) copy = NULL;
+  g_autoptr(HrCatalog) reloaded = hr_test_builtin_catalog ();
+  g_autoptr(GError) error = NULL;
+  guint n = g_list_model_get_n_items (hr_catalog_get_models (catalog));
+
+  json_object_set_string_member (json, "id", "me/glm-copy");
+  copy = hr_model_spec_new_from_json (json, HR_ORIGIN_USER, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (hr_catalog_import_model (catalog, copy, dir, &error));
+  g_assert_no_error (error);
+  g_assert_true (hr_catalog_import_model (catalog, copy, dir, &error));
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), ==, n + 1);
+
+  g_assert_cmpuint (hr_catalog_load_user_dir (reloaded, dir), ==, 1);
+  g_assert_nonnull (hr_catalog_find_model (reloaded, "me/glm-copy"));
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (reloaded)), ==, n + 1);
+
+  /* an unwritable directory is an error, and the catalog is unchanged */
+  g_assert_false (hr_catalog_import_model (reloaded, glm, "/proc/headroom-no", &error));
+  g_assert_nonnull (error);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -222,6 +345,9 @@ main (int   argc,
   g_test_add_func ("/calculator/invalid-input", test_invalid_input);
   g_test_add_func ("/calculator/matrix-follows", test_matrix_follows);
   g_test_add_func ("/calculator/hardware-table-follows", test_hardware_table_follows);
+  g_test_add_func ("/calculator/advice", test_advice);
+  g_test_add_func ("/calculator/comparison", test_comparison);
+  g_test_add_func ("/calculator/import-saved", test_import_saved);
 
   return g_test_run ();
 }

@@ -13,6 +13,8 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "hr-catalog.h"
@@ -391,6 +393,91 @@ hr_catalog_load_file (HrCatalog   *self,
     }
 
   return hr_catalog_load_data (self, contents, length, path, HR_ORIGIN_USER, error);
+}
+
+/* The file of the user directory that imports are written to; the user's
+ * own files there are never rewritten. */
+#define IMPORTED_FILE_NAME "imported-models.json"
+
+/**
+ * hr_catalog_import_model:
+ * @dir: the user directory (hr_catalog_dup_user_dir() in the app)
+ *
+ * Adds @model to the catalog (replacing an entry with the same id) and
+ * records it in @dir/imported-models.json, written atomically: the file
+ * on disk is either the old one or the complete new one.  On error the
+ * catalog is left unchanged.
+ */
+gboolean
+hr_catalog_import_model (HrCatalog    *self,
+                         HrModelSpec  *model,
+                         const char   *dir,
+                         GError      **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  JsonArray *models;
+  guint position;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+  g_return_val_if_fail (HR_IS_MODEL_SPEC (model), FALSE);
+  g_return_val_if_fail (dir != NULL, FALSE);
+
+  path = g_build_filename (dir, IMPORTED_FILE_NAME, NULL);
+
+  /* Start from what was imported before, if that file is readable. */
+  if (g_file_get_contents (path, &contents, NULL, NULL) &&
+      json_parser_load_from_data (parser, contents, -1, NULL) &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    root = json_node_copy (json_parser_get_root (parser));
+  else
+    root = json_node_init_object (json_node_alloc (), json_object_new ());
+
+  object = json_node_get_object (root);
+  if (!json_object_has_member (object, "models") ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "models")))
+    json_object_set_array_member (object, "models", json_array_new ());
+  models = json_object_get_array_member (object, "models");
+
+  /* Replace an earlier import of the same id. */
+  for (guint i = json_array_get_length (models); i-- > 0;)
+    {
+      JsonNode *element = json_array_get_element (models, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (element) &&
+          json_object_has_member (json_node_get_object (element), "id") &&
+          g_ascii_strcasecmp (json_object_get_string_member (json_node_get_object (element), "id"),
+                              hr_model_spec_get_id (model)) == 0)
+        json_array_remove_element (models, i);
+    }
+  json_array_add_object_element (models, hr_model_spec_to_json (model));
+
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "%s: %s", dir, g_strerror (saved));
+      return FALSE;
+    }
+
+  generator = json_generator_new ();
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  if (!g_file_set_contents (path, text, -1, error))
+    return FALSE;
+
+  if (find_in_store (self->models, (EntryId) hr_model_spec_get_id,
+                     hr_model_spec_get_id (model), &position))
+    g_list_store_splice (self->models, position, 1, (gpointer *) &model, 1);
+  else
+    g_list_store_append (self->models, model);
+  return TRUE;
 }
 
 char *

@@ -36,6 +36,11 @@ guint         hr_catalog_load_user_dir      (HrCatalog    *self,
 char         *hr_catalog_dup_user_dir       (void);
 const char * const *hr_catalog_get_problems (HrCatalog    *self);
 
+gboolean      hr_catalog_import_model       (HrCatalog    *self,
+                                             HrModelSpec  *model,
+                                             const char   *dir,
+                                             GError      **error);
+
 GListModel   *hr_catalog_get_models         (HrCatalog    *self);
 GListModel   *hr_catalog_get_hardware       (HrCatalog    *self);
 GListModel   *hr_catalog_get_precisions     (HrCatalog    *self);
