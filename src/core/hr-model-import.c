@@ -8,16 +8,50 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <string.h>
 
 #include "hr-catalog-json.h"
+#include "hr-format.h"
+#include "hr-gguf-model.h"
 #include "hr-hf-config.h"
 #include "hr-model-import.h"
 
+/* By name, or by content for a GGUF file saved under another name; only
+ * regular files are opened, as a FIFO would block. */
 static gboolean
 is_gguf_path (const char *path)
 {
   g_autofree char *lower = g_ascii_strdown (path, -1);
-  return g_str_has_suffix (lower, ".gguf");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) stream = NULL;
+  guint8 magic[4];
+  gsize n_read = 0;
+
+  if (g_str_has_suffix (lower, ".gguf"))
+    return TRUE;
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+
+  file = g_file_new_for_path (path);
+  stream = g_file_read (file, NULL, NULL);
+  if (stream == NULL ||
+      !g_input_stream_read_all (G_INPUT_STREAM (stream), magic, sizeof magic, &n_read,
+                                NULL, NULL))
+    return FALSE;
+  return n_read == sizeof magic && memcmp (magic, "GGUF", sizeof magic) == 0;
+}
+
+static gboolean
+check_exists (const char  *path,
+              GError     **error)
+{
+  g_autofree char *display = NULL;
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  display = g_filename_display_name (path);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no such file", display);
+  return FALSE;
 }
 
 HrModelSpec *
@@ -26,42 +60,347 @@ hr_model_import_file (const char  *path,
 {
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no such file", path);
-      return NULL;
-    }
+  if (!check_exists (path, error))
+    return NULL;
 
   if (is_gguf_path (path))
-    {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: GGUF files are not read by this build yet", path);
-      return NULL;
-    }
+    return hr_gguf_model_load (path, error);
 
   return hr_hf_config_load (path, error);
 }
 
+/* ---------------------------------------------------------------------------
+ * The readable summary
+ */
+
+/* Text from a model file, with control characters replaced so a hostile
+ * name cannot forge lines of the output. */
+static char *
+printable (const char *text)
+{
+  char *copy = g_strdup (text != NULL ? text : "");
+
+  for (char *p = copy; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      *p = '?';
+  return copy;
+}
+
+static void
+row (GString    *out,
+     const char *label,
+     const char *format,
+     ...) G_GNUC_PRINTF (3, 4);
+
+static void
+row (GString    *out,
+     const char *label,
+     const char *format,
+     ...)
+{
+  g_autofree char *value = NULL;
+  va_list args;
+
+  va_start (args, format);
+  value = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_string_append_printf (out, "  %-17s %s\n", label, value);
+}
+
+static gint64
+int_member (JsonObject *object,
+            const char *member)
+{
+  return json_object_get_int_member_with_default (object, member, 0);
+}
+
+static double
+number_member (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return 0;
+  return json_node_get_double (node);
+}
+
+static const char *
+string_member (JsonObject *object,
+               const char *member)
+{
+  return json_object_get_string_member_with_default (object, member, NULL);
+}
+
+static void
+summarise_attention (GString    *out,
+                     JsonObject *m)
+{
+  const char *kind = string_member (m, "attention");
+  gint64 heads = int_member (m, "heads");
+  gint64 kv = int_member (m, "kv_heads");
+  gint64 head_dim = int_member (m, "head_dim");
+  gint64 head_dim_v = int_member (m, "head_dim_v");
+  g_autofree char *upper = g_ascii_strup (kind != NULL ? kind : "?", -1);
+
+  if (g_strcmp0 (kind, "mla") == 0)
+    {
+      g_autofree char *q = NULL;
+
+      if (int_member (m, "q_lora_rank") > 0)
+        q = g_strdup_printf (", query rank %" G_GINT64_FORMAT, int_member (m, "q_lora_rank"));
+      row (out, "Attention", "MLA, %" G_GINT64_FORMAT " heads; cache: latent %"
+           G_GINT64_FORMAT " + RoPE %" G_GINT64_FORMAT " per token and layer "
+           "(head sizes %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "%s)",
+           heads, int_member (m, "kv_lora_rank"), int_member (m, "qk_rope_head_dim"),
+           head_dim, head_dim_v, q != NULL ? q : "");
+      return;
+    }
+
+  if (head_dim_v != 0 && head_dim_v != head_dim)
+    row (out, "Attention", "%s, %" G_GINT64_FORMAT " query heads, %" G_GINT64_FORMAT
+         " KV heads, head size %" G_GINT64_FORMAT " (values %" G_GINT64_FORMAT ")",
+         upper, heads, kv, head_dim, head_dim_v);
+  else
+    row (out, "Attention", "%s, %" G_GINT64_FORMAT " query heads, %" G_GINT64_FORMAT
+         " KV heads, head size %" G_GINT64_FORMAT, upper, heads, kv, head_dim);
+}
+
+static void
+summarise_window (GString    *out,
+                  JsonObject *m)
+{
+  gint64 window = int_member (m, "sliding_window");
+  gint64 period = int_member (m, "swa_period");
+  gint64 layers = int_member (m, "layers");
+  g_autofree char *tokens = NULL;
+
+  if (window <= 0)
+    return;
+  tokens = hr_format_tokens ((guint64) window);
+  if (period == 0)
+    row (out, "Sliding window", "%s tokens on every layer", tokens);
+  else if (period == 2)
+    row (out, "Sliding window", "%s tokens on every other layer", tokens);
+  else
+    row (out, "Sliding window", "%s tokens on %" G_GINT64_FORMAT " of every %"
+         G_GINT64_FORMAT " layers (%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT ")",
+         tokens, period - 1, period, layers - layers / period, layers);
+}
+
+/* The catalog entry, as a person reads it. */
+static void
+summarise_model (GString    *out,
+                 JsonObject *m)
+{
+  double params = number_member (m, "params");
+  double active = number_member (m, "active_params");
+  gint64 experts = int_member (m, "experts");
+  gint64 dense = int_member (m, "dense_layers");
+  g_autofree char *name = printable (string_member (m, "name"));
+  g_autofree char *id = printable (string_member (m, "id"));
+  g_autofree char *total_text = hr_format_params (params);
+  g_autofree char *exact = hr_format_tokens ((guint64) params);
+  g_autofree char *vocab = hr_format_tokens ((guint64) int_member (m, "vocab"));
+  g_autofree char *context = hr_format_tokens ((guint64) int_member (m, "max_context"));
+  g_autofree char *context_short =
+    hr_format_context_short ((guint64) int_member (m, "max_context"));
+
+  if (g_strcmp0 (name, id) == 0)
+    row (out, "Model", "%s", name);
+  else
+    row (out, "Model", "%s (id %s)", name, id);
+  row (out, "Architecture", "%s", string_member (m, "architecture"));
+
+  if (experts > 0)
+    {
+      g_autofree char *active_text = hr_format_params (active);
+
+      row (out, "Parameters", "%s (%s), %s active per token", total_text, exact, active_text);
+    }
+  else
+    row (out, "Parameters", "%s (%s)", total_text, exact);
+
+  if (dense > 0)
+    row (out, "Layers", "%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " dense, %" G_GINT64_FORMAT
+         " with experts)", int_member (m, "layers"), dense, int_member (m, "layers") - dense);
+  else
+    row (out, "Layers", "%" G_GINT64_FORMAT, int_member (m, "layers"));
+  row (out, "Hidden size", "%" G_GINT64_FORMAT, int_member (m, "hidden"));
+  summarise_attention (out, m);
+  summarise_window (out, m);
+
+  if (experts > 0)
+    {
+      g_autofree char *shared = NULL;
+
+      if (int_member (m, "shared_experts") > 0)
+        shared = g_strdup_printf (", %" G_GINT64_FORMAT " shared",
+                                  int_member (m, "shared_experts"));
+      row (out, "Experts", "%" G_GINT64_FORMAT " routed, %" G_GINT64_FORMAT " per token%s; "
+           "%" G_GINT64_FORMAT " wide", experts, int_member (m, "experts_active"),
+           shared != NULL ? shared : "", int_member (m, "expert_intermediate"));
+    }
+  row (out, "FFN", "%" G_GINT64_FORMAT " (%s)", int_member (m, "intermediate"),
+       g_strcmp0 (string_member (m, "mlp"), "plain") == 0 ? "plain" : "gated");
+  row (out, "Vocabulary", "%s", vocab);
+  row (out, "Trained context", "%s tokens (%s)", context, context_short);
+  row (out, "Embeddings", "%s",
+       json_object_get_boolean_member_with_default (m, "tied_embeddings", FALSE)
+       ? "tied to the output head" : "separate output head");
+}
+
+typedef struct
+{
+  const char *type;
+  guint64 bytes;
+} TypeBytes;
+
+static int
+compare_bytes (gconstpointer a,
+               gconstpointer b)
+{
+  const TypeBytes *x = a, *y = b;
+
+  if (x->bytes != y->bytes)
+    return x->bytes > y->bytes ? -1 : 1;
+  return strcmp (x->type, y->type);
+}
+
+static char *
+summarise_gguf (JsonObject *d)
+{
+  GString *out = g_string_new (NULL);
+  JsonObject *model = json_object_get_object_member (d, "model");
+  JsonObject *types = json_object_get_object_member (d, "bytes_by_type");
+  JsonArray *notes = json_object_get_array_member (d, "notes");
+  g_autofree char *file = printable (string_member (d, "file"));
+  g_autofree char *arch = printable (string_member (d, "architecture"));
+  g_autofree char *file_size = hr_format_size ((guint64) int_member (d, "file_bytes"),
+                                               HR_UNITS_BINARY);
+  guint64 weights = (guint64) int_member (d, "weights_bytes");
+  g_autofree char *weights_size = hr_format_size (weights, HR_UNITS_BINARY);
+  double params = number_member (model, "params");
+  gint64 shards = int_member (d, "n_shards");
+  g_autoptr(GArray) by_type = g_array_new (FALSE, FALSE, sizeof (TypeBytes));
+  JsonObjectIter iter;
+  const char *type;
+  JsonNode *node;
+
+  g_string_append_printf (out, "%s\n", file);
+  row (out, "Format", "GGUF v%" G_GINT64_FORMAT ", %s, llama.cpp architecture “%s”",
+       int_member (d, "gguf_version"),
+       string_member (d, "file_type") != NULL ? string_member (d, "file_type")
+                                              : "file type not recorded",
+       arch);
+  if (shards > 1)
+    row (out, "Size", "%s in %" G_GINT64_FORMAT " shards", file_size, shards);
+  else
+    row (out, "Size", "%s", file_size);
+  row (out, "Weights", "%s in %" G_GINT64_FORMAT " tensors, %.2f bits per parameter",
+       weights_size, int_member (d, "tensor_count"),
+       params > 0 ? (double) weights * 8.0 / params : 0.0);
+
+  /* Largest share first. */
+  json_object_iter_init_ordered (&iter, types);
+  while (json_object_iter_next_ordered (&iter, &type, &node))
+    {
+      TypeBytes tb = { type, (guint64) json_node_get_int (node) };
+
+      g_array_append_val (by_type, tb);
+    }
+  g_array_sort (by_type, compare_bytes);
+  for (guint i = 0; i < by_type->len; i++)
+    {
+      const TypeBytes *tb = &g_array_index (by_type, TypeBytes, i);
+      g_autofree char *size = hr_format_size (tb->bytes, HR_UNITS_BINARY);
+      g_autofree char *share = hr_format_percent (weights > 0 ? (double) tb->bytes / weights
+                                                              : 0, 1);
+
+      g_string_append_printf (out, "    %-10s %s  (%s)\n", tb->type, size, share);
+    }
+
+  summarise_model (out, model);
+
+  for (guint i = 0; i < json_array_get_length (notes); i++)
+    {
+      g_autofree char *text = printable (json_array_get_string_element (notes, i));
+
+      g_string_append_printf (out, "  Note: %s\n", text);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+to_json_text (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, node);
+  return json_generator_to_data (generator, NULL);
+}
+
+/**
+ * hr_model_import_inspect:
+ * @path: a .gguf file or a Hugging Face config.json
+ * @json: print JSON rather than a readable summary
+ * @error: return location for an error, whose message starts with @path
+ *
+ * What `headroom-cli inspect` prints.  For a GGUF file, the JSON is
+ * hr_gguf_model_describe()'s; for a config.json, the catalog entry.
+ * Nothing is printed unless the whole file could be read.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 hr_model_import_inspect (const char  *path,
                          gboolean     json,
                          GError     **error)
 {
-  g_autoptr(HrModelSpec) model = hr_model_import_file (path, error);
-  g_autoptr(JsonObject) object = NULL;
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(JsonGenerator) generator = NULL;
   g_autofree char *text = NULL;
 
-  if (model == NULL)
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!check_exists (path, error))
     return FALSE;
 
-  object = hr_model_spec_to_json (model);
-  node = json_node_init_object (json_node_alloc (), object);
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
-  g_print ("%s\n", text);
+  if (is_gguf_path (path))
+    {
+      node = hr_gguf_model_describe_file (path, error);
+      if (node == NULL)
+        return FALSE;
+      text = json ? to_json_text (node) : summarise_gguf (json_node_get_object (node));
+    }
+  else
+    {
+      g_autoptr(HrModelSpec) model = hr_hf_config_load (path, error);
+      JsonObject *object;
+
+      if (model == NULL)
+        return FALSE;
+      object = hr_model_spec_to_json (model);
+      node = json_node_init_object (json_node_alloc (), object);
+      json_object_unref (object);
+      if (json)
+        text = to_json_text (node);
+      else
+        {
+          GString *out = g_string_new (NULL);
+          g_autofree char *display = g_filename_display_name (path);
+
+          g_string_append_printf (out, "%s\n", display);
+          row (out, "Format", "Hugging Face config.json");
+          summarise_model (out, object);
+          text = g_string_free (out, FALSE);
+        }
+    }
+
+  /* The summary already ends with a newline. */
+  if (json)
+    g_print ("%s\n", text);
+  else
+    g_print ("%s", text);
   return TRUE;
 }

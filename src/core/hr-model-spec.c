@@ -37,6 +37,12 @@ struct _HrModelSpec
   guint32 qk_nope_head_dim;
   gboolean tied_embeddings;
   gboolean attention_bias;
+
+  /* Models read from a GGUF file: what is on disk. */
+  guint64 file_weights_bytes;
+  char *file_type;
+  char *file_path;
+  JsonObject *weights_by_type;  /* ggml type name → bytes; nullable */
 };
 
 G_DEFINE_FINAL_TYPE (HrModelSpec, hr_model_spec, G_TYPE_OBJECT)
@@ -81,6 +87,9 @@ static const HrField fields[] = {
   F ("active_params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_active, "Active parameters"),
   F ("tied_embeddings", HR_FIELD_BOOL, TRUE, 0, tied_embeddings, "Output head shares the embeddings"),
   F ("attention_bias", HR_FIELD_BOOL, FALSE, 0, attention_bias, "Q/K/V projections have biases"),
+  F ("file_weights_bytes", HR_FIELD_U64, FALSE, G_MAXINT64, file_weights_bytes, "Weights in the model file (bytes)"),
+  F ("file_type", HR_FIELD_STRING, FALSE, 0, file_type, "Quantization of the model file"),
+  F ("file_path", HR_FIELD_STRING, FALSE, 0, file_path, "Model file"),
 };
 
 enum {
@@ -99,6 +108,7 @@ hr_model_spec_finalize (GObject *object)
   HrModelSpec *self = (HrModelSpec *) object;
 
   hr_fields_free_strings (self, fields, G_N_ELEMENTS (fields));
+  g_clear_pointer (&self->weights_by_type, json_object_unref);
 
   G_OBJECT_CLASS (hr_model_spec_parent_class)->finalize (object);
 }
@@ -195,6 +205,48 @@ check_consistency (HrModelSpec  *self,
   return TRUE;
 }
 
+/* The optional "weights_by_type" object: ggml type name → bytes. */
+static gboolean
+read_weights_by_type (HrModelSpec  *self,
+                      JsonObject   *object,
+                      GError      **error)
+{
+  g_autoptr(JsonObject) copy = NULL;
+  JsonObjectIter iter;
+  const char *type;
+  JsonNode *node;
+
+  node = json_object_get_member (object, "weights_by_type");
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                           "field “weights_by_type” must be an object");
+      return FALSE;
+    }
+
+  /* In the file's order, which is the ggml type order when written by
+   * Headroom. */
+  copy = json_object_new ();
+  json_object_iter_init_ordered (&iter, json_node_get_object (node));
+  while (json_object_iter_next_ordered (&iter, &type, &node))
+    {
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
+          json_node_get_int (node) < 0)
+        {
+          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                       "field “weights_by_type” member “%s” must be a whole number "
+                       "of bytes", type);
+          return FALSE;
+        }
+      json_object_set_int_member (copy, type, json_node_get_int (node));
+    }
+
+  self->weights_by_type = g_steal_pointer (&copy);
+  return TRUE;
+}
+
 /**
  * hr_model_spec_new_from_json:
  *
@@ -242,6 +294,9 @@ hr_model_spec_new_from_json (JsonObject  *object,
   if (!check_consistency (self, error))
     return NULL;
 
+  if (!read_weights_by_type (self, object, error))
+    return NULL;
+
   return g_steal_pointer (&self);
 }
 
@@ -256,6 +311,9 @@ hr_model_spec_to_json (HrModelSpec *self)
   hr_fields_write_json (self, fields, G_N_ELEMENTS (fields), object);
   json_object_set_string_member (object, "attention",
                                  hr_attention_kind_to_string (self->arch.attention));
+  if (self->weights_by_type != NULL)
+    json_object_set_object_member (object, "weights_by_type",
+                                   json_object_ref (self->weights_by_type));
   return object;
 }
 
@@ -294,6 +352,18 @@ GETTER (guint32, qk_nope_head_dim, self->qk_nope_head_dim)
 GETTER (gboolean, tied_embeddings, self->tied_embeddings)
 GETTER (gboolean, attention_bias, self->attention_bias)
 GETTER (gboolean, plain_mlp, g_strcmp0 (self->mlp, "plain") == 0)
+GETTER (guint64, file_weights_bytes, self->file_weights_bytes)
+GETTER (const char *, file_type, self->file_type)
+GETTER (const char *, file_path, self->file_path)
+
+/* Bytes of the model file's weights per ggml type name ("Q4_K" → bytes),
+ * or %NULL for a model that does not come from a GGUF file. */
+JsonObject *
+hr_model_spec_get_weights_by_type (HrModelSpec *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_SPEC (self), NULL);
+  return self->weights_by_type;
+}
 
 gboolean
 hr_model_spec_is_moe (HrModelSpec *self)

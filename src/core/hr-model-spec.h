@@ -48,6 +48,10 @@ gboolean           hr_model_spec_get_tied_embeddings (HrModelSpec *self);
 gboolean           hr_model_spec_get_attention_bias (HrModelSpec *self);
 gboolean           hr_model_spec_get_plain_mlp   (HrModelSpec  *self);
 gboolean           hr_model_spec_is_moe          (HrModelSpec  *self);
+guint64            hr_model_spec_get_file_weights_bytes (HrModelSpec *self);
+const char        *hr_model_spec_get_file_type   (HrModelSpec  *self);
+const char        *hr_model_spec_get_file_path   (HrModelSpec  *self);
+JsonObject        *hr_model_spec_get_weights_by_type (HrModelSpec *self);
 char              *hr_model_spec_dup_search_text (HrModelSpec  *self);
 
 G_END_DECLS
