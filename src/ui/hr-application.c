@@ -1,0 +1,104 @@
+/* hr-application.c — the Headroom application
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hr-application"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-application.h"
+#include "hr-window.h"
+
+struct _HrApplication
+{
+  AdwApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
+
+static void
+hr_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (hr_window_new (HR_APPLICATION (app)));
+  gtk_window_present (window);
+}
+
+static void
+on_about (GSimpleAction *action,
+          GVariant      *parameter,
+          gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  const char *developers[] = { "The Headroom developers", NULL };
+
+  adw_show_about_window (gtk_application_get_active_window (app),
+                         "application-name", _("Headroom"),
+                         "application-icon", APP_ID,
+                         "developer-name", _("The Headroom developers"),
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Will this language model fit your GPU? Memory, "
+                                       "context and speed for llama.cpp, Ollama and vLLM, "
+                                       "offline."),
+                         "website", "https://github.com/headroom-app/headroom",
+                         "issue-url", "https://github.com/headroom-app/headroom/issues",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "developers", developers,
+                         /* TRANSLATORS: your name, one per line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+on_quit (GSimpleAction *action,
+         GVariant      *parameter,
+         gpointer       user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", on_about },
+  { "quit", on_quit },
+};
+
+static void
+hr_application_startup (GApplication *app)
+{
+  static const char *quit_accels[] = { "<Ctrl>q", NULL };
+
+  G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
+                                   G_N_ELEMENTS (app_actions), app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+}
+
+static void
+hr_application_class_init (HrApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->activate = hr_application_activate;
+  app_class->startup = hr_application_startup;
+}
+
+static void
+hr_application_init (HrApplication *self)
+{
+}
+
+HrApplication *
+hr_application_new (void)
+{
+  return g_object_new (HR_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "resource-base-path", "/io/github/headroom_app/Headroom",
+                       NULL);
+}

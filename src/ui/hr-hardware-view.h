@@ -1,0 +1,28 @@
+/* hr-hardware-view.h — the scenario on every device of the catalog
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "hr-calculator.h"
+#include "hr-hardware-table.h"
+
+G_BEGIN_DECLS
+
+#define HR_TYPE_HARDWARE_VIEW (hr_hardware_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (HrHardwareView, hr_hardware_view, HR, HARDWARE_VIEW, AdwBin)
+
+GtkWidget       *hr_hardware_view_new            (void);
+HrCalculator    *hr_hardware_view_get_calculator (HrHardwareView *self);
+void             hr_hardware_view_set_calculator (HrHardwareView *self,
+                                                  HrCalculator   *calculator);
+guint            hr_hardware_view_get_units      (HrHardwareView *self);
+void             hr_hardware_view_set_units      (HrHardwareView *self,
+                                                  guint           units);
+HrHardwareTable *hr_hardware_view_get_table      (HrHardwareView *self);
+
+G_END_DECLS

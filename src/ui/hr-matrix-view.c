@@ -1,0 +1,888 @@
+/* hr-matrix-view.c — the precision × context matrix
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One row per precision and one column per context size, as on the seed
+ * page (panel P7).  The context columns are built at runtime and rebuilt
+ * whenever the matrix's contexts change, as Nautilus builds its list
+ * columns.  Every figure is read from the HrMatrix rows: the view formats,
+ * it never computes memory.
+ */
+
+#define G_LOG_DOMAIN "hr-matrix-view"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "hr-format.h"
+#include "hr-matrix-view.h"
+
+/* What the entry accepts; HrMatrix itself holds up to 16. */
+#define MAX_EDIT_CONTEXTS 8
+#define MAX_CONTEXT_COLUMNS 16
+
+/* The fixed columns before the context columns. */
+#define N_LEADING_COLUMNS 3
+
+typedef enum
+{
+  CELL_PRECISION,
+  CELL_BPW,
+  CELL_WEIGHTS,
+  CELL_TOTAL,          /* index: which context */
+  CELL_TIER,
+} CellKind;
+
+#define CELL_CODE(kind, index) (((index) << 8) | (kind))
+#define CELL_KIND(code) ((code) & 0xff)
+#define CELL_INDEX(code) ((code) >> 8)
+
+struct _HrMatrixView
+{
+  AdwBin parent_instance;
+
+  HrCalculator *calculator;
+  HrMatrix *matrix;
+  guint units;
+
+  /* GtkListItem → cell code, for every cell currently bound */
+  GHashTable *bound_cells;
+  /* GtkColumnViewColumn, one per context, in order */
+  GPtrArray *context_columns;
+  guint64 column_contexts[MAX_CONTEXT_COLUMNS];
+  guint n_column_contexts;
+
+  /* tooltips of the total cells, by verdict, for the current device */
+  char *verdict_tooltips[3];
+
+  /* template children */
+  GtkLabel *caption_label;
+  GtkEntry *contexts_entry;
+  GtkColumnView *column_view;
+  GtkSortListModel *sort_model;
+  GtkColumnViewColumn *tier_column;
+};
+
+G_DEFINE_FINAL_TYPE (HrMatrixView, hr_matrix_view, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_CALCULATOR,
+  PROP_UNITS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Context lists as the entry shows them: "8192, 32768, 131072". */
+static char *
+format_contexts (const guint64 *contexts,
+                 guint          n_contexts)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < n_contexts; i++)
+    {
+      if (i > 0)
+        g_string_append (text, ", ");
+      g_string_append_printf (text, "%" G_GUINT64_FORMAT, contexts[i]);
+    }
+  return g_string_free (text, FALSE);
+}
+
+static int
+compare_guint64 (gconstpointer a,
+                 gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a;
+  guint64 y = *(const guint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Parses "8K, 32K, 128K" or "8192 32768": sizes in tokens with an
+ * optional K (1,024) or M (1,048,576) suffix, separated by commas,
+ * semicolons or spaces.  The result is sorted and without duplicates;
+ * on failure @message says why, in words for the entry's tooltip. */
+static gboolean
+parse_contexts (const char  *text,
+                guint64     *contexts,
+                guint       *n_contexts,
+                char       **message)
+{
+  g_auto(GStrv) tokens = g_strsplit_set (text, ",; \t\n", -1);
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint n = 0;
+
+  for (guint i = 0; tokens[i] != NULL; i++)
+    {
+      const char *token = tokens[i];
+      char *end = NULL;
+      guint64 value;
+      guint64 multiplier = 1;
+
+      if (*token == '\0')
+        continue;
+
+      value = g_ascii_isdigit (*token) ? g_ascii_strtoull (token, &end, 10) : 0;
+      if (end != NULL && (*end == 'k' || *end == 'K'))
+        multiplier = 1024, end++;
+      else if (end != NULL && (*end == 'm' || *end == 'M'))
+        multiplier = 1024 * 1024, end++;
+
+      if (end == NULL || *end != '\0')
+        {
+          /* TRANSLATORS: %s is what the user typed; K and M are the
+           * suffixes the entry accepts (1,024 and 1,048,576 tokens) */
+          *message = g_strdup_printf (_("“%s” is not a context size: write a number of "
+                                        "tokens such as 8192, 32K or 1M"), token);
+          return FALSE;
+        }
+      if (value == 0 || value > HR_CONTEXT_MAX / multiplier)
+        {
+          g_autofree char *max = hr_format_tokens (HR_CONTEXT_MAX);
+
+          /* TRANSLATORS: %s is what the user typed, then the largest
+           * context in tokens (2,147,483,647) */
+          *message = g_strdup_printf (_("“%s” is out of range: a context is between 1 and "
+                                        "%s tokens"), token, max);
+          return FALSE;
+        }
+      value *= multiplier;
+      g_array_append_val (values, value);
+    }
+
+  g_array_sort (values, compare_guint64);
+  for (guint i = 0; i < values->len; i++)
+    {
+      guint64 value = g_array_index (values, guint64, i);
+
+      if (n > 0 && contexts[n - 1] == value)
+        continue;
+      if (n == MAX_EDIT_CONTEXTS)
+        {
+          *message = g_strdup_printf (ngettext ("Enter at most %u context size",
+                                                "Enter at most %u context sizes",
+                                                MAX_EDIT_CONTEXTS),
+                                      MAX_EDIT_CONTEXTS);
+          return FALSE;
+        }
+      contexts[n++] = value;
+    }
+
+  if (n == 0)
+    {
+      *message = g_strdup (_("Enter at least one context size, such as 32K"));
+      return FALSE;
+    }
+
+  *n_contexts = n;
+  return TRUE;
+}
+
+static void
+set_widget_verdict_class (GtkWidget *widget,
+                          HrVerdict  verdict,
+                          gboolean   show)
+{
+  gtk_widget_remove_css_class (widget, "warning");
+  gtk_widget_remove_css_class (widget, "error");
+  if (!show)
+    return;
+  if (verdict == HR_VERDICT_NO_FIT)
+    gtk_widget_add_css_class (widget, "error");
+  else if (verdict == HR_VERDICT_TIGHT)
+    gtk_widget_add_css_class (widget, "warning");
+}
+
+static void
+update_cell (HrMatrixView *self,
+             GtkListItem  *list_item,
+             guint         code)
+{
+  GtkInscription *inscription = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
+  GtkWidget *widget = GTK_WIDGET (inscription);
+  HrMatrixRow *row = gtk_list_item_get_item (list_item);
+  guint index = CELL_INDEX (code);
+  g_autofree char *text = NULL;
+  g_autofree char *markup = NULL;
+  const char *tooltip = NULL;
+  g_autofree char *tooltip_owned = NULL;
+
+  if (row == NULL)
+    return;
+
+  switch (CELL_KIND (code))
+    {
+    case CELL_PRECISION:
+      {
+        HrPrecision *precision = hr_matrix_row_get_precision (row);
+        gboolean current = self->calculator != NULL &&
+                           precision == hr_calculator_get_precision (self->calculator);
+
+        if (current)
+          {
+            g_autofree char *escaped = g_markup_escape_text (hr_precision_get_label (precision),
+                                                             -1);
+
+            markup = g_strdup_printf ("<b>%s</b>", escaped);
+            tooltip = _("Current precision");
+          }
+        else
+          text = g_strdup (hr_precision_get_label (precision));
+      }
+      break;
+
+    case CELL_BPW:
+      /* Two decimals, as the seed page: "4.85". */
+      text = g_strdup_printf ("%.2f", hr_precision_get_bpw (hr_matrix_row_get_precision (row)));
+      break;
+
+    case CELL_WEIGHTS:
+      text = hr_format_size (hr_matrix_row_get_weights_bytes (row), self->units);
+      break;
+
+    case CELL_TOTAL:
+      {
+        gboolean valid = self->matrix != NULL &&
+                         index < hr_matrix_get_n_contexts (self->matrix) &&
+                         hr_matrix_row_get_valid (row, index);
+        HrVerdict verdict = valid ? hr_matrix_row_get_verdict (row, index) : HR_VERDICT_NO_FIT;
+
+        if (valid)
+          {
+            text = hr_format_size (hr_matrix_row_get_total_bytes (row, index), self->units);
+            tooltip = self->verdict_tooltips[verdict];
+          }
+        else
+          {
+            text = g_strdup ("—");
+            tooltip = _("These settings cannot be estimated");
+          }
+        set_widget_verdict_class (widget, verdict, valid);
+      }
+      break;
+
+    case CELL_TIER:
+      {
+        HrHardware *tier = hr_matrix_row_get_tier (row);
+
+        if (tier != NULL)
+          {
+            guint tier_index = hr_matrix_get_tier_index (self->matrix);
+            g_autofree char *context = NULL;
+
+            context = hr_format_tokens (hr_matrix_get_context (self->matrix, tier_index));
+            text = g_strdup (hr_hardware_get_name (tier));
+            /* TRANSLATORS: %s is a number of tokens, e.g. 32,768 */
+            tooltip = tooltip_owned =
+              g_strdup_printf (_("The smallest device of the ladder that holds it at %s tokens"),
+                               context);
+          }
+        else
+          {
+            text = g_strdup ("—");
+            tooltip = _("No single device of the ladder holds it");
+          }
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (markup != NULL)
+    gtk_inscription_set_markup (inscription, markup);
+  else
+    {
+      /* set_markup() leaves attributes behind; cells are recycled. */
+      gtk_inscription_set_attributes (inscription, NULL);
+      gtk_inscription_set_text (inscription, text);
+    }
+  gtk_widget_set_tooltip_text (widget, tooltip);
+}
+
+static void
+update_all_cells (HrMatrixView *self)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    update_cell (self, key, GPOINTER_TO_UINT (value));
+}
+
+static void
+setup_cell_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               HrMatrixView             *self)
+{
+  guint code = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "hr-cell"));
+  GtkWidget *inscription = gtk_inscription_new (NULL);
+
+  switch (CELL_KIND (code))
+    {
+    case CELL_PRECISION:
+      g_object_set (inscription,
+                    "min-chars", 8,
+                    "nat-chars", 12,
+                    "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
+                    NULL);
+      break;
+
+    case CELL_BPW:
+      g_object_set (inscription, "min-chars", 5, "nat-chars", 5, "xalign", 1.0f, NULL);
+      gtk_widget_add_css_class (inscription, "numeric");
+      break;
+
+    case CELL_WEIGHTS:
+    case CELL_TOTAL:
+      /* Wide enough for "1234.56 GiB" (digits are narrower than the
+       * average character): columns keep their width while the context
+       * or the model changes, and a number is never clipped. */
+      g_object_set (inscription, "min-chars", 10, "nat-chars", 10, "xalign", 1.0f, NULL);
+      gtk_widget_add_css_class (inscription, "numeric");
+      break;
+
+    case CELL_TIER:
+      g_object_set (inscription,
+                    "min-chars", 10,
+                    "nat-chars", 18,
+                    "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
+                    NULL);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  gtk_list_item_set_child (list_item, inscription);
+}
+
+static void
+bind_cell_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              HrMatrixView             *self)
+{
+  guint code = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "hr-cell"));
+
+  g_hash_table_insert (self->bound_cells, list_item, GUINT_TO_POINTER (code));
+  update_cell (self, list_item, code);
+}
+
+static void
+unbind_cell_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                HrMatrixView             *self)
+{
+  g_hash_table_remove (self->bound_cells, list_item);
+}
+
+static GtkListItemFactory *
+cell_factory_new (HrMatrixView *self,
+                  CellKind      kind,
+                  guint         index)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_object_set_data (G_OBJECT (factory), "hr-cell", GUINT_TO_POINTER (CELL_CODE (kind, index)));
+  g_signal_connect_object (factory, "setup", G_CALLBACK (setup_cell_cb), self, 0);
+  g_signal_connect_object (factory, "bind", G_CALLBACK (bind_cell_cb), self, 0);
+  g_signal_connect_object (factory, "unbind", G_CALLBACK (unbind_cell_cb), self, 0);
+  return factory;
+}
+
+/* Sorts a context column by its totals; cells that could not be
+ * estimated go last. */
+static int
+compare_totals (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  HrMatrixRow *x = (HrMatrixRow *) a;
+  HrMatrixRow *y = (HrMatrixRow *) b;
+  guint index = GPOINTER_TO_UINT (user_data);
+  gboolean x_valid = hr_matrix_row_get_valid (x, index);
+  gboolean y_valid = hr_matrix_row_get_valid (y, index);
+  guint64 x_total, y_total;
+
+  if (x_valid != y_valid)
+    return x_valid ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
+
+  x_total = hr_matrix_row_get_total_bytes (x, index);
+  y_total = hr_matrix_row_get_total_bytes (y, index);
+  return (x_total > y_total) - (x_total < y_total);
+}
+
+/* Rows without a recommended device go last. */
+static int
+compare_tiers (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  HrHardware *x = hr_matrix_row_get_tier ((HrMatrixRow *) a);
+  HrHardware *y = hr_matrix_row_get_tier ((HrMatrixRow *) b);
+  guint64 x_memory, y_memory;
+
+  if (x == NULL || y == NULL)
+    return (x == NULL) - (y == NULL);
+
+  x_memory = hr_hardware_get_memory_bytes (x);
+  y_memory = hr_hardware_get_memory_bytes (y);
+  return (x_memory > y_memory) - (x_memory < y_memory);
+}
+
+static void
+update_contexts_entry (HrMatrixView *self)
+{
+  g_autofree char *text = format_contexts (self->column_contexts, self->n_column_contexts);
+
+  gtk_editable_set_text (GTK_EDITABLE (self->contexts_entry), text);
+}
+
+/* Builds one column per context of the matrix, between the weights and
+ * the tier columns. */
+static void
+rebuild_context_columns (HrMatrixView *self)
+{
+  guint n_contexts = self->matrix != NULL ? hr_matrix_get_n_contexts (self->matrix) : 0;
+  g_autofree char *tier_title = NULL;
+
+  for (guint i = 0; i < self->context_columns->len; i++)
+    gtk_column_view_remove_column (self->column_view, self->context_columns->pdata[i]);
+  g_ptr_array_set_size (self->context_columns, 0);
+
+  self->n_column_contexts = MIN (n_contexts, MAX_CONTEXT_COLUMNS);
+  for (guint i = 0; i < self->n_column_contexts; i++)
+    {
+      g_autoptr(GtkListItemFactory) factory = cell_factory_new (self, CELL_TOTAL, i);
+      g_autoptr(GtkCustomSorter) sorter = NULL;
+      g_autofree char *context = NULL;
+      g_autofree char *title = NULL;
+      GtkColumnViewColumn *column;
+
+      self->column_contexts[i] = hr_matrix_get_context (self->matrix, i);
+      context = hr_format_context_short (self->column_contexts[i]);
+      if (i == 0)
+        /* TRANSLATORS: header of the first context column of the matrix:
+         * total memory at a context size such as 8K; the next columns
+         * are headed "@ 32K", "@ 128K" */
+        title = g_strdup_printf (_("Total @ %s"), context);
+      else
+        /* TRANSLATORS: header of a context column of the matrix, e.g. "@ 32K" */
+        title = g_strdup_printf (_("@ %s"), context);
+
+      sorter = gtk_custom_sorter_new (compare_totals, GUINT_TO_POINTER (i), NULL);
+      column = gtk_column_view_column_new (title, g_steal_pointer (&factory));
+      gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_insert_column (self->column_view, N_LEADING_COLUMNS + i, column);
+      g_ptr_array_add (self->context_columns, column);
+    }
+
+  if (self->n_column_contexts > 0)
+    {
+      guint tier_index = hr_matrix_get_tier_index (self->matrix);
+      g_autofree char *context = hr_format_context_short (hr_matrix_get_context (self->matrix,
+                                                                                 tier_index));
+
+      /* TRANSLATORS: header of the matrix column naming the smallest
+       * device that holds each precision at a context such as 32K */
+      tier_title = g_strdup_printf (_("Recommended Tier @ %s"), context);
+    }
+  gtk_column_view_column_set_title (self->tier_column,
+                                    tier_title != NULL ? tier_title : _("Recommended Tier"));
+
+  update_contexts_entry (self);
+}
+
+static gboolean
+context_columns_stale (HrMatrixView *self)
+{
+  guint n_contexts = hr_matrix_get_n_contexts (self->matrix);
+
+  if (MIN (n_contexts, MAX_CONTEXT_COLUMNS) != self->n_column_contexts)
+    return TRUE;
+  for (guint i = 0; i < self->n_column_contexts; i++)
+    if (hr_matrix_get_context (self->matrix, i) != self->column_contexts[i])
+      return TRUE;
+  return FALSE;
+}
+
+static void
+update_caption (HrMatrixView *self)
+{
+  g_autofree char *caption = NULL;
+  g_autofree char *device = NULL;
+  HrKvType *kv_type;
+  HrHardware *hardware;
+  guint gpus;
+
+  if (self->calculator == NULL)
+    {
+      gtk_label_set_text (self->caption_label, "");
+      return;
+    }
+
+  kv_type = hr_calculator_get_kv_type (self->calculator);
+  hardware = hr_calculator_get_hardware (self->calculator);
+  gpus = hr_calculator_get_gpu_count (self->calculator);
+
+  if (hardware == NULL)
+    device = g_strdup ("—");
+  else if (gpus > 1)
+    /* TRANSLATORS: a number of identical GPUs and their name, "2 × RTX 3090 24GB" */
+    device = g_strdup_printf (_("%u × %s"), gpus, hr_hardware_get_name (hardware));
+  else
+    device = g_strdup (hr_hardware_get_name (hardware));
+
+  /* TRANSLATORS: caption above the matrix: the batch size (parallel
+   * sequences), the KV cache type (e.g. FP16) and the device whose
+   * memory colours the cells */
+  caption = g_strdup_printf (_("Total memory at batch %u, KV cache %s, on %s"),
+                             hr_calculator_get_batch (self->calculator),
+                             kv_type != NULL ? hr_kv_type_get_label (kv_type) : "—",
+                             device);
+  gtk_label_set_text (self->caption_label, caption);
+}
+
+/* The totals' tooltips depend only on the device, not on the cell. */
+static void
+update_verdict_tooltips (HrMatrixView *self)
+{
+  HrHardware *hardware = NULL;
+  g_autofree char *usable = NULL;
+  const char *name;
+  guint64 usable_bytes = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->verdict_tooltips); i++)
+    g_clear_pointer (&self->verdict_tooltips[i], g_free);
+
+  if (self->calculator != NULL)
+    hardware = hr_calculator_get_hardware (self->calculator);
+  if (hardware == NULL)
+    return;
+
+  g_object_get (self->calculator, "usable-bytes", &usable_bytes, NULL);
+  usable = hr_format_size (usable_bytes, self->units);
+  name = hr_hardware_get_name (hardware);
+
+  /* TRANSLATORS: tooltip of a matrix cell: a device name, then the memory
+   * it can give the model, e.g. "11.81 GiB" */
+  self->verdict_tooltips[HR_VERDICT_COMFORTABLE] =
+    g_strdup_printf (_("Fits comfortably on %s (%s usable)"), name, usable);
+  /* TRANSLATORS: tooltip of a matrix cell: fits, with little to spare */
+  self->verdict_tooltips[HR_VERDICT_TIGHT] =
+    g_strdup_printf (_("Fits on %s, but tight (%s usable)"), name, usable);
+  /* TRANSLATORS: tooltip of a matrix cell */
+  self->verdict_tooltips[HR_VERDICT_NO_FIT] =
+    g_strdup_printf (_("Does not fit on %s (%s usable)"), name, usable);
+}
+
+/* Runs before the matrix refreshes its rows (it is connected first), so
+ * the cells re-formatted on items-changed see the new tooltips. */
+static void
+calculator_changed_cb (HrMatrixView *self)
+{
+  update_caption (self);
+  update_verdict_tooltips (self);
+}
+
+static void
+matrix_items_changed_cb (HrMatrixView *self,
+                         guint         position,
+                         guint         removed,
+                         guint         added,
+                         GListModel   *model)
+{
+  if (context_columns_stale (self))
+    rebuild_context_columns (self);
+  /* Rows are updated in place: the column view may keep the same
+   * widgets for the same items, so refresh what they show. */
+  update_all_cells (self);
+}
+
+static void
+contexts_entry_changed_cb (HrMatrixView *self,
+                           GtkEditable  *editable)
+{
+  guint64 contexts[MAX_EDIT_CONTEXTS];
+  guint n_contexts = 0;
+  g_autofree char *message = NULL;
+
+  if (parse_contexts (gtk_editable_get_text (editable), contexts, &n_contexts, &message))
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (editable), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (editable),
+                                   _("Context sizes in tokens, separated by commas; "
+                                     "K is 1,024 and M is 1,048,576 tokens (8K, 32K, 1M). "
+                                     "Press Enter to apply."));
+    }
+  else
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (editable), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (editable), message);
+    }
+}
+
+/* Applies the entry's contexts; returns FALSE if they are not valid. */
+static gboolean
+apply_contexts (HrMatrixView *self)
+{
+  guint64 contexts[MAX_EDIT_CONTEXTS];
+  guint n_contexts = 0;
+  g_autofree char *message = NULL;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->contexts_entry));
+
+  if (!parse_contexts (text, contexts, &n_contexts, &message))
+    return FALSE;
+
+  if (self->matrix != NULL &&
+      (n_contexts != self->n_column_contexts ||
+       memcmp (contexts, self->column_contexts, n_contexts * sizeof *contexts) != 0))
+    hr_matrix_set_contexts (self->matrix, contexts, n_contexts);
+  /* An empty matrix reports no change of its rows. */
+  if (self->matrix != NULL && context_columns_stale (self))
+    rebuild_context_columns (self);
+
+  /* Shows the canonical form even when the contexts did not change. */
+  update_contexts_entry (self);
+  return TRUE;
+}
+
+static void
+contexts_entry_activate_cb (HrMatrixView *self,
+                            GtkEntry     *entry)
+{
+  if (!apply_contexts (self))
+    gtk_widget_error_bell (GTK_WIDGET (entry));
+}
+
+/* Leaving the entry applies valid contexts as Enter does; invalid text
+ * stays, flagged, for the user to correct. */
+static void
+contexts_entry_leave_cb (HrMatrixView *self)
+{
+  apply_contexts (self);
+}
+
+static void
+hr_matrix_view_dispose (GObject *object)
+{
+  HrMatrixView *self = HR_MATRIX_VIEW (object);
+
+  if (self->matrix != NULL)
+    g_signal_handlers_disconnect_by_data (self->matrix, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_MATRIX_VIEW);
+
+  g_clear_pointer (&self->context_columns, g_ptr_array_unref);
+  g_clear_pointer (&self->bound_cells, g_hash_table_unref);
+  for (guint i = 0; i < G_N_ELEMENTS (self->verdict_tooltips); i++)
+    g_clear_pointer (&self->verdict_tooltips[i], g_free);
+  g_clear_object (&self->matrix);
+  g_clear_object (&self->calculator);
+
+  G_OBJECT_CLASS (hr_matrix_view_parent_class)->dispose (object);
+}
+
+static void
+hr_matrix_view_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  HrMatrixView *self = HR_MATRIX_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_CALCULATOR:
+      g_value_set_object (value, self->calculator);
+      break;
+    case PROP_UNITS:
+      g_value_set_uint (value, self->units);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_matrix_view_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  HrMatrixView *self = HR_MATRIX_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_CALCULATOR:
+      hr_matrix_view_set_calculator (self, g_value_get_object (value));
+      break;
+    case PROP_UNITS:
+      hr_matrix_view_set_units (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_matrix_view_class_init (HrMatrixViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_matrix_view_dispose;
+  object_class->get_property = hr_matrix_view_get_property;
+  object_class->set_property = hr_matrix_view_set_property;
+
+  properties[PROP_CALCULATOR] =
+    g_param_spec_object ("calculator", NULL, NULL,
+                         HR_TYPE_CALCULATOR,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_UNITS] =
+    g_param_spec_uint ("units", NULL, "0 = GiB, 1 = GB",
+                       HR_UNITS_BINARY, HR_UNITS_DECIMAL, HR_UNITS_BINARY,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (HR_TYPE_MATRIX_ROW);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/headroom_app/Headroom/"
+                                               "ui/hr-matrix-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrMatrixView, caption_label);
+  gtk_widget_class_bind_template_child (widget_class, HrMatrixView, contexts_entry);
+  gtk_widget_class_bind_template_child (widget_class, HrMatrixView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, HrMatrixView, sort_model);
+  gtk_widget_class_bind_template_child (widget_class, HrMatrixView, tier_column);
+  gtk_widget_class_bind_template_callback (widget_class, contexts_entry_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, contexts_entry_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, contexts_entry_leave_cb);
+}
+
+static void
+hr_matrix_view_init (HrMatrixView *self)
+{
+  g_autoptr(GtkCustomSorter) sorter = NULL;
+  GListModel *columns;
+
+  self->bound_cells = g_hash_table_new (NULL, NULL);
+  self->context_columns = g_ptr_array_new_with_free_func (g_object_unref);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The fixed columns are declared in the template with their titles
+   * and sorters; their cells come from here. */
+  columns = gtk_column_view_get_columns (self->column_view);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      g_autoptr(GtkListItemFactory) factory = NULL;
+      CellKind kind = i < N_LEADING_COLUMNS ? (CellKind) i : CELL_TIER;
+
+      factory = cell_factory_new (self, kind, 0);
+      gtk_column_view_column_set_factory (column, factory);
+    }
+
+  sorter = gtk_custom_sorter_new (compare_tiers, NULL, NULL);
+  gtk_column_view_column_set_sorter (self->tier_column, GTK_SORTER (sorter));
+  gtk_sort_list_model_set_sorter (self->sort_model, gtk_column_view_get_sorter (self->column_view));
+  contexts_entry_changed_cb (self, GTK_EDITABLE (self->contexts_entry));
+}
+
+GtkWidget *
+hr_matrix_view_new (void)
+{
+  return g_object_new (HR_TYPE_MATRIX_VIEW, NULL);
+}
+
+HrCalculator *
+hr_matrix_view_get_calculator (HrMatrixView *self)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_VIEW (self), NULL);
+  return self->calculator;
+}
+
+/**
+ * hr_matrix_view_set_calculator:
+ * @calculator: (nullable): the calculator to follow
+ *
+ * Creates a matrix for @calculator and shows it.
+ */
+void
+hr_matrix_view_set_calculator (HrMatrixView *self,
+                               HrCalculator *calculator)
+{
+  g_return_if_fail (HR_IS_MATRIX_VIEW (self));
+  g_return_if_fail (calculator == NULL || HR_IS_CALCULATOR (calculator));
+
+  if (self->calculator == calculator)
+    return;
+
+  if (self->matrix != NULL)
+    g_signal_handlers_disconnect_by_data (self->matrix, self);
+  if (self->calculator != NULL)
+    g_signal_handlers_disconnect_by_data (self->calculator, self);
+  gtk_sort_list_model_set_model (self->sort_model, NULL);
+  g_clear_object (&self->matrix);
+  g_set_object (&self->calculator, calculator);
+
+  if (calculator != NULL)
+    {
+      /* Before the matrix connects its own handler: see calculator_changed_cb(). */
+      g_signal_connect_object (calculator, "changed",
+                               G_CALLBACK (calculator_changed_cb), self, G_CONNECT_SWAPPED);
+      self->matrix = hr_matrix_new (calculator);
+      g_signal_connect_object (self->matrix, "items-changed",
+                               G_CALLBACK (matrix_items_changed_cb), self, G_CONNECT_SWAPPED);
+    }
+
+  update_caption (self);
+  update_verdict_tooltips (self);
+  rebuild_context_columns (self);
+  gtk_sort_list_model_set_model (self->sort_model, G_LIST_MODEL (self->matrix));
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
+}
+
+guint
+hr_matrix_view_get_units (HrMatrixView *self)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_VIEW (self), HR_UNITS_BINARY);
+  return self->units;
+}
+
+void
+hr_matrix_view_set_units (HrMatrixView *self,
+                          guint         units)
+{
+  g_return_if_fail (HR_IS_MATRIX_VIEW (self));
+  g_return_if_fail (units <= HR_UNITS_DECIMAL);
+
+  if (self->units == units)
+    return;
+
+  self->units = units;
+  update_verdict_tooltips (self);
+  update_all_cells (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNITS]);
+}
+
+/**
+ * hr_matrix_view_get_matrix:
+ *
+ * Returns: (transfer none) (nullable): the matrix shown, for the CSV export
+ */
+HrMatrix *
+hr_matrix_view_get_matrix (HrMatrixView *self)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_VIEW (self), NULL);
+  return self->matrix;
+}

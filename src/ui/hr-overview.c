@@ -1,0 +1,409 @@
+/* hr-overview.c — verdict, memory chart, figures and assumptions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Single figures are bound in the template; sentences that combine several
+ * outputs (the verdict line, the captions, the KV-savings sentence, what
+ * would fit) are written here after each recomputation.  Nothing here
+ * computes memory: every number is a calculator output or comes from
+ * hr_advice_compute().
+ */
+
+#define G_LOG_DOMAIN "hr-overview"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-advice.h"
+#include "hr-estimate-constants.h"
+#include "hr-memory-chart.h"
+#include "hr-overview.h"
+#include "hr-ui-format.h"
+
+struct _HrOverview
+{
+  AdwBin parent_instance;
+
+  HrCalculator *calculator;
+  guint units;
+
+  GtkLabel *verdict_title;
+  GtkLabel *verdict_subtitle;
+  GtkLabel *advice_label;
+  GtkLabel *total_caption;
+  GtkLabel *per_device_caption;
+  GtkLabel *decode_caption;
+  GtkLabel *max_context_label;
+  GtkLabel *max_context_caption;
+  GtkLabel *savings_label;
+  GtkLabel *assumptions_label;
+};
+
+G_DEFINE_FINAL_TYPE (HrOverview, hr_overview, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_CALCULATOR,
+  PROP_UNITS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static char **
+verdict_classes (gpointer  self,
+                 HrVerdict verdict,
+                 gboolean  valid)
+{
+  g_autofree char *state = hr_ui_verdict_css_class (self, valid ? verdict : HR_VERDICT_NO_FIT);
+  char *classes[] = { (char *) "card", (char *) "verdict", state, NULL };
+
+  return g_strdupv (classes);
+}
+
+static char *
+device_phrase (HrCalculator *calc)
+{
+  HrHardware *hw = hr_calculator_get_hardware (calc);
+  guint gpus = hr_calculator_get_gpu_count (calc);
+
+  if (hw == NULL)
+    return g_strdup ("");
+  if (gpus == 1)
+    return g_strdup (hr_hardware_get_name (hw));
+  /* TRANSLATORS: "4 × RTX 3090 24GB" */
+  return g_strdup_printf (_("%u × %s"), gpus, hr_hardware_get_name (hw));
+}
+
+static void
+update_verdict (HrOverview       *self,
+                const HrEstimate *e)
+{
+  g_autofree char *device = device_phrase (self->calculator);
+  g_autofree char *verdict = hr_ui_format_verdict (self, e->verdict);
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *per_device = hr_format_size (e->per_device_bytes, self->units);
+  g_autofree char *usable = hr_format_size (e->usable_bytes, self->units);
+
+  if (!hr_calculator_get_valid (self->calculator))
+    {
+      gtk_label_set_label (self->verdict_title, _("No estimate"));
+      gtk_label_set_label (self->verdict_subtitle,
+                           hr_calculator_get_error_message (self->calculator));
+      return;
+    }
+
+  /* TRANSLATORS: "Fits comfortably on RTX 3060 12GB" */
+  title = g_strdup_printf (_("%s on %s"), verdict, device);
+  if (e->per_device_bytes <= e->usable_bytes)
+    {
+      g_autofree char *free_ = hr_format_size (e->usable_bytes - e->per_device_bytes,
+                                               self->units);
+      /* TRANSLATORS: "7.86 GiB of 11.81 GiB usable per device, 3.95 GiB free" */
+      subtitle = g_strdup_printf (_("%s of %s usable per device, %s free"),
+                                  per_device, usable, free_);
+    }
+  else
+    {
+      g_autofree char *over = hr_format_size (e->per_device_bytes - e->usable_bytes,
+                                              self->units);
+      /* TRANSLATORS: "20.42 GiB needed, 11.81 GiB usable: 8.61 GiB short" */
+      subtitle = g_strdup_printf (_("%s needed per device, %s usable: %s short"),
+                                  per_device, usable, over);
+    }
+  gtk_label_set_label (self->verdict_title, title);
+  gtk_label_set_label (self->verdict_subtitle, subtitle);
+}
+
+/* When it does not fit: what single change would make it fit. */
+static void
+update_advice (HrOverview       *self,
+               const HrEstimate *e)
+{
+  HrAdvice advice;
+  g_autoptr(GString) text = NULL;
+
+  if (!hr_calculator_get_valid (self->calculator) || e->verdict != HR_VERDICT_NO_FIT)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->advice_label), FALSE);
+      return;
+    }
+
+  hr_advice_compute (hr_calculator_get_catalog (self->calculator),
+                     hr_calculator_get_scenario (self->calculator), &advice);
+
+  text = g_string_new (NULL);
+  g_string_append_printf (text, "<b>%s</b>", _("What would fit"));
+  if (advice.precision != NULL)
+    {
+      g_autofree char *line = g_markup_printf_escaped (_("Weights in %s"),
+                                                       hr_precision_get_label (advice.precision));
+      g_string_append_printf (text, "\n• %s", line);
+    }
+  if (advice.context > 0)
+    {
+      g_autofree char *tokens = hr_format_tokens (advice.context);
+      g_autofree char *line = g_markup_printf_escaped (_("A context of at most %s tokens"),
+                                                       tokens);
+      g_string_append_printf (text, "\n• %s", line);
+    }
+  if (advice.kv_type != NULL)
+    {
+      g_autofree char *line = g_markup_printf_escaped (_("A %s KV cache"),
+                                                       hr_kv_type_get_label (advice.kv_type));
+      g_string_append_printf (text, "\n• %s", line);
+    }
+  if (advice.gpus > 0)
+    {
+      g_autofree char *line =
+        g_markup_printf_escaped (ngettext ("%u such device with tensor parallelism",
+                                           "%u such devices with tensor parallelism",
+                                           advice.gpus), advice.gpus);
+      g_string_append_printf (text, "\n• %s", line);
+    }
+  if (advice.precision == NULL && advice.context == 0 && advice.kv_type == NULL &&
+      advice.gpus == 0)
+    g_string_append_printf (text, "\n%s",
+                            _("No single change makes it fit: choose a larger device "
+                              "or a smaller model."));
+
+  gtk_label_set_markup (self->advice_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->advice_label), TRUE);
+}
+
+static void
+update_captions (HrOverview       *self,
+                 const HrEstimate *e)
+{
+  guint gpus = hr_calculator_get_gpu_count (self->calculator);
+  guint64 context = hr_calculator_get_context (self->calculator);
+  g_autofree char *usable = hr_format_size (e->usable_bytes, self->units);
+  g_autofree char *context_text = hr_format_tokens (context);
+  g_autofree char *total_caption = NULL;
+  g_autofree char *per_device_caption = NULL;
+  g_autofree char *decode_caption = NULL;
+  g_autofree char *max_caption = NULL;
+  g_autofree char *savings = NULL;
+  g_autofree char *mha = hr_format_size (e->kv_mha_bytes, self->units);
+  g_autofree char *saved = hr_format_percent (e->kv_savings, 1);
+
+  total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device",
+                                             "weights, KV cache and overhead on %u devices",
+                                             gpus), gpus);
+  /* TRANSLATORS: "of 11.81 GiB usable" */
+  per_device_caption = g_strdup_printf (_("of %s usable"), usable);
+  /* TRANSLATORS: "single stream, at token 32,768" */
+  decode_caption = g_strdup_printf (_("single stream, at token %s"), context_text);
+
+  if (e->max_context_unbounded)
+    {
+      gtk_label_set_label (self->max_context_label, _("Unbounded"));
+      max_caption = g_strdup (_("every layer uses a sliding window: the cache stops growing"));
+    }
+  else
+    {
+      g_autofree char *tokens = hr_format_tokens (e->max_context);
+      gtk_label_set_label (self->max_context_label, tokens);
+      if (e->max_context_past_trained)
+        {
+          g_autofree char *trained =
+            hr_format_tokens (hr_model_spec_get_arch (hr_calculator_get_model (self->calculator))->max_context);
+          /* TRANSLATORS: "tokens; the model was trained for 32,768" */
+          max_caption = g_strdup_printf (_("tokens; the model was trained for %s"), trained);
+        }
+      else
+        max_caption = g_strdup (_("tokens"));
+    }
+
+  gtk_label_set_label (self->total_caption, total_caption);
+  gtk_label_set_label (self->per_device_caption, per_device_caption);
+  gtk_label_set_label (self->decode_caption, decode_caption);
+  gtk_label_set_label (self->max_context_caption, max_caption);
+
+  if (e->kv_savings > 0.0005)
+    /* TRANSLATORS: "The model's attention design saves 93.8 % of KV cache
+     * memory against standard multi-head attention in FP16 (20.00 GiB)." */
+    savings = g_strdup_printf (_("The model’s attention design saves %s of KV cache memory "
+                                 "against standard multi-head attention in FP16 (%s)."),
+                               saved, mha);
+  else
+    savings = g_strdup_printf (_("The KV cache is as large as standard multi-head "
+                                 "attention in FP16 (%s)."), mha);
+  gtk_label_set_label (self->savings_label, savings);
+}
+
+/* The constants of hr-estimate-constants.h, as the user reads them. */
+static void
+update_assumptions (HrOverview *self)
+{
+  HrHardware *hw = hr_calculator_get_hardware (self->calculator);
+  g_autoptr(GString) text = g_string_new (NULL);
+  double efficiency = hw ? hr_decode_efficiency (hr_hardware_get_device (hw)->family) : 0;
+
+  g_string_append_printf (text, _("Engine profile: generic — the seed page’s method, "
+                                  "one effective bits-per-weight for the whole model."));
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, _("Runtime overhead per device: %.2f GiB + %.0f %% of its "
+                                  "weights; %.2f GiB less on unified memory."),
+                          HR_OVERHEAD_FIXED_GIB, HR_OVERHEAD_WEIGHTS_FRACTION * 100,
+                          HR_OVERHEAD_UNIFIED_DISCOUNT_GIB);
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, _("Usable memory: device memory less %.2f GiB for the "
+                                  "driver and display; on Apple silicon, the %.0f %% "
+                                  "(%.0f %% up to %.0f GiB) macOS lets the GPU use."),
+                          HR_DISCRETE_RESERVE_GIB, HR_UNIFIED_GPU_SHARE * 100,
+                          HR_UNIFIED_GPU_SHARE_SMALL * 100, HR_UNIFIED_SMALL_MEMORY_GIB);
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, _("“Fits comfortably” up to %.0f %% of usable memory; "
+                                  "“tight” up to 100 %%."),
+                          HR_COMFORTABLE_FRACTION * 100);
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, _("Decode: every active weight and the KV cache read once "
+                                  "per token at %.0f %% of the memory bandwidth, plus "
+                                  "%.1f ms per token; calibrated on llama.cpp "
+                                  "measurements."),
+                          efficiency * 100, HR_DECODE_FIXED_SECONDS * 1e3);
+  g_string_append_c (text, '\n');
+  g_string_append (text, _("Tensor parallelism splits weights and KV heads across "
+                           "devices; a device keeps at least one whole KV head, and each "
+                           "carries its own overhead."));
+  gtk_label_set_label (self->assumptions_label, text->str);
+}
+
+static void
+update (HrOverview *self)
+{
+  const HrEstimate *e;
+
+  if (self->calculator == NULL)
+    return;
+
+  e = hr_calculator_get_estimate (self->calculator);
+  update_verdict (self, e);
+  update_advice (self, e);
+  update_captions (self, e);
+  update_assumptions (self);
+}
+
+static void
+hr_overview_set_calculator (HrOverview   *self,
+                            HrCalculator *calculator)
+{
+  if (self->calculator != NULL)
+    g_signal_handlers_disconnect_by_data (self->calculator, self);
+  if (!g_set_object (&self->calculator, calculator))
+    return;
+  if (calculator != NULL)
+    g_signal_connect_object (calculator, "changed", G_CALLBACK (update), self,
+                             G_CONNECT_SWAPPED);
+  update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
+}
+
+static void
+hr_overview_dispose (GObject *object)
+{
+  HrOverview *self = (HrOverview *) object;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_OVERVIEW);
+  if (self->calculator != NULL)
+    g_signal_handlers_disconnect_by_data (self->calculator, self);
+  g_clear_object (&self->calculator);
+  G_OBJECT_CLASS (hr_overview_parent_class)->dispose (object);
+}
+
+static void
+hr_overview_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  HrOverview *self = HR_OVERVIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_CALCULATOR:
+      g_value_set_object (value, self->calculator);
+      break;
+    case PROP_UNITS:
+      g_value_set_uint (value, self->units);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_overview_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  HrOverview *self = HR_OVERVIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_CALCULATOR:
+      hr_overview_set_calculator (self, g_value_get_object (value));
+      break;
+    case PROP_UNITS:
+      if (self->units != g_value_get_uint (value))
+        {
+          self->units = g_value_get_uint (value);
+          update (self);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_overview_class_init (HrOverviewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = hr_overview_dispose;
+  object_class->get_property = hr_overview_get_property;
+  object_class->set_property = hr_overview_set_property;
+
+  properties[PROP_CALCULATOR] =
+    g_param_spec_object ("calculator", NULL, NULL, HR_TYPE_CALCULATOR, flags);
+  properties[PROP_UNITS] =
+    g_param_spec_uint ("units", NULL, "0 = GiB, 1 = GB", 0, 1, 0, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (HR_TYPE_MEMORY_CHART);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/headroom_app/Headroom/ui/hr-overview.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_title);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, advice_label);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, total_caption);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, per_device_caption);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, decode_caption);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, max_context_label);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, max_context_caption);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, savings_label);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, assumptions_label);
+  gtk_widget_class_bind_template_callback (widget_class, verdict_classes);
+  hr_ui_format_bind_callbacks (widget_class);
+}
+
+static void
+hr_overview_init (HrOverview *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+HrCalculator *
+hr_overview_get_calculator (HrOverview *self)
+{
+  g_return_val_if_fail (HR_IS_OVERVIEW (self), NULL);
+  return self->calculator;
+}

@@ -1,0 +1,20 @@
+/* hr-overview.h — verdict, memory chart, figures and assumptions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "hr-calculator.h"
+
+G_BEGIN_DECLS
+
+#define HR_TYPE_OVERVIEW (hr_overview_get_type ())
+
+G_DECLARE_FINAL_TYPE (HrOverview, hr_overview, HR, OVERVIEW, AdwBin)
+
+HrCalculator *hr_overview_get_calculator (HrOverview *self);
+
+G_END_DECLS

@@ -1,0 +1,388 @@
+/* hr-picker.c — a button that opens a searchable, grouped list
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * libadwaita 1.2's combo rows cannot search and GTK 4.8's list views have
+ * no section headers, so models (grouped by family) and devices (grouped
+ * by vendor) are chosen from a popover holding a search entry and a
+ * GtkListBox, whose header function draws the groups.
+ */
+
+#define G_LOG_DOMAIN "hr-picker"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-picker.h"
+
+struct _HrPicker
+{
+  AdwBin parent_instance;
+
+  GtkMenuButton *button;
+  GtkLabel *button_label;
+  GtkPopover *popover;
+  GtkSearchEntry *search;
+  GtkListBox *list;
+  GtkWidget *empty;
+
+  GListModel *items;
+  HrPickerDescriber describer;
+  GObject *selected;
+};
+
+G_DEFINE_FINAL_TYPE (HrPicker, hr_picker, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_SELECTED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+#define ITEM_KEY "hr-picker-item"
+#define GROUP_KEY "hr-picker-group"
+#define SEARCH_KEY "hr-picker-search"
+
+static void
+update_button (HrPicker *self)
+{
+  g_autofree char *title = NULL;
+
+  if (self->selected != NULL && self->describer.title != NULL)
+    title = self->describer.title (self->selected);
+  gtk_label_set_label (self->button_label, title ? title : _("None"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), title);
+}
+
+static GtkWidget *
+create_row (HrPicker *self,
+            gpointer  item)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  g_autofree char *title = self->describer.title (item);
+  g_autofree char *subtitle = self->describer.subtitle ? self->describer.subtitle (item) : NULL;
+  g_autofree char *search = self->describer.search_text ? self->describer.search_text (item)
+                                                        : g_utf8_strdown (title, -1);
+  GtkWidget *label;
+
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+
+  label = gtk_label_new (title);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (box), label);
+  if (subtitle != NULL)
+    {
+      label = gtk_label_new (subtitle);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (GTK_BOX (box), label);
+    }
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+
+  g_object_set_data_full (G_OBJECT (row), ITEM_KEY, g_object_ref (item), g_object_unref);
+  g_object_set_data_full (G_OBJECT (row), GROUP_KEY,
+                          self->describer.group ? self->describer.group (item) : NULL,
+                          g_free);
+  g_object_set_data_full (G_OBJECT (row), SEARCH_KEY, g_steal_pointer (&search), g_free);
+  return row;
+}
+
+static void
+rebuild (HrPicker *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
+    gtk_list_box_remove (self->list, child);
+
+  if (self->items == NULL)
+    return;
+
+  for (guint i = 0; i < g_list_model_get_n_items (self->items); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (self->items, i);
+      gtk_list_box_append (self->list, create_row (self, item));
+    }
+}
+
+/* A header above the first row of each group. */
+static void
+update_header (GtkListBoxRow *row,
+               GtkListBoxRow *before,
+               gpointer       user_data)
+{
+  const char *group = g_object_get_data (G_OBJECT (row), GROUP_KEY);
+  const char *previous = before ? g_object_get_data (G_OBJECT (before), GROUP_KEY) : NULL;
+  GtkWidget *header;
+
+  if (group == NULL || g_strcmp0 (group, previous) == 0)
+    {
+      gtk_list_box_row_set_header (row, NULL);
+      return;
+    }
+
+  header = gtk_label_new (group);
+  gtk_label_set_xalign (GTK_LABEL (header), 0);
+  gtk_widget_add_css_class (header, "heading");
+  gtk_widget_add_css_class (header, "picker-header");
+  gtk_widget_set_margin_start (header, 6);
+  gtk_widget_set_margin_top (header, 12);
+  gtk_widget_set_margin_bottom (header, 3);
+  gtk_list_box_row_set_header (row, header);
+}
+
+static gboolean
+filter_row (GtkListBoxRow *row,
+            gpointer       user_data)
+{
+  HrPicker *self = user_data;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search));
+  const char *haystack = g_object_get_data (G_OBJECT (row), SEARCH_KEY);
+  g_autofree char *needle = NULL;
+  g_auto(GStrv) words = NULL;
+
+  if (text == NULL || text[0] == '\0')
+    return TRUE;
+
+  /* Every word must match, in any order: "qwen 32" finds Qwen3-32B. */
+  needle = g_utf8_strdown (text, -1);
+  words = g_strsplit_set (needle, " \t", -1);
+  for (guint i = 0; words[i]; i++)
+    if (words[i][0] != '\0' && strstr (haystack, words[i]) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+on_search_changed (HrPicker *self)
+{
+  gtk_list_box_invalidate_filter (self->list);
+}
+
+static void
+on_row_activated (HrPicker      *self,
+                  GtkListBoxRow *row)
+{
+  hr_picker_set_selected (self, g_object_get_data (G_OBJECT (row), ITEM_KEY));
+  gtk_popover_popdown (self->popover);
+}
+
+/* Enter in the search entry picks the first visible row. */
+static void
+on_search_activate (HrPicker *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->list));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      if (gtk_widget_get_child_visible (child) && GTK_IS_LIST_BOX_ROW (child) &&
+          filter_row (GTK_LIST_BOX_ROW (child), self))
+        {
+          on_row_activated (self, GTK_LIST_BOX_ROW (child));
+          return;
+        }
+    }
+}
+
+static void
+on_stop_search (HrPicker *self)
+{
+  gtk_popover_popdown (self->popover);
+}
+
+static void
+on_popover_show (HrPicker *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search), "");
+  gtk_widget_grab_focus (GTK_WIDGET (self->search));
+
+  /* Bring the chosen item into view. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->list));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_BOX_ROW (child) &&
+        g_object_get_data (G_OBJECT (child), ITEM_KEY) == (gpointer) self->selected)
+      {
+        gtk_list_box_select_row (self->list, GTK_LIST_BOX_ROW (child));
+        break;
+      }
+}
+
+static void
+hr_picker_dispose (GObject *object)
+{
+  HrPicker *self = (HrPicker *) object;
+
+  if (self->items != NULL)
+    g_signal_handlers_disconnect_by_data (self->items, self);
+  g_clear_object (&self->items);
+  g_clear_object (&self->selected);
+  G_OBJECT_CLASS (hr_picker_parent_class)->dispose (object);
+}
+
+static void
+hr_picker_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  HrPicker *self = HR_PICKER (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED:
+      g_value_set_object (value, self->selected);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_picker_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  HrPicker *self = HR_PICKER (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED:
+      hr_picker_set_selected (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_picker_class_init (HrPickerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = hr_picker_dispose;
+  object_class->get_property = hr_picker_get_property;
+  object_class->set_property = hr_picker_set_property;
+
+  properties[PROP_SELECTED] =
+    g_param_spec_object ("selected", NULL, NULL, G_TYPE_OBJECT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+hr_picker_init (HrPicker *self)
+{
+  GtkWidget *box, *scrolled, *button_box, *arrow;
+
+  self->button_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_ellipsize (self->button_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (self->button_label, 22);
+  gtk_label_set_xalign (self->button_label, 0);
+  arrow = gtk_image_new_from_icon_name ("pan-down-symbolic");
+  button_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_append (GTK_BOX (button_box), GTK_WIDGET (self->button_label));
+  gtk_box_append (GTK_BOX (button_box), arrow);
+
+  self->search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  g_object_set (self->search, "placeholder-text", _("Search"), NULL);
+  self->list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_BROWSE);
+  gtk_list_box_set_header_func (self->list, update_header, NULL, NULL);
+  gtk_list_box_set_filter_func (self->list, filter_row, self, NULL);
+  gtk_widget_add_css_class (GTK_WIDGET (self->list), "navigation-sidebar");
+
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 360);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 360);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_size_request (box, 320, -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search));
+  gtk_box_append (GTK_BOX (box), scrolled);
+
+  self->popover = GTK_POPOVER (gtk_popover_new ());
+  gtk_popover_set_child (self->popover, box);
+
+  self->button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+  gtk_menu_button_set_child (self->button, button_box);
+  gtk_menu_button_set_popover (self->button, GTK_WIDGET (self->popover));
+  gtk_widget_set_valign (GTK_WIDGET (self->button), GTK_ALIGN_CENTER);
+  adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->button));
+
+  g_signal_connect_object (self->search, "search-changed",
+                           G_CALLBACK (on_search_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search, "activate",
+                           G_CALLBACK (on_search_activate), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search, "stop-search",
+                           G_CALLBACK (on_stop_search), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->list, "row-activated",
+                           G_CALLBACK (on_row_activated), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->popover, "show",
+                           G_CALLBACK (on_popover_show), self, G_CONNECT_SWAPPED);
+  gtk_search_entry_set_key_capture_widget (self->search, GTK_WIDGET (self->popover));
+
+  update_button (self);
+}
+
+/**
+ * hr_picker_set_items:
+ * @describer: (not nullable): how to show an item; title is required
+ */
+void
+hr_picker_set_items (HrPicker                *self,
+                     GListModel              *items,
+                     const HrPickerDescriber *describer)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+  g_return_if_fail (describer != NULL && describer->title != NULL);
+
+  if (self->items != NULL)
+    g_signal_handlers_disconnect_by_data (self->items, self);
+  g_set_object (&self->items, items);
+  self->describer = *describer;
+  if (items != NULL)
+    g_signal_connect_object (items, "items-changed", G_CALLBACK (rebuild), self,
+                             G_CONNECT_SWAPPED);
+  rebuild (self);
+  update_button (self);
+}
+
+GObject *
+hr_picker_get_selected (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), NULL);
+  return self->selected;
+}
+
+void
+hr_picker_set_selected (HrPicker *self,
+                        GObject  *item)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+
+  if (!g_set_object (&self->selected, item))
+    return;
+  update_button (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+}
+
+void
+hr_picker_popup (HrPicker *self)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+  gtk_menu_button_popup (self->button);
+}

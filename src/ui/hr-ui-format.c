@@ -1,0 +1,209 @@
+/* hr-ui-format.c — formatting closures for .ui templates
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hr-ui-format"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-ui-format.h"
+
+char *
+hr_ui_format_size (gpointer self,
+                   guint64  bytes,
+                   guint    units)
+{
+  return hr_format_size (bytes, units);
+}
+
+char *
+hr_ui_format_size_value (gpointer self,
+                         guint64  bytes,
+                         guint    units)
+{
+  return hr_format_size_value (bytes, units);
+}
+
+char *
+hr_ui_format_size_unit (gpointer self,
+                        guint    units)
+{
+  return g_strdup (hr_format_size_unit (units));
+}
+
+char *
+hr_ui_format_percent (gpointer self,
+                      double   fraction)
+{
+  return hr_format_percent (fraction, 1);
+}
+
+char *
+hr_ui_format_percent0 (gpointer self,
+                       double   fraction)
+{
+  return hr_format_percent (fraction, 0);
+}
+
+char *
+hr_ui_format_tokens (gpointer self,
+                     guint64  tokens)
+{
+  return hr_format_tokens (tokens);
+}
+
+char *
+hr_ui_format_rate (gpointer self,
+                   double   tokens_per_s)
+{
+  return hr_format_rate (tokens_per_s);
+}
+
+char *
+hr_ui_format_bpw (gpointer self,
+                  double   bpw)
+{
+  /* TRANSLATORS: bits per weight, e.g. "4.85 bpw" */
+  return g_strdup_printf (_("%.2f bpw"), bpw);
+}
+
+char *
+hr_ui_format_params (gpointer self,
+                     double   params)
+{
+  return hr_format_params (params);
+}
+
+char *
+hr_ui_format_verdict (gpointer  self,
+                      HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_COMFORTABLE:
+      return g_strdup (_("Fits comfortably"));
+    case HR_VERDICT_TIGHT:
+      /* TRANSLATORS: the model fits, with little memory to spare */
+      return g_strdup (_("Fits, but tight"));
+    case HR_VERDICT_NO_FIT:
+    default:
+      return g_strdup (_("Does not fit"));
+    }
+}
+
+char *
+hr_ui_verdict_css_class (gpointer  self,
+                         HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_COMFORTABLE:
+      return g_strdup ("success");
+    case HR_VERDICT_TIGHT:
+      return g_strdup ("warning");
+    case HR_VERDICT_NO_FIT:
+    default:
+      return g_strdup ("error");
+    }
+}
+
+char *
+hr_ui_verdict_icon (gpointer  self,
+                    HrVerdict verdict)
+{
+  switch (verdict)
+    {
+    case HR_VERDICT_COMFORTABLE:
+      return g_strdup ("emblem-ok-symbolic");
+    case HR_VERDICT_TIGHT:
+      return g_strdup ("dialog-warning-symbolic");
+    case HR_VERDICT_NO_FIT:
+    default:
+      return g_strdup ("dialog-error-symbolic");
+    }
+}
+
+char *
+hr_ui_format_device_specs (gpointer    self,
+                           HrHardware *hardware,
+                           guint       units)
+{
+  g_autofree char *memory = NULL;
+  g_autofree char *bandwidth = NULL;
+
+  if (hardware == NULL)
+    return g_strdup ("");
+
+  memory = hr_format_size (hr_hardware_get_memory_bytes (hardware), units);
+  bandwidth = hr_format_bandwidth (hr_hardware_get_bandwidth_gbps (hardware));
+  return g_strdup_printf ("%s · %s", memory, bandwidth);
+}
+
+char *
+hr_ui_format_name (gpointer  self,
+                   GObject  *object)
+{
+  if (HR_IS_MODEL_SPEC (object))
+    return g_strdup (hr_model_spec_get_name (HR_MODEL_SPEC (object)));
+  if (HR_IS_HARDWARE (object))
+    return g_strdup (hr_hardware_get_name (HR_HARDWARE (object)));
+  if (HR_IS_PRECISION (object))
+    return g_strdup (hr_precision_get_label (HR_PRECISION (object)));
+  if (HR_IS_KV_TYPE (object))
+    return g_strdup (hr_kv_type_get_label (HR_KV_TYPE (object)));
+  return g_strdup ("");
+}
+
+gboolean
+hr_ui_not (gpointer self,
+           gboolean value)
+{
+  return !value;
+}
+
+gboolean
+hr_ui_is_set (gpointer  self,
+              GObject  *object)
+{
+  return object != NULL;
+}
+
+void
+hr_ui_format_bind_callbacks (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_size",
+                                                G_CALLBACK (hr_ui_format_size));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_size_value",
+                                                G_CALLBACK (hr_ui_format_size_value));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_size_unit",
+                                                G_CALLBACK (hr_ui_format_size_unit));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_percent",
+                                                G_CALLBACK (hr_ui_format_percent));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_percent0",
+                                                G_CALLBACK (hr_ui_format_percent0));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_tokens",
+                                                G_CALLBACK (hr_ui_format_tokens));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_rate",
+                                                G_CALLBACK (hr_ui_format_rate));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_bpw",
+                                                G_CALLBACK (hr_ui_format_bpw));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_params",
+                                                G_CALLBACK (hr_ui_format_params));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_verdict",
+                                                G_CALLBACK (hr_ui_format_verdict));
+  gtk_widget_class_bind_template_callback_full (widget_class, "verdict_css_class",
+                                                G_CALLBACK (hr_ui_verdict_css_class));
+  gtk_widget_class_bind_template_callback_full (widget_class, "verdict_icon",
+                                                G_CALLBACK (hr_ui_verdict_icon));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_device_specs",
+                                                G_CALLBACK (hr_ui_format_device_specs));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_name",
+                                                G_CALLBACK (hr_ui_format_name));
+  gtk_widget_class_bind_template_callback_full (widget_class, "not",
+                                                G_CALLBACK (hr_ui_not));
+  gtk_widget_class_bind_template_callback_full (widget_class, "is_set",
+                                                G_CALLBACK (hr_ui_is_set));
+}

@@ -1,0 +1,55 @@
+/* hr-ui-format.h — formatting closures for .ui templates
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every template that shows numbers calls hr_ui_format_bind_callbacks() in
+ * its class_init and then uses these in <closure function="…"> with the
+ * names below.  All follow the locale (7,86 GiB in Italian) and label units
+ * truthfully.  `units` is an HrUnits value (0 = GiB, 1 = GB), bound from
+ * the window's “units” property so that a preference change re-formats.
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "hr-calculator.h"
+#include "hr-format.h"
+
+G_BEGIN_DECLS
+
+/* "7.86 GiB" */
+char *hr_ui_format_size        (gpointer self, guint64 bytes, guint units);
+/* "7.86" (the unit shown elsewhere) */
+char *hr_ui_format_size_value  (gpointer self, guint64 bytes, guint units);
+/* "GiB" or "GB" */
+char *hr_ui_format_size_unit   (gpointer self, guint units);
+/* "67.6 %" from a fraction */
+char *hr_ui_format_percent     (gpointer self, double fraction);
+/* "33 %" */
+char *hr_ui_format_percent0    (gpointer self, double fraction);
+/* "136,404" */
+char *hr_ui_format_tokens      (gpointer self, guint64 tokens);
+/* "32.0 tok/s" */
+char *hr_ui_format_rate        (gpointer self, double tokens_per_s);
+/* "4.85 bpw" */
+char *hr_ui_format_bpw         (gpointer self, double bpw);
+/* "9.4B" */
+char *hr_ui_format_params      (gpointer self, double params);
+/* "Fits comfortably" / "Tight" / "Does not fit" (translated) */
+char *hr_ui_format_verdict     (gpointer self, HrVerdict verdict);
+/* "success" / "warning" / "error": a CSS class name for the verdict */
+char *hr_ui_verdict_css_class  (gpointer self, HrVerdict verdict);
+/* "emblem-ok-symbolic" / "dialog-warning-symbolic" / "dialog-error-symbolic" */
+char *hr_ui_verdict_icon       (gpointer self, HrVerdict verdict);
+/* "24 GiB · 936 GB/s" for a device */
+char *hr_ui_format_device_specs (gpointer self, HrHardware *hardware, guint units);
+/* display name of an object: model name, device name, precision label, kv label */
+char *hr_ui_format_name        (gpointer self, GObject *object);
+/* negation and null checks for `visible` bindings */
+gboolean hr_ui_not             (gpointer self, gboolean value);
+gboolean hr_ui_is_set          (gpointer self, GObject *object);
+
+void hr_ui_format_bind_callbacks (GtkWidgetClass *widget_class);
+
+G_END_DECLS

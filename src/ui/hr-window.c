@@ -1,0 +1,692 @@
+/* hr-window.c — the main window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The calculator lives in the template; the sidebar's controls and every
+ * view are bound to it.  The window itself only wires controls that have
+ * no property to bind (pickers and combo rows choose list items), and owns
+ * the file actions: import and CSV export.
+ */
+
+#define G_LOG_DOMAIN "hr-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-catalog.h"
+#include "hr-commands-view.h"
+#include "hr-compare-view.h"
+#include "hr-context-row.h"
+#include "hr-csv.h"
+#include "hr-hardware-view.h"
+#include "hr-matrix-view.h"
+#include "hr-model-import.h"
+#include "hr-model-view.h"
+#include "hr-overview.h"
+#include "hr-picker.h"
+#include "hr-ui-format.h"
+#include "hr-window.h"
+
+struct _HrWindow
+{
+  AdwApplicationWindow parent_instance;
+
+  HrCalculator *calculator;
+  guint units;
+
+  AdwToastOverlay *toast_overlay;
+  AdwFlap *flap;
+  AdwViewStack *view_stack;
+  HrPicker *model_picker;
+  HrPicker *hardware_picker;
+  AdwComboRow *precision_row;
+  AdwComboRow *kv_row;
+  HrContextRow *context_row;
+  GtkAdjustment *batch_adjustment;
+  GtkAdjustment *gpus_adjustment;
+  HrOverview *overview;
+  HrMatrixView *matrix_view;
+  HrHardwareView *hardware_view;
+  HrModelView *model_view;
+  HrCommandsView *commands_view;
+  HrCompareView *compare_view;
+
+  GtkFileChooserNative *chooser;
+};
+
+G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_UNITS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ----------------------------------------------------------- describers */
+
+static char *
+model_title (gpointer item)
+{
+  return g_strdup (hr_model_spec_get_name (item));
+}
+
+static char *
+model_subtitle_text (HrModelSpec *model)
+{
+  const HrModelArch *a = hr_model_spec_get_arch (model);
+  g_autofree char *total = hr_format_params (a->params_total);
+  g_autofree char *context = hr_format_context_short (a->max_context);
+  const char *attention = hr_attention_kind_to_string (a->attention);
+  g_autofree char *upper = g_ascii_strup (attention, -1);
+
+  if (hr_model_spec_is_moe (model))
+    {
+      g_autofree char *active = hr_format_params (a->params_active);
+      /* TRANSLATORS: "30.5B (3.4B active) · GQA · 40K context" */
+      return g_strdup_printf (_("%s (%s active) · %s · %s context"), total, active, upper,
+                              context);
+    }
+  /* TRANSLATORS: "9.4B · GQA · 32K context" */
+  return g_strdup_printf (_("%s · %s · %s context"), total, upper, context);
+}
+
+static char *
+model_subtitle (gpointer item)
+{
+  return model_subtitle_text (item);
+}
+
+static char *
+model_group (gpointer item)
+{
+  if (hr_model_spec_get_origin (item) == HR_ORIGIN_USER)
+    return g_strdup (_("Imported"));
+  return g_strdup (hr_model_spec_get_family (item));
+}
+
+static char *
+model_search (gpointer item)
+{
+  return hr_model_spec_dup_search_text (item);
+}
+
+static char *
+hardware_title (gpointer item)
+{
+  return g_strdup (hr_hardware_get_name (item));
+}
+
+static char *
+hardware_subtitle (gpointer item)
+{
+  return hr_ui_format_device_specs (NULL, item, HR_UNITS_BINARY);
+}
+
+static char *
+hardware_group (gpointer item)
+{
+  return g_strdup (hr_hardware_get_vendor (item));
+}
+
+static char *
+hardware_search (gpointer item)
+{
+  g_autofree char *text = g_strjoin (" ", hr_hardware_get_id (item), hr_hardware_get_name (item),
+                                     hr_hardware_get_vendor (item), NULL);
+  return g_utf8_strdown (text, -1);
+}
+
+/* Template closure: the model row's subtitle. */
+static char *
+window_model_subtitle (gpointer     self,
+                       HrModelSpec *model)
+{
+  return model ? model_subtitle_text (model) : g_strdup ("");
+}
+
+/* ------------------------------------------------------ control syncing */
+
+static guint
+position_of (GListModel *list,
+             gpointer    item)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(GObject) candidate = g_list_model_get_item (list, i);
+
+      if (candidate == item)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void
+sync_from_calculator (HrWindow *self)
+{
+  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+  guint position;
+
+  hr_picker_set_selected (self->model_picker, G_OBJECT (hr_calculator_get_model (self->calculator)));
+  hr_picker_set_selected (self->hardware_picker,
+                          G_OBJECT (hr_calculator_get_hardware (self->calculator)));
+
+  position = position_of (hr_catalog_get_precisions (catalog),
+                          hr_calculator_get_precision (self->calculator));
+  if (position != GTK_INVALID_LIST_POSITION &&
+      adw_combo_row_get_selected (self->precision_row) != position)
+    adw_combo_row_set_selected (self->precision_row, position);
+
+  position = position_of (hr_catalog_get_kv_types (catalog),
+                          hr_calculator_get_kv_type (self->calculator));
+  if (position != GTK_INVALID_LIST_POSITION &&
+      adw_combo_row_get_selected (self->kv_row) != position)
+    adw_combo_row_set_selected (self->kv_row, position);
+}
+
+static void
+on_model_picked (HrWindow *self)
+{
+  HrModelSpec *model = HR_MODEL_SPEC (hr_picker_get_selected (self->model_picker));
+
+  if (model != NULL)
+    hr_calculator_set_model (self->calculator, model);
+}
+
+static void
+on_hardware_picked (HrWindow *self)
+{
+  HrHardware *hardware = HR_HARDWARE (hr_picker_get_selected (self->hardware_picker));
+
+  if (hardware != NULL)
+    hr_calculator_set_hardware (self->calculator, hardware);
+}
+
+static void
+on_precision_selected (HrWindow *self)
+{
+  gpointer item = adw_combo_row_get_selected_item (self->precision_row);
+
+  if (item != NULL)
+    hr_calculator_set_precision (self->calculator, item);
+}
+
+static void
+on_kv_selected (HrWindow *self)
+{
+  gpointer item = adw_combo_row_get_selected_item (self->kv_row);
+
+  if (item != NULL)
+    hr_calculator_set_kv_type (self->calculator, item);
+}
+
+/* ---------------------------------------------------------------- toasts */
+
+static void
+show_toast (HrWindow   *self,
+            const char *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+toast_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  show_toast (HR_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+/* ------------------------------------------------------------ CSV export */
+
+static char *
+csv_default_name (HrWindow   *self,
+                  const char *what)
+{
+  HrModelSpec *model = hr_calculator_get_model (self->calculator);
+  g_autofree char *name = g_strdup (model ? hr_model_spec_get_name (model) : "headroom");
+
+  g_strdelimit (name, "/\\:*?\"<>| ", '-');
+  return g_strdup_printf ("%s-%s.csv", name, what);
+}
+
+/**
+ * hr_window_export_csv_to:
+ * @what: "matrix" or "hardware"
+ *
+ * Writes the table with the CLI's writer, atomically: a failed write
+ * leaves any existing file as it was.
+ */
+gboolean
+hr_window_export_csv_to (HrWindow    *self,
+                         const char  *what,
+                         GFile       *file,
+                         GError     **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_return_val_if_fail (HR_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (g_strcmp0 (what, "hardware") == 0)
+    hr_csv_write_hardware (hr_hardware_view_get_table (self->hardware_view), out);
+  else
+    hr_csv_write_matrix (hr_matrix_view_get_matrix (self->matrix_view), out);
+
+  return g_file_replace_contents (file, out->str, out->len, NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+}
+
+static void
+on_export_response (GtkNativeDialog *dialog,
+                    int              response,
+                    HrWindow        *self)
+{
+  const char *what = g_object_get_data (G_OBJECT (dialog), "hr-export-what");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      g_autofree char *basename = g_file_get_basename (file);
+      g_autofree char *message = NULL;
+
+      if (hr_window_export_csv_to (self, what, file, &error))
+        /* TRANSLATORS: "Saved GLM-4-9B-0414-matrix.csv" */
+        message = g_strdup_printf (_("Saved %s"), basename);
+      else
+        /* TRANSLATORS: "Could not save GLM-4-9B-0414-matrix.csv: Permission denied" */
+        message = g_strdup_printf (_("Could not save %s: %s"), basename, error->message);
+      show_toast (self, message);
+    }
+
+  g_clear_object (&self->chooser);
+}
+
+static void
+export (HrWindow   *self,
+        const char *what)
+{
+  g_autofree char *name = csv_default_name (self, what);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->chooser != NULL)
+    return;
+
+  self->chooser = gtk_file_chooser_native_new (g_str_equal (what, "hardware")
+                                               ? _("Export Hardware Table")
+                                               : _("Export Matrix"),
+                                               GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("CSV files"));
+  gtk_file_filter_add_mime_type (filter, "text/csv");
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_object_set_data_full (G_OBJECT (self->chooser), "hr-export-what", g_strdup (what), g_free);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_export_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+export_matrix_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  export (HR_WINDOW (widget), "matrix");
+}
+
+static void
+export_hardware_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  export (HR_WINDOW (widget), "hardware");
+}
+
+/* Ctrl+E exports what is on screen: the hardware table from its view,
+ * the matrix from anywhere else. */
+static void
+export_csv_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  export (self, g_strcmp0 (page, "hardware") == 0 ? "hardware" : "matrix");
+}
+
+/* ---------------------------------------------------------------- import */
+
+/**
+ * hr_window_import_file:
+ *
+ * Reads a .gguf or config.json, adds the model to the user catalog (saved
+ * atomically in the user directory) and selects it.  Failures are shown
+ * as a toast saying why.
+ */
+void
+hr_window_import_file (HrWindow *self,
+                       GFile    *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *dir = hr_catalog_dup_user_dir ();
+  g_autoptr(HrModelSpec) model = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+
+  g_return_if_fail (HR_IS_WINDOW (self));
+
+  if (path == NULL)
+    {
+      /* TRANSLATORS: "Could not import notes.txt: not a local file" */
+      message = g_strdup_printf (_("Could not import %s: not a local file"), basename);
+      show_toast (self, message);
+      return;
+    }
+
+  model = hr_model_import_file (path, &error);
+  if (model == NULL || !hr_catalog_import_model (catalog, model, dir, &error))
+    {
+      message = g_strdup_printf (_("Could not import %s: %s"), basename, error->message);
+      show_toast (self, message);
+      return;
+    }
+
+  hr_calculator_set_model (self->calculator,
+                           hr_catalog_find_model (catalog, hr_model_spec_get_id (model)));
+  /* TRANSLATORS: "Imported Qwen3-8B" */
+  message = g_strdup_printf (_("Imported %s"), hr_model_spec_get_name (model));
+  show_toast (self, message);
+}
+
+static void
+on_import_response (GtkNativeDialog *dialog,
+                    int              response,
+                    HrWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      hr_window_import_file (self, file);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->chooser != NULL)
+    return;
+
+  self->chooser = gtk_file_chooser_native_new (_("Import Model"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Import"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("GGUF files and Hugging Face configs"));
+  gtk_file_filter_add_pattern (filter, "*.gguf");
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_import_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         HrWindow      *self)
+{
+  GSList *files;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  files = gdk_file_list_get_files (g_value_get_boxed (value));
+  for (GSList *l = files; l != NULL; l = l->next)
+    hr_window_import_file (self, l->data);
+  g_slist_free (files);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------- other actions */
+
+static void
+search_model_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, TRUE);
+  hr_picker_popup (self->model_picker);
+}
+
+static void
+toggle_sidebar_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+}
+
+/* ------------------------------------------------------------- lifecycle */
+
+static void
+hr_window_dispose (GObject *object)
+{
+  HrWindow *self = (HrWindow *) object;
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_WINDOW);
+  G_OBJECT_CLASS (hr_window_parent_class)->dispose (object);
+}
+
+static void
+hr_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_UNITS:
+      g_value_set_uint (value, HR_WINDOW (object)->units);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_UNITS:
+      hr_window_set_units (HR_WINDOW (object), g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hr_window_class_init (HrWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_window_dispose;
+  object_class->get_property = hr_window_get_property;
+  object_class->set_property = hr_window_set_property;
+
+  properties[PROP_UNITS] =
+    g_param_spec_uint ("units", NULL, "0 = GiB, 1 = GB", 0, 1, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (HR_TYPE_CALCULATOR);
+  g_type_ensure (HR_TYPE_PICKER);
+  g_type_ensure (HR_TYPE_CONTEXT_ROW);
+  g_type_ensure (HR_TYPE_OVERVIEW);
+  g_type_ensure (HR_TYPE_MATRIX_VIEW);
+  g_type_ensure (HR_TYPE_HARDWARE_VIEW);
+  g_type_ensure (HR_TYPE_MODEL_VIEW);
+  g_type_ensure (HR_TYPE_COMMANDS_VIEW);
+  g_type_ensure (HR_TYPE_COMPARE_VIEW);
+  g_type_ensure (HR_TYPE_PRECISION);
+  g_type_ensure (HR_TYPE_KV_TYPE);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/headroom_app/Headroom/ui/hr-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, calculator);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, model_picker);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_picker);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, precision_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, kv_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, context_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, batch_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, gpus_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, overview);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, matrix_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, model_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, commands_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_view);
+  gtk_widget_class_bind_template_callback_full (widget_class, "model_subtitle",
+                                                G_CALLBACK (window_model_subtitle));
+  hr_ui_format_bind_callbacks (widget_class);
+
+  gtk_widget_class_install_action (widget_class, "win.search-model", NULL, search_model_action);
+  gtk_widget_class_install_action (widget_class, "win.import-model", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_csv_action);
+  gtk_widget_class_install_action (widget_class, "win.export-matrix", NULL, export_matrix_action);
+  gtk_widget_class_install_action (widget_class, "win.export-hardware", NULL,
+                                   export_hardware_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL,
+                                   toggle_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "win.search-model", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
+                                       "win.import-model", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
+                                       "win.export-csv", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0,
+                                       "win.toggle-sidebar", NULL);
+}
+
+static void
+hr_window_init (HrWindow *self)
+{
+  static const HrPickerDescriber model_describer = {
+    model_title, model_subtitle, model_group, model_search,
+  };
+  static const HrPickerDescriber hardware_describer = {
+    hardware_title, hardware_subtitle, hardware_group, hardware_search,
+  };
+  HrCatalog *catalog;
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  catalog = hr_calculator_get_catalog (self->calculator);
+  hr_picker_set_items (self->model_picker, hr_catalog_get_models (catalog), &model_describer);
+  hr_picker_set_items (self->hardware_picker, hr_catalog_get_hardware (catalog),
+                       &hardware_describer);
+  adw_combo_row_set_model (self->precision_row, hr_catalog_get_precisions (catalog));
+  adw_combo_row_set_model (self->kv_row, hr_catalog_get_kv_types (catalog));
+
+  sync_from_calculator (self);
+
+  g_object_bind_property (self->calculator, "context", self->context_row, "context",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->calculator, "batch", self->batch_adjustment, "value",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->calculator, "gpu-count", self->gpus_adjustment, "value",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+
+  g_signal_connect_object (self->calculator, "changed", G_CALLBACK (sync_from_calculator),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model_picker, "notify::selected",
+                           G_CALLBACK (on_model_picked), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->hardware_picker, "notify::selected",
+                           G_CALLBACK (on_hardware_picked), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->precision_row, "notify::selected-item",
+                           G_CALLBACK (on_precision_selected), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->kv_row, "notify::selected-item",
+                           G_CALLBACK (on_kv_selected), self, G_CONNECT_SWAPPED);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+}
+
+HrWindow *
+hr_window_new (HrApplication *application)
+{
+  return g_object_new (HR_TYPE_WINDOW, "application", application, NULL);
+}
+
+HrCalculator *
+hr_window_get_calculator (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return self->calculator;
+}
+
+guint
+hr_window_get_units (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), 0);
+  return self->units;
+}
+
+void
+hr_window_set_units (HrWindow *self,
+                     guint     units)
+{
+  g_return_if_fail (HR_IS_WINDOW (self));
+
+  units = MIN (units, HR_UNITS_DECIMAL);
+  if (self->units == units)
+    return;
+  self->units = units;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNITS]);
+}
+
+/* A view by its stack page name: overview, matrix, hardware, model,
+ * commands, compare.  For tests. */
+GtkWidget *
+hr_window_get_view (HrWindow   *self,
+                    const char *name)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return adw_view_stack_get_child_by_name (self->view_stack, name);
+}

@@ -1,0 +1,33 @@
+/* hr-window.h — the main window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "hr-application.h"
+#include "hr-calculator.h"
+
+G_BEGIN_DECLS
+
+#define HR_TYPE_WINDOW (hr_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (HrWindow, hr_window, HR, WINDOW, AdwApplicationWindow)
+
+HrWindow     *hr_window_new              (HrApplication *application);
+HrCalculator *hr_window_get_calculator   (HrWindow      *self);
+guint         hr_window_get_units        (HrWindow      *self);
+void          hr_window_set_units        (HrWindow      *self,
+                                          guint          units);
+gboolean      hr_window_export_csv_to    (HrWindow      *self,
+                                          const char    *what,
+                                          GFile         *file,
+                                          GError       **error);
+void          hr_window_import_file      (HrWindow      *self,
+                                          GFile         *file);
+GtkWidget    *hr_window_get_view         (HrWindow      *self,
+                                          const char    *name);
+
+G_END_DECLS

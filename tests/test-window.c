@@ -1,0 +1,274 @@
+/* test-window.c — the window shows what the CLI computes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs under xvfb-run with GTK_A11Y=none, GSK_RENDERER=cairo,
+ * GSETTINGS_BACKEND=memory and G_DEBUG=fatal-criticals.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "hr-commands-view.h"
+#include "hr-format.h"
+#include "hr-memory-chart.h"
+#include "hr-test-util.h"
+#include "hr-window.h"
+
+static void
+collect_labels (GtkWidget *widget,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+    {
+      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
+      g_string_append_c (out, '\n');
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, out);
+}
+
+static HrMemoryChart *
+find_chart (GtkWidget *widget)
+{
+  if (HR_IS_MEMORY_CHART (widget))
+    return HR_MEMORY_CHART (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      HrMemoryChart *found = find_chart (child);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static char *
+view_text (HrWindow   *window,
+           const char *name)
+{
+  GString *out = g_string_new (NULL);
+
+  collect_labels (hr_window_get_view (window, name), out);
+  return g_string_free (out, FALSE);
+}
+
+static void
+assert_shows (const char *text,
+              const char *expected)
+{
+  if (strstr (text, expected) == NULL)
+    g_error ("the view does not show “%s”; it shows:\n%s", expected, text);
+}
+
+static void
+iterate (void)
+{
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static HrWindow *
+new_window (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  return window;
+}
+
+static void
+set_seed_case (HrCalculator *calc)
+{
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "q4_k_m"));
+  hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (catalog, "fp16"));
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-3060-12gb"));
+  hr_calculator_set_context (calc, 32768);
+  hr_calculator_set_batch (calc, 1);
+  hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_thaw (calc);
+}
+
+/* The overview's figures equal the CLI's, formatted. */
+static void
+test_overview_matches_cli (void)
+{
+  const char *args[] = { "estimate", "--model", "THUDM/GLM-4-9B-0414", "--precision",
+                         "q4_k_m", "--context", "32768", "--hardware", "rtx-3060-12gb",
+                         "--json", NULL };
+  g_autoptr(JsonNode) root = hr_test_run_cli_json (args);
+  JsonObject *o = json_node_get_object (root);
+  HrWindow *window = new_window ();
+  g_autofree char *text = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *max_context = NULL;
+  g_autofree char *decode = NULL;
+
+  set_seed_case (hr_window_get_calculator (window));
+  iterate ();
+  text = view_text (window, "overview");
+
+  total = hr_format_size (json_object_get_int_member (o, "total_bytes"), HR_UNITS_BINARY);
+  max_context = hr_format_tokens (json_object_get_int_member (o, "max_context"));
+  decode = hr_format_rate (json_object_get_double_member (o, "decode_tokens_per_s"));
+
+  assert_shows (text, total);
+  g_assert_cmpstr (total, ==, "7.86\u00a0GiB");
+  assert_shows (text, max_context);
+  assert_shows (text, decode);
+  assert_shows (text, "Fits comfortably on RTX 3060 12GB");
+  assert_shows (text, "93.8\u00a0%");
+  assert_shows (text, "20.00\u00a0GiB");
+  /* the chart draws its legend with Pango; its accessible description
+   * says the same */
+  {
+    HrMemoryChart *chart = find_chart (hr_window_get_view (window, "overview"));
+    const char *description;
+
+    g_assert_nonnull (chart);
+    description = hr_memory_chart_get_description (chart);
+    assert_shows (description, "5.31\u00a0GiB (67.6\u00a0%)");
+    assert_shows (description, "1.25\u00a0GiB (15.9\u00a0%)");
+    assert_shows (description, "1.30\u00a0GiB (16.5\u00a0%)");
+    assert_shows (description, "11.81\u00a0GiB usable");
+  }
+  assert_shows (text, "the model was trained for 32,768");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* What does not fit says so, and what would. */
+static void
+test_overview_no_fit (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *text = NULL;
+
+  set_seed_case (calc);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "fp16"));
+  iterate ();
+  text = view_text (window, "overview");
+  assert_shows (text, "Does not fit on RTX 3060 12GB");
+  assert_shows (text, "What would fit");
+  assert_shows (text, "Weights in Q6_K");
+  assert_shows (text, "2 such devices with tensor parallelism");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* “Export as CSV” writes exactly what `headroom-cli matrix --csv` prints. */
+static void
+test_export_equals_cli (void)
+{
+  const char *args[] = { "matrix", "--model", "THUDM/GLM-4-9B-0414", "--csv", NULL };
+  const char *hw_args[] = { "hardware", "--model", "THUDM/GLM-4-9B-0414", "--precision",
+                            "q4_k_m", "--csv", NULL };
+  HrWindow *window = new_window ();
+  g_autofree char *dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "GLM-4-9B-0414-matrix.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *written = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *hw_expected = NULL;
+  int status;
+
+  set_seed_case (hr_window_get_calculator (window));
+  iterate ();
+
+  g_assert_true (hr_window_export_csv_to (window, "matrix", file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &written, NULL, NULL));
+  expected = hr_test_run_cli (args, &status, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (written, ==, expected);
+  g_clear_pointer (&written, g_free);
+
+  g_assert_true (hr_window_export_csv_to (window, "hardware", file, &error));
+  g_assert_true (g_file_get_contents (path, &written, NULL, NULL));
+  hw_expected = hr_test_run_cli (hw_args, &status, NULL);
+  g_assert_cmpstr (written, ==, hw_expected);
+
+  /* a failed write leaves no partial file and says why */
+  {
+    g_autoptr(GFile) bad = g_file_new_for_path ("/proc/headroom/nope.csv");
+    g_assert_false (hr_window_export_csv_to (window, "matrix", bad, &error));
+    g_assert_nonnull (error);
+  }
+
+  g_unlink (path);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_commands_and_model (void)
+{
+  HrWindow *window = new_window ();
+  HrCommandsView *commands;
+  g_autofree char *model_text = NULL;
+
+  set_seed_case (hr_window_get_calculator (window));
+  iterate ();
+  commands = HR_COMMANDS_VIEW (hr_window_get_view (window, "commands"));
+  g_assert_nonnull (strstr (hr_commands_view_get_text (commands, "vllm"),
+                            "vllm serve THUDM/GLM-4-9B-0414"));
+  g_assert_nonnull (strstr (hr_commands_view_get_text (commands, "ollama"), "FROM glm4:9b"));
+  g_assert_null (strstr (hr_commands_view_get_text (commands, "ollama"),
+                         "PARAMETER flash_attn"));
+
+  model_text = view_text (window, "model");
+  assert_shows (model_text, "THUDM/GLM-4-9B-0414");
+  assert_shows (model_text, "32Q / 2KV (d = 128)");
+  assert_shows (model_text, "151,552 / 32,768");
+  assert_shows (model_text, "= 5.31\u00a0GiB");
+  assert_shows (model_text, "= 136,399 tokens");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+on_activate (GApplication *app)
+{
+  /* tests run from the activate handler so that the app is registered */
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(HrApplication) app = NULL;
+  g_autofree char *home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
+  int status;
+
+  /* Only the built-in catalog: a developer's own files must not count. */
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_object_set_data (G_OBJECT (app), "app", app);
+
+  g_test_add_func ("/window/overview-matches-cli", test_overview_matches_cli);
+  g_test_add_func ("/window/overview-no-fit", test_overview_no_fit);
+  g_test_add_func ("/window/export-equals-cli", test_export_equals_cli);
+  g_test_add_func ("/window/commands-and-model", test_commands_and_model);
+
+  status = g_test_run ();
+  g_rmdir (home);
+  return status;
+}
