@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 sh build-aux/install-deps.sh
 [ -f _build/build.ninja ] || meson setup _build >/dev/null
 ninja -C _build
-exec ./_build/src/headroom "$@"
+# Run uninstalled: the schemas compiled in the build tree.
+GSETTINGS_SCHEMA_DIR=_build/data exec ./_build/src/headroom "$@"

@@ -13,6 +13,7 @@
 
 #include "hr-commands-view.h"
 #include "hr-format.h"
+#include "hr-matrix-view.h"
 #include "hr-memory-chart.h"
 #include "hr-test-util.h"
 #include "hr-window.h"
@@ -237,6 +238,131 @@ test_commands_and_model (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static guint
+count_visible_toplevels (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  guint visible = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+      if (gtk_widget_get_visible (window))
+        visible++;
+    }
+  return visible;
+}
+
+static GSettings *
+app_settings (void)
+{
+  return g_settings_new ("io.github.headroom_app.Headroom");
+}
+
+static void
+reset_settings (GSettings *settings)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i]; i++)
+    g_settings_reset (settings, keys[i]);
+}
+
+/* The last inputs come back at start. */
+static void
+test_settings_restored (void)
+{
+  g_autoptr(GSettings) settings = app_settings ();
+  const guint64 contexts[] = { 4096, 16384 };
+  HrWindow *window;
+  HrCalculator *calc;
+  HrMatrixView *matrix_view;
+
+  g_settings_set_string (settings, "model", "Qwen/Qwen3-8B");
+  g_settings_set_string (settings, "precision", "q8_0");
+  g_settings_set_string (settings, "kv-type", "q8_0");
+  g_settings_set_string (settings, "hardware", "rtx-4090-24gb");
+  g_settings_set_uint64 (settings, "context", 65536);
+  g_settings_set_uint (settings, "batch", 2);
+  g_settings_set_uint (settings, "gpu-count", 2);
+  g_settings_set_enum (settings, "units", HR_UNITS_DECIMAL);
+  g_settings_set_value (settings, "matrix-contexts",
+                        g_variant_new_fixed_array (G_VARIANT_TYPE_UINT64, contexts, 2,
+                                                   sizeof (guint64)));
+
+  window = new_window ();
+  calc = hr_window_get_calculator (window);
+  g_assert_cmpstr (hr_model_spec_get_id (hr_calculator_get_model (calc)), ==, "Qwen/Qwen3-8B");
+  g_assert_cmpstr (hr_precision_get_id (hr_calculator_get_precision (calc)), ==, "q8_0");
+  g_assert_cmpstr (hr_kv_type_get_id (hr_calculator_get_kv_type (calc)), ==, "q8_0");
+  g_assert_cmpstr (hr_hardware_get_id (hr_calculator_get_hardware (calc)), ==, "rtx-4090-24gb");
+  g_assert_cmpuint (hr_calculator_get_context (calc), ==, 65536);
+  g_assert_cmpuint (hr_calculator_get_batch (calc), ==, 2);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 2);
+  g_assert_cmpuint (hr_window_get_units (window), ==, HR_UNITS_DECIMAL);
+  matrix_view = HR_MATRIX_VIEW (hr_window_get_view (window, "matrix"));
+  g_assert_cmpuint (hr_matrix_get_n_contexts (hr_matrix_view_get_matrix (matrix_view)), ==, 2);
+
+  /* decimal units reach the labels */
+  {
+    g_autofree char *text = view_text (window, "overview");
+    assert_shows (text, "\u00a0GB");
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  reset_settings (settings);
+}
+
+/* Entries that no longer exist fall back to the defaults, silently. */
+static void
+test_settings_fallback (void)
+{
+  g_autoptr(GSettings) settings = app_settings ();
+  HrWindow *window;
+  HrCalculator *calc;
+
+  g_settings_set_string (settings, "model", "someone/deleted-model");
+  g_settings_set_string (settings, "hardware", "toaster-9000");
+  g_settings_set_string (settings, "precision", "q9_z");
+
+  window = new_window ();
+  calc = hr_window_get_calculator (window);
+  g_assert_cmpstr (hr_model_spec_get_id (hr_calculator_get_model (calc)), ==,
+                   "THUDM/GLM-4-9B-0414");
+  g_assert_cmpstr (hr_hardware_get_id (hr_calculator_get_hardware (calc)), ==, "rtx-3060-12gb");
+  g_assert_cmpstr (hr_precision_get_id (hr_calculator_get_precision (calc)), ==, "q4_k_m");
+  g_assert_true (hr_calculator_get_valid (calc));
+  /* no error dialog: the window is the only visible toplevel */
+  g_assert_cmpuint (count_visible_toplevels (), ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  reset_settings (settings);
+}
+
+/* Changing an input is remembered. */
+static void
+test_settings_saved (void)
+{
+  g_autoptr(GSettings) settings = app_settings ();
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *model = NULL;
+
+  hr_calculator_set_context (calc, 12345);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "google/gemma-3-27b-it"));
+  iterate ();
+  g_assert_cmpuint (g_settings_get_uint64 (settings, "context"), ==, 12345);
+  model = g_settings_get_string (settings, "model");
+  g_assert_cmpstr (model, ==, "google/gemma-3-27b-it");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  reset_settings (settings);
+}
+
 static void
 on_activate (GApplication *app)
 {
@@ -267,6 +393,9 @@ main (int   argc,
   g_test_add_func ("/window/overview-no-fit", test_overview_no_fit);
   g_test_add_func ("/window/export-equals-cli", test_export_equals_cli);
   g_test_add_func ("/window/commands-and-model", test_commands_and_model);
+  g_test_add_func ("/window/settings-restored", test_settings_restored);
+  g_test_add_func ("/window/settings-fallback", test_settings_fallback);
+  g_test_add_func ("/window/settings-saved", test_settings_saved);
 
   status = g_test_run ();
   g_rmdir (home);
