@@ -1,0 +1,102 @@
+/* test-italian.c — the window in Italian: translated labels, decimal commas
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs with LANGUAGE=it and an Italian locale (installed by .ci/run); the
+ * catalog of translations is the one built in the build tree.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+
+#include "hr-test-util.h"
+#include "hr-window.h"
+
+static void
+collect_labels (GtkWidget *widget,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+    {
+      g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
+      g_string_append_c (out, '\n');
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, out);
+}
+
+static void
+assert_shows (const char *text,
+              const char *expected)
+{
+  if (strstr (text, expected) == NULL)
+    g_error ("the window does not show “%s”; it shows:\n%s", expected, text);
+}
+
+static void
+test_italian_window (void)
+{
+  HrApplication *app = HR_APPLICATION (g_application_get_default ());
+  HrWindow *window = hr_window_new (app);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  gtk_window_present (GTK_WINDOW (window));
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  collect_labels (GTK_WIDGET (window), text);
+  /* the seed page's own words */
+  assert_shows (text->str, "Entra comodamente");
+  assert_shows (text->str, "Contesto max prima di OOM");
+  /* numbers follow the locale: 7,86 GiB, 136.399 token */
+  assert_shows (text->str, "7,86\u00a0GiB");
+  assert_shows (text->str, "11,81\u00a0GiB");
+  assert_shows (text->str, "136.399");
+  /* …and no English left in the overview's fixed labels */
+  g_assert_null (strstr (text->str, "Total memory"));
+  g_assert_null (strstr (text->str, "Fits comfortably"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(HrApplication) app = NULL;
+  g_autofree char *home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
+  const char *localedir = g_getenv ("HEADROOM_LOCALEDIR");
+  int status;
+
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("LANGUAGE", "it", TRUE);
+  g_setenv ("LC_ALL", "it_IT.UTF-8", TRUE);
+
+  if (setlocale (LC_ALL, "it_IT.UTF-8") == NULL)
+    {
+      g_test_init (&argc, &argv, NULL);
+      g_test_skip ("the it_IT.UTF-8 locale is not installed");
+      g_print ("1..0 # SKIP it_IT.UTF-8 is not installed\n");
+      return 77;
+    }
+  bindtextdomain (GETTEXT_PACKAGE, localedir ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+
+  g_test_add_func ("/italian/window", test_italian_window);
+  status = g_test_run ();
+  g_rmdir (home);
+  return status;
+}
