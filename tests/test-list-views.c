@@ -20,6 +20,7 @@
 #include "hr-compare-view.h"
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
+#include "hr-ui-format.h"
 
 #define NBSP "\u00a0"
 
@@ -372,7 +373,7 @@ test_matrix (void)
   cell = find_text (row, "20.42" NBSP "GiB");
   g_assert_nonnull (cell);
   g_assert_true (gtk_widget_has_css_class (cell, "error"));
-  g_assert_cmpstr (gtk_widget_get_tooltip_text (cell), ==,
+  g_assert_cmpstr (hr_ui_get_cell_tooltip (cell), ==,
                    "Does not fit on RTX 3060 12GB (11.81" NBSP "GiB usable)");
   /* Q4_K_M at 32K (7.86 GiB) fits comfortably. */
   row = find_row (view, "Q4_K_M");
@@ -434,7 +435,7 @@ test_matrix (void)
       {
         apply_contexts (entry, invalid[i]);
         g_assert_true (gtk_widget_has_css_class (entry, "error"));
-        g_assert_nonnull (gtk_widget_get_tooltip_text (entry));
+        g_assert_nonnull (hr_ui_get_cell_tooltip (entry));
         g_assert_cmpuint (hr_matrix_get_n_contexts (matrix), ==, 2);
         g_assert_cmpuint (hr_matrix_get_context (matrix, 0), ==, 4096);
       }

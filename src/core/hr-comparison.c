@@ -40,6 +40,13 @@ struct _HrComparison
 
 static void list_model_iface_init (GListModelInterface *iface);
 
+enum {
+  REFRESHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE (HrComparisonRow, hr_comparison_row, G_TYPE_OBJECT)
 G_DEFINE_FINAL_TYPE_WITH_CODE (HrComparison, hr_comparison, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
@@ -221,8 +228,8 @@ refresh (HrComparison *self)
 
   for (guint i = 0; i < self->rows->len; i++)
     row_update (self->rows->pdata[i], base);
-  if (self->rows->len > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, self->rows->len, self->rows->len);
+  /* In place, as HrHardwareTable does: no rebinding per slider step. */
+  g_signal_emit (self, signals[REFRESHED], 0);
 }
 
 static GType
@@ -273,6 +280,15 @@ static void
 hr_comparison_class_init (HrComparisonClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = hr_comparison_dispose;
+
+  /**
+   * HrComparison::refreshed:
+   *
+   * Emitted after the rows were updated in place (the model is the same).
+   */
+  signals[REFRESHED] =
+    g_signal_new ("refreshed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void

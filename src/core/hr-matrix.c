@@ -47,6 +47,13 @@ struct _HrMatrix
 
 static void list_model_iface_init (GListModelInterface *iface);
 
+enum {
+  REFRESHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE (HrMatrixRow, hr_matrix_row, G_TYPE_OBJECT)
 G_DEFINE_FINAL_TYPE_WITH_CODE (HrMatrix, hr_matrix, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
@@ -180,15 +187,20 @@ row_update (HrMatrixRow       *self,
 }
 
 static void
-refresh (HrMatrix *self)
+update_rows (HrMatrix *self)
 {
   const HrScenario *base = hr_calculator_get_scenario (self->calculator);
 
   for (guint i = 0; i < self->rows->len; i++)
     row_update (self->rows->pdata[i], self, base);
+}
 
-  if (self->rows->len > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, self->rows->len, self->rows->len);
+/* The calculator changed: rows are updated in place and views told. */
+static void
+refresh (HrMatrix *self)
+{
+  update_rows (self);
+  g_signal_emit (self, signals[REFRESHED], 0);
 }
 
 static GType
@@ -238,6 +250,15 @@ static void
 hr_matrix_class_init (HrMatrixClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = hr_matrix_dispose;
+
+  /**
+   * HrMatrix::refreshed:
+   *
+   * Emitted after every row was updated in place for a new scenario.
+   */
+  signals[REFRESHED] =
+    g_signal_new ("refreshed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -344,7 +365,10 @@ hr_matrix_set_contexts (HrMatrix      *self,
 
   memcpy (self->contexts, contexts, n_contexts * sizeof *contexts);
   self->n_contexts = n_contexts;
-  refresh (self);
+  update_rows (self);
+  /* New columns: the whole range changes. */
+  if (self->rows->len > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, self->rows->len, self->rows->len);
 }
 
 /* The recommended tier is read at the middle context (32K of 8K/32K/128K). */

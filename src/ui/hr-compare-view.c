@@ -139,10 +139,10 @@ update_cell (HrCompareView *self,
 
         gtk_inscription_set_markup (GTK_INSCRIPTION (name), markup);
         /* In full when the column is too narrow for it. */
-        gtk_widget_set_tooltip_text (name, hr_model_spec_get_name (model));
+        hr_ui_set_cell_tooltip (name, hr_model_spec_get_name (model));
         /* The icon keeps its place on every row so that names align. */
         gtk_widget_set_opacity (icon, current ? 1.0 : 0.0);
-        gtk_widget_set_tooltip_text (icon, current ? _("Current model") : NULL);
+        hr_ui_set_cell_tooltip (icon, current ? _("Current model") : NULL);
       }
       break;
 
@@ -163,7 +163,7 @@ update_cell (HrCompareView *self,
           text = g_steal_pointer (&total);
         gtk_inscription_set_text (GTK_INSCRIPTION (child), text);
         /* In full when the column is too narrow for it. */
-        gtk_widget_set_tooltip_text (child, arch->params_active < arch->params_total ? text : NULL);
+        hr_ui_set_cell_tooltip (child, arch->params_active < arch->params_total ? text : NULL);
       }
       break;
 
@@ -183,7 +183,7 @@ update_cell (HrCompareView *self,
             tooltip = g_strdup_printf (_("%s on each device"), size);
           }
         gtk_inscription_set_text (GTK_INSCRIPTION (child), text);
-        gtk_widget_set_tooltip_text (child, tooltip);
+        hr_ui_set_cell_tooltip (child, tooltip);
       }
       break;
 
@@ -259,7 +259,7 @@ update_cell (HrCompareView *self,
 
         gtk_widget_set_visible (hint, past_trained);
         gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
-        gtk_widget_set_tooltip_text (child, tooltip);
+        hr_ui_set_cell_tooltip (child, tooltip);
       }
       break;
 
@@ -467,6 +467,18 @@ update_empty_state (HrCompareView *self)
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "table");
 }
 
+/* The model updated its rows in place: show the new values and re-sort,
+ * without rebinding rows (which would cost milliseconds per step). */
+static void
+model_refreshed_cb (HrCompareView *self)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+
+  update_all_cells (self);
+  if (sorter != NULL)
+    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+}
+
 static void
 comparison_items_changed_cb (HrCompareView *self,
                              guint          position,
@@ -664,6 +676,8 @@ hr_compare_view_set_calculator (HrCompareView *self,
       self->comparison = hr_comparison_new (calculator);
       g_signal_connect_object (self->comparison, "items-changed",
                                G_CALLBACK (comparison_items_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->comparison, "refreshed",
+                               G_CALLBACK (model_refreshed_cb), self, G_CONNECT_SWAPPED);
     }
 
   update_caption (self);

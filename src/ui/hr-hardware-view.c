@@ -166,10 +166,10 @@ update_cell (HrHardwareView *self,
 
         gtk_inscription_set_markup (GTK_INSCRIPTION (name), markup);
         /* In full when the column is too narrow for it. */
-        gtk_widget_set_tooltip_text (name, hr_hardware_get_name (hardware));
+        hr_ui_set_cell_tooltip (name, hr_hardware_get_name (hardware));
         /* The icon keeps its place on every row so that names align. */
         gtk_widget_set_opacity (icon, current ? 1.0 : 0.0);
-        gtk_widget_set_tooltip_text (icon, current ? _("Current device") : NULL);
+        hr_ui_set_cell_tooltip (icon, current ? _("Current device") : NULL);
       }
       break;
 
@@ -523,6 +523,18 @@ update_empty_state (HrHardwareView *self)
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "table");
 }
 
+/* The model updated its rows in place: show the new values and re-sort,
+ * without rebinding rows (which would cost milliseconds per step). */
+static void
+model_refreshed_cb (HrHardwareView *self)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+
+  update_all_cells (self);
+  if (sorter != NULL)
+    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+}
+
 static void
 table_items_changed_cb (HrHardwareView *self,
                         guint           position,
@@ -797,6 +809,8 @@ hr_hardware_view_set_calculator (HrHardwareView *self,
       self->table = hr_hardware_table_new (calculator);
       g_signal_connect_object (self->table, "items-changed",
                                G_CALLBACK (table_items_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->table, "refreshed",
+                               G_CALLBACK (model_refreshed_cb), self, G_CONNECT_SWAPPED);
     }
 
   rebuild_vendor_list (self);

@@ -19,6 +19,7 @@
 
 #include "hr-format.h"
 #include "hr-matrix-view.h"
+#include "hr-ui-format.h"
 
 /* What the entry accepts; HrMatrix itself holds up to 16. */
 #define MAX_EDIT_CONTEXTS 8
@@ -302,7 +303,7 @@ update_cell (HrMatrixView *self,
       gtk_inscription_set_attributes (inscription, NULL);
       gtk_inscription_set_text (inscription, text);
     }
-  gtk_widget_set_tooltip_text (widget, tooltip);
+  hr_ui_set_cell_tooltip (widget, tooltip);
 }
 
 static void
@@ -592,6 +593,18 @@ calculator_changed_cb (HrMatrixView *self)
   update_verdict_tooltips (self);
 }
 
+/* The model updated its rows in place: show the new values and re-sort,
+ * without rebinding rows (which would cost milliseconds per step). */
+static void
+model_refreshed_cb (HrMatrixView *self)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+
+  update_all_cells (self);
+  if (sorter != NULL)
+    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+}
+
 static void
 matrix_items_changed_cb (HrMatrixView *self,
                          guint         position,
@@ -617,7 +630,7 @@ contexts_entry_changed_cb (HrMatrixView *self,
   if (parse_contexts (gtk_editable_get_text (editable), contexts, &n_contexts, &message))
     {
       gtk_widget_remove_css_class (GTK_WIDGET (editable), "error");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (editable),
+      hr_ui_set_cell_tooltip (GTK_WIDGET (editable),
                                    _("Context sizes in tokens, separated by commas; "
                                      "K is 1,024 and M is 1,048,576 tokens (8K, 32K, 1M). "
                                      "Press Enter to apply."));
@@ -625,7 +638,7 @@ contexts_entry_changed_cb (HrMatrixView *self,
   else
     {
       gtk_widget_add_css_class (GTK_WIDGET (editable), "error");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (editable), message);
+      hr_ui_set_cell_tooltip (GTK_WIDGET (editable), message);
     }
 }
 
@@ -842,6 +855,8 @@ hr_matrix_view_set_calculator (HrMatrixView *self,
       self->matrix = hr_matrix_new (calculator);
       g_signal_connect_object (self->matrix, "items-changed",
                                G_CALLBACK (matrix_items_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->matrix, "refreshed",
+                               G_CALLBACK (model_refreshed_cb), self, G_CONNECT_SWAPPED);
     }
 
   update_caption (self);

@@ -207,3 +207,45 @@ hr_ui_format_bind_callbacks (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_callback_full (widget_class, "is_set",
                                                 G_CALLBACK (hr_ui_is_set));
 }
+
+#define CELL_TOOLTIP_KEY "hr-cell-tooltip"
+
+static gboolean
+on_cell_query_tooltip (GtkWidget  *widget,
+                       int         x,
+                       int         y,
+                       gboolean    keyboard,
+                       GtkTooltip *tooltip)
+{
+  const char *text = g_object_get_data (G_OBJECT (widget), CELL_TOOLTIP_KEY);
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/* gtk_widget_set_tooltip_text() triggers a tooltip query, which on X11
+ * asks the server where the pointer is: a synchronous round trip per cell
+ * per step, hundreds of them when a whole table is rebound. */
+void
+hr_ui_set_cell_tooltip (GtkWidget  *widget,
+                        const char *text)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  if (g_object_get_data (G_OBJECT (widget), "hr-cell-tooltip-connected") == NULL)
+    {
+      g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_cell_query_tooltip), NULL);
+      g_object_set_data (G_OBJECT (widget), "hr-cell-tooltip-connected", GINT_TO_POINTER (1));
+      gtk_widget_set_has_tooltip (widget, TRUE);
+    }
+  g_object_set_data_full (G_OBJECT (widget), CELL_TOOLTIP_KEY, g_strdup (text), g_free);
+}
+
+const char *
+hr_ui_get_cell_tooltip (GtkWidget *widget)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+  return g_object_get_data (G_OBJECT (widget), CELL_TOOLTIP_KEY);
+}
