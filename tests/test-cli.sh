@@ -70,7 +70,7 @@ check 2 "is not a context" "context list with zero" -- matrix $G --contexts 0,81
 check 2 "unknown precision" "precision list" -- matrix $G --precisions q4_k_m,q11
 check 2 "exactly one of vllm" "command without engine" -- command $G --precision q4_k_m
 check 2 "vllm, llamacpp or ollama" "command with unknown engine" -- command tgi $G --precision q4_k_m
-check 2 "not available yet" "engine profile not built yet" -- estimate $G --precision q4_k_m --engine vllm
+check 2 "needs flash attention for a quantized V cache" "llama.cpp Q8_0 V cache without flash attention" -- estimate $G --precision q4_k_m --engine llamacpp --kv-type q8_0 --flash-attn off
 check 2 "unexpected argument" "stray argument" -- models extra
 check 2 "inspect needs exactly one FILE" "inspect without file" -- inspect
 check 1 "$tmp/missing.gguf" "inspect a missing file" -- inspect "$tmp/missing.gguf"
@@ -93,6 +93,12 @@ check_ok '--cache-type-k q8_0' "llama.cpp command" -- command llamacpp $G --prec
 check_ok '--ctx-size 65536' "llama.cpp total context over slots" -- command llamacpp $G --precision q4_k_m --batch 2
 check_ok 'FROM glm4:9b' "Ollama Modelfile" -- command ollama $G --precision q4_k_m
 check_ok 'OLLAMA_KV_CACHE_TYPE=q8_0' "Ollama KV env" -- command ollama $G --precision q4_k_m --kv-type q8_0
+check_ok '"compute_bytes"' "llamacpp profile reports its compute buffer" -- estimate $G --precision q4_k_m --engine llamacpp --json
+check_ok '"host_bytes"' "ollama profile reports host memory" -- estimate $G --precision q4_k_m --engine ollama --json
+check_ok '"kv_capacity_tokens"' "vllm profile reports KV capacity" -- estimate $G --precision bf16 --engine vllm --hardware rtx-3090-24gb --json
+check_ok '"max_concurrency"' "vllm profile reports concurrency" -- estimate $G --precision bf16 --engine vllm --hardware rtx-3090-24gb --json
+check_ok '--gpu-memory-utilization 0.80' "vllm command takes the utilization" -- command vllm $G --precision bf16 --gpu-memory-utilization 0.8
+check_ok 'compute' "matrix with an engine profile" -- estimate $G --precision q4_k_m --engine llamacpp --flash-attn off --ubatch 1024
 
 echo "1..$n"
 [ $failed -eq 0 ]

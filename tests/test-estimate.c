@@ -387,8 +387,10 @@ test_absurd_inputs (void)
   g_assert_true (hr_estimate (&in, &e, NULL));
   g_assert_cmpint (e.verdict, ==, HR_VERDICT_NO_FIT);
 
-  in = good; in.engine = HR_ENGINE_VLLM;
-  expect_invalid (&in, "not available");
+  in = good; in.options.gpu_memory_utilization = 1.5;
+  expect_invalid (&in, "GPU memory utilization");
+  in = good; in.options.ubatch = 1u << 20;
+  expect_invalid (&in, "micro-batch");
 }
 
 int

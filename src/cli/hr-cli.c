@@ -312,11 +312,18 @@ resolve_scenario (Options   *o,
     o->scenario.context = context;
     o->scenario.batch = batch;
     o->scenario.gpus = gpus;
+    if (o->ubatch_arg != NULL)
+      o->scenario.options.ubatch = ubatch;
+    if (o->max_num_batched_tokens_arg != NULL)
+      o->scenario.options.max_num_batched_tokens = tokens;
   }
 
   if (o->flash_attn != NULL && g_strcmp0 (o->flash_attn, "on") != 0 &&
       g_strcmp0 (o->flash_attn, "off") != 0)
     return usage_error ("--flash-attn must be on or off, not “%s”", o->flash_attn), FALSE;
+  if (o->flash_attn != NULL)
+    o->scenario.options.flash_attn = g_str_equal (o->flash_attn, "on") ? HR_FLASH_ATTN_ON
+                                                                       : HR_FLASH_ATTN_OFF;
   if (o->gpu_memory_utilization_arg != NULL)
     {
       char *end = NULL;
@@ -325,6 +332,7 @@ resolve_scenario (Options   *o,
       if (end == o->gpu_memory_utilization_arg || *end != '\0' || !(f > 0 && f <= 1))
         return usage_error ("--gpu-memory-utilization must be in (0, 1], not “%s”",
                             o->gpu_memory_utilization_arg), FALSE;
+      o->scenario.options.gpu_memory_utilization = f;
     }
 
   return TRUE;
@@ -429,6 +437,17 @@ run_estimate (Options *o)
       add_double (b, "kv_bytes_per_token", e.kv_bytes_per_token);
       add_uint (b, "kv_heads_per_device", e.kv_heads_per_device);
       add_bool (b, "kv_replicated", e.kv_replicated);
+      if (s->engine == HR_ENGINE_LLAMACPP || s->engine == HR_ENGINE_OLLAMA)
+        {
+          add_uint (b, "compute_bytes", e.compute_bytes);
+          add_uint (b, "host_bytes", e.host_bytes);
+          add_bool (b, "flash_attn", e.flash_attn);
+        }
+      if (s->engine == HR_ENGINE_VLLM)
+        {
+          add_uint (b, "kv_capacity_tokens", e.kv_capacity_tokens);
+          add_double (b, "max_concurrency", e.max_concurrency);
+        }
       json_builder_end_object (b);
       root = json_builder_get_root (b);
       print_json (root);
@@ -461,6 +480,19 @@ run_estimate (Options *o)
     g_print ("  max context %12s tokens%s\n", max_ctx,
              e.max_context_past_trained ? " (past the trained maximum)" : "");
     g_print ("  KV saves %.1f %% vs MHA FP16 (%s)\n", e.kv_savings * 100, mha);
+    if (s->engine == HR_ENGINE_LLAMACPP || s->engine == HR_ENGINE_OLLAMA)
+      {
+        g_autofree char *compute = hr_format_size (e.compute_bytes, u);
+        g_autofree char *host = hr_format_size (e.host_bytes, u);
+        g_print ("  compute buffer %s per device (flash attention %s); %s in host RAM\n",
+                 compute, e.flash_attn ? "on" : "off", host);
+      }
+    if (s->engine == HR_ENGINE_VLLM)
+      {
+        g_autofree char *capacity = hr_format_tokens (e.kv_capacity_tokens);
+        g_print ("  KV capacity %s tokens, %.2fx concurrency at this context\n",
+                 capacity, e.max_concurrency);
+      }
   }
   return 0;
 }
@@ -549,19 +581,9 @@ calculator_for (Options *o)
   hr_calculator_set_batch (calc, o->scenario.batch);
   hr_calculator_set_engine (calc, o->scenario.engine);
   hr_calculator_set_gpu_count (calc, o->scenario.gpus);
+  hr_calculator_set_engine_options (calc, &o->scenario.options);
   hr_calculator_thaw (calc);
   return calc;
-}
-
-/* The matrix and the table skip cells that fail; an engine profile that
- * cannot run at all is a usage error, reported once. */
-static int
-check_engine_available (Options *o)
-{
-  if (o->scenario.engine != HR_ENGINE_GENERIC)
-    return usage_error ("the “%s” engine profile is not available yet; use “generic”",
-                        hr_engine_to_string (o->scenario.engine));
-  return 0;
 }
 
 static int
@@ -570,9 +592,6 @@ run_matrix (Options *o)
   g_autoptr(HrCalculator) calc = NULL;
   g_autoptr(HrMatrix) matrix = NULL;
   guint n_contexts, n_rows;
-
-  if (check_engine_available (o) != 0)
-    return exit_status;
 
   calc = calculator_for (o);
   matrix = hr_matrix_new (calc);
@@ -664,9 +683,6 @@ run_hardware (Options *o)
   g_autoptr(HrCalculator) calc = NULL;
   g_autoptr(HrHardwareTable) table = NULL;
   guint n_rows;
-
-  if (check_engine_available (o) != 0)
-    return exit_status;
 
   calc = calculator_for (o);
   table = hr_hardware_table_new (calc);

@@ -52,6 +52,10 @@ enum {
   PROP_BATCH,
   PROP_ENGINE,
   PROP_GPU_COUNT,
+  PROP_FLASH_ATTN,
+  PROP_UBATCH,
+  PROP_GPU_MEMORY_UTILIZATION,
+  PROP_MAX_NUM_BATCHED_TOKENS,
   PROP_VERDICT,
   N_INPUT_PROPS,
 };
@@ -85,6 +89,11 @@ static const HrField outputs[] = {
   O ("kv_mha_bytes", HR_FIELD_U64, result.kv_mha_bytes, "MHA FP16 baseline"),
   O ("kv_savings", HR_FIELD_DOUBLE, result.kv_savings, "1 - KV / MHA baseline"),
   O ("kv_bytes_per_token", HR_FIELD_DOUBLE, result.kv_bytes_per_token, "KV bytes per token"),
+  O ("compute_bytes", HR_FIELD_U64, result.compute_bytes, "llama.cpp compute buffers"),
+  O ("host_bytes", HR_FIELD_U64, result.host_bytes, "What stays in system RAM"),
+  O ("kv_capacity_tokens", HR_FIELD_U64, result.kv_capacity_tokens, "vLLM KV capacity"),
+  O ("max_concurrency", HR_FIELD_DOUBLE, result.max_concurrency, "vLLM concurrency"),
+  O ("flash_attn_used", HR_FIELD_BOOL, result.flash_attn, "Flash attention as assumed"),
   O ("valid", HR_FIELD_BOOL, valid, "The inputs gave an estimate"),
   O ("error_message", HR_FIELD_STRING, error_message, "Why not"),
   O ("effective_bpw", HR_FIELD_DOUBLE, effective_bpw, "Bits per weight"),
@@ -234,6 +243,18 @@ hr_calculator_get_property (GObject    *object,
     case PROP_GPU_COUNT:
       g_value_set_uint (value, self->scenario.gpus);
       break;
+    case PROP_FLASH_ATTN:
+      g_value_set_uint (value, self->scenario.options.flash_attn);
+      break;
+    case PROP_UBATCH:
+      g_value_set_uint (value, self->scenario.options.ubatch);
+      break;
+    case PROP_GPU_MEMORY_UTILIZATION:
+      g_value_set_double (value, self->scenario.options.gpu_memory_utilization);
+      break;
+    case PROP_MAX_NUM_BATCHED_TOKENS:
+      g_value_set_uint64 (value, self->scenario.options.max_num_batched_tokens);
+      break;
     case PROP_VERDICT:
       g_value_set_enum (value, self->result.verdict);
       break;
@@ -281,6 +302,24 @@ hr_calculator_set_property (GObject      *object,
     case PROP_GPU_COUNT:
       hr_calculator_set_gpu_count (self, g_value_get_uint (value));
       break;
+    case PROP_FLASH_ATTN:
+    case PROP_UBATCH:
+    case PROP_GPU_MEMORY_UTILIZATION:
+    case PROP_MAX_NUM_BATCHED_TOKENS:
+      {
+        HrEngineOptions options = self->scenario.options;
+
+        if (prop_id == PROP_FLASH_ATTN)
+          options.flash_attn = MIN (g_value_get_uint (value), HR_FLASH_ATTN_OFF);
+        else if (prop_id == PROP_UBATCH)
+          options.ubatch = g_value_get_uint (value);
+        else if (prop_id == PROP_GPU_MEMORY_UTILIZATION)
+          options.gpu_memory_utilization = g_value_get_double (value);
+        else
+          options.max_num_batched_tokens = g_value_get_uint64 (value);
+        hr_calculator_set_engine_options (self, &options);
+      }
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -321,6 +360,18 @@ hr_calculator_class_init (HrCalculatorClass *klass)
   properties[PROP_GPU_COUNT] =
     g_param_spec_uint ("gpu-count", NULL, "Tensor-parallel GPUs",
                        1, HR_GPUS_MAX, HR_DEFAULT_GPUS, rw);
+  properties[PROP_FLASH_ATTN] =
+    g_param_spec_uint ("flash-attn", NULL, "0 = engine default, 1 = on, 2 = off",
+                       HR_FLASH_ATTN_DEFAULT, HR_FLASH_ATTN_OFF, HR_FLASH_ATTN_DEFAULT, rw);
+  properties[PROP_UBATCH] =
+    g_param_spec_uint ("ubatch", NULL, "llama.cpp micro-batch; 0 = default",
+                       0, 1 << 16, 0, rw);
+  properties[PROP_GPU_MEMORY_UTILIZATION] =
+    g_param_spec_double ("gpu-memory-utilization", NULL, "vLLM share; 0 = default",
+                         0, 1, 0, rw);
+  properties[PROP_MAX_NUM_BATCHED_TOKENS] =
+    g_param_spec_uint64 ("max-num-batched-tokens", NULL, "vLLM; 0 = default",
+                         0, HR_CONTEXT_MAX, 0, rw);
   properties[PROP_VERDICT] =
     g_param_spec_enum ("verdict", NULL, "Fits comfortably, tight, or not",
                        HR_TYPE_VERDICT, HR_VERDICT_COMFORTABLE,
@@ -473,6 +524,56 @@ hr_calculator_set_gpu_count (HrCalculator *self,
   self->scenario.gpus = gpu_count;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_COUNT]);
   recompute (self);
+}
+
+const HrEngineOptions *
+hr_calculator_get_engine_options (HrCalculator *self)
+{
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), NULL);
+  return &self->scenario.options;
+}
+
+/* Engine settings; zero means the engine's own default.  Each changed
+ * option is notified, then one run. */
+void
+hr_calculator_set_engine_options (HrCalculator          *self,
+                                  const HrEngineOptions *options)
+{
+  HrEngineOptions *current;
+  gboolean changed = FALSE;
+
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (options != NULL);
+
+  current = &self->scenario.options;
+  g_object_freeze_notify (G_OBJECT (self));
+  if (current->flash_attn != options->flash_attn)
+    {
+      current->flash_attn = options->flash_attn;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLASH_ATTN]);
+      changed = TRUE;
+    }
+  if (current->ubatch != options->ubatch)
+    {
+      current->ubatch = options->ubatch;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UBATCH]);
+      changed = TRUE;
+    }
+  if (current->gpu_memory_utilization != options->gpu_memory_utilization)
+    {
+      current->gpu_memory_utilization = CLAMP (options->gpu_memory_utilization, 0.0, 1.0);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_MEMORY_UTILIZATION]);
+      changed = TRUE;
+    }
+  if (current->max_num_batched_tokens != options->max_num_batched_tokens)
+    {
+      current->max_num_batched_tokens = options->max_num_batched_tokens;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_NUM_BATCHED_TOKENS]);
+      changed = TRUE;
+    }
+  if (changed)
+    recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 #define INPUT_GETTER(type, name, expr) \

@@ -43,6 +43,10 @@ guint              hr_calculator_get_gpu_count      (HrCalculator *self);
 void               hr_calculator_set_gpu_count      (HrCalculator *self,
                                                      guint         gpu_count);
 
+const HrEngineOptions *hr_calculator_get_engine_options (HrCalculator *self);
+void               hr_calculator_set_engine_options (HrCalculator          *self,
+                                                     const HrEngineOptions *options);
+
 void               hr_calculator_freeze             (HrCalculator *self);
 void               hr_calculator_thaw               (HrCalculator *self);
 

@@ -100,7 +100,12 @@ vllm_command (const HrScenario *scenario)
   arg (out, "--max-num-seqs %u", scenario->batch);
   arg (out, "--gpu-memory-utilization %s",
        g_ascii_formatd (utilization, sizeof utilization, "%.2f",
-                        HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION));
+                        scenario->options.gpu_memory_utilization > 0
+                        ? scenario->options.gpu_memory_utilization
+                        : HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION));
+  if (scenario->options.max_num_batched_tokens > 0)
+    arg (out, "--max-num-batched-tokens %" G_GUINT64_FORMAT,
+         scenario->options.max_num_batched_tokens);
   if (g_strcmp0 (precision, "fp8") == 0)
     arg (out, "--quantization fp8");
   else if (g_strcmp0 (precision, "fp16") == 0)
@@ -160,7 +165,10 @@ llamacpp_command (const HrScenario *scenario)
   arg (out, "--ctx-size %" G_GUINT64_FORMAT, scenario->context * scenario->batch);
   /* Every repeating layer plus the output layer. */
   arg (out, "--n-gpu-layers %u", layers + 1);
-  arg (out, "--flash-attn on");
+  arg (out, "--flash-attn %s",
+       scenario->options.flash_attn == HR_FLASH_ATTN_OFF ? "off" : "on");
+  if (scenario->options.ubatch > 0)
+    arg (out, "--ubatch-size %u", scenario->options.ubatch);
   arg (out, "--cache-type-k %s", cache ? cache : "f16");
   arg (out, "--cache-type-v %s", cache ? cache : "f16");
   arg (out, "--parallel %u", scenario->batch);

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "hr-engine.h"
 #include "hr-scenario.h"
 
 G_BEGIN_DECLS
@@ -16,8 +17,6 @@ typedef enum
   HR_COMMAND_OLLAMA,
 } HrCommandKind;
 
-/* vLLM's own default for --gpu-memory-utilization (vllm/engine/arg_utils.py). */
-#define HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION 0.90
 #define HR_VLLM_DEFAULT_PORT 8000
 #define HR_LLAMACPP_DEFAULT_PORT 8080
 

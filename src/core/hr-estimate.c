@@ -11,6 +11,7 @@
 
 #include "hr-estimate.h"
 #include "hr-estimate-constants.h"
+#include "hr-engine.h"
 
 G_DEFINE_QUARK (hr-estimate-error-quark, hr_estimate_error)
 
@@ -393,9 +394,16 @@ validate_input (const HrEstimateInput  *input,
     return invalid (error, "device bandwidth must be positive");
   if (input->device->family >= HR_N_FAMILIES)
     return invalid (error, "unknown hardware family");
-  if (input->engine != HR_ENGINE_GENERIC)
-    return invalid (error, "the “%s” engine profile is not available yet; "
-                    "use “generic”", hr_engine_to_string (input->engine));
+  if (input->engine >= HR_N_ENGINES)
+    return invalid (error, "unknown engine profile");
+  if (input->options.gpu_memory_utilization < 0 ||
+      input->options.gpu_memory_utilization > 1 ||
+      isnan (input->options.gpu_memory_utilization))
+    return invalid (error, "GPU memory utilization must be in (0, 1]");
+  if (input->options.ubatch > (1u << 16))
+    return invalid (error, "micro-batch %u is out of range (1–65536)", input->options.ubatch);
+  if (input->options.max_num_batched_tokens > HR_CONTEXT_MAX)
+    return invalid (error, "max-num-batched-tokens is out of range");
 
   return TRUE;
 }
@@ -461,28 +469,66 @@ verdict_for (guint64 per_device,
   return HR_VERDICT_NO_FIT;
 }
 
-gboolean
-hr_estimate (const HrEstimateInput  *input,
-             HrEstimate             *result,
-             GError                **error)
+/* Fills what every profile shares once the per-device parts are known:
+ * totals, shares, verdict, speed and the MHA comparison. */
+static gboolean
+finish (const HrEstimateInput  *input,
+        HrEstimate             *result,
+        double                  weights,
+        double                  kv_total_one,
+        double                  active_dev,
+        double                  kv_decode_dev,
+        GError                **error)
 {
-  const HrModelArch *model;
-  guint32 n_gpus;
-  double weights, weights_dev, kv_total_one, kv_dev, overhead_dev;
-  double per_layer_token, kv_fraction, budget, total;
-  double active_dev, kv_decode_dev;
-  guint32 heads_per_device;
+  const HrModelArch *model = input->model;
+  double total;
 
-  g_return_val_if_fail (input != NULL, FALSE);
-  g_return_val_if_fail (result != NULL, FALSE);
-
-  memset (result, 0, sizeof *result);
-
-  if (!validate_input (input, error))
+  if (!to_bytes (weights, "the weights", &result->weights_bytes, error) ||
+      !to_bytes (hr_kv_mha_bytes (model, input->context, input->batch),
+                 "the MHA baseline", &result->kv_mha_bytes, error))
     return FALSE;
 
-  model = input->model;
-  n_gpus = input->n_gpus;
+  result->per_device_bytes = result->per_device_weights_bytes +
+                             result->per_device_kv_bytes +
+                             result->per_device_overhead_bytes;
+  result->total_bytes = result->weights_bytes + result->kv_bytes + result->overhead_bytes;
+  total = (double) result->total_bytes;
+  result->weights_share = result->weights_bytes / total;
+  result->kv_share = result->kv_bytes / total;
+  result->overhead_share = result->overhead_bytes / total;
+
+  result->usable_bytes = hr_device_usable_bytes (input->device);
+  result->device_share = (double) result->per_device_bytes /
+                         (double) input->device->memory_bytes;
+  if (input->engine != HR_ENGINE_VLLM)
+    result->verdict = verdict_for (result->per_device_bytes, result->usable_bytes);
+  result->max_context_past_trained = result->max_context > model->max_context;
+
+  /* One decode step of one sequence reads every active weight once and the
+   * whole cache up to the current position (taken as the context). */
+  result->bytes_per_token = active_dev + kv_decode_dev;
+  result->decode_tokens_per_s = decode_tokens_per_s (input, result->bytes_per_token);
+
+  result->kv_bytes_per_token = hr_kv_bytes_per_token (model, input->kv_bytes_per_element);
+  /* Against one copy of the cache: replicas are a parallelism cost, not
+   * an architectural one. */
+  result->kv_savings = result->kv_mha_bytes > 0
+                       ? 1.0 - kv_total_one / result->kv_mha_bytes
+                       : 0;
+  return TRUE;
+}
+
+/* The seed page's method: nominal weights, an overhead formula. */
+static gboolean
+estimate_generic (const HrEstimateInput  *input,
+                  HrEstimate             *result,
+                  GError                **error)
+{
+  const HrModelArch *model = input->model;
+  guint32 n_gpus = input->n_gpus;
+  double weights, weights_dev, kv_total_one, kv_dev, overhead_dev;
+  double per_layer_token, kv_fraction, budget;
+  guint32 heads_per_device;
 
   weights = model->params_total * input->bpw / 8.0;
   weights_dev = weights / n_gpus;
@@ -494,59 +540,249 @@ hr_estimate (const HrEstimateInput  *input,
   kv_dev = kv_total_one * kv_fraction;
   overhead_dev = overhead_per_device (input, weights_dev);
 
-  if (!to_bytes (weights, "the weights", &result->weights_bytes, error) ||
-      !to_bytes (kv_dev * n_gpus, "the KV cache", &result->kv_bytes, error) ||
-      !to_bytes (overhead_dev * n_gpus, "the overhead",
-                 &result->overhead_bytes, error) ||
-      !to_bytes (hr_kv_mha_bytes (model, input->context, input->batch),
-                 "the MHA baseline", &result->kv_mha_bytes, error))
+  if (!to_bytes (kv_dev * n_gpus, "the KV cache", &result->kv_bytes, error) ||
+      !to_bytes (overhead_dev * n_gpus, "the overhead", &result->overhead_bytes, error))
     return FALSE;
 
   result->per_device_weights_bytes = (guint64) llround (weights_dev);
   result->per_device_kv_bytes = (guint64) llround (kv_dev);
   result->per_device_overhead_bytes = (guint64) llround (overhead_dev);
-  result->per_device_bytes = result->per_device_weights_bytes +
-                             result->per_device_kv_bytes +
-                             result->per_device_overhead_bytes;
-
-  result->total_bytes = result->weights_bytes + result->kv_bytes +
-                        result->overhead_bytes;
-  total = (double) result->total_bytes;
-  result->weights_share = result->weights_bytes / total;
-  result->kv_share = result->kv_bytes / total;
-  result->overhead_share = result->overhead_bytes / total;
-
-  result->usable_bytes = hr_device_usable_bytes (input->device);
-  result->device_share = (double) result->per_device_bytes /
-                         (double) input->device->memory_bytes;
-  result->verdict = verdict_for (result->per_device_bytes, result->usable_bytes);
   result->kv_heads_per_device = heads_per_device;
   result->kv_replicated = model->attention != HR_ATTENTION_MLA &&
                           (guint64) heads_per_device * n_gpus > model->n_kv_heads;
 
-  budget = (double) result->usable_bytes - weights_dev - overhead_dev;
+  budget = (double) hr_device_usable_bytes (input->device) - weights_dev - overhead_dev;
   result->max_context = solve_max_context (model, budget,
-                                           per_layer_token * kv_fraction *
-                                           input->batch,
+                                           per_layer_token * kv_fraction * input->batch,
                                            &result->max_context_unbounded);
-  result->max_context_past_trained = result->max_context > model->max_context;
 
-  /* One decode step of one sequence reads every active weight once and the
-   * whole cache up to the current position (taken as the context). */
-  active_dev = model->params_active * input->bpw / 8.0 / n_gpus;
-  kv_decode_dev = hr_kv_bytes (model, input->context, 1,
-                               input->kv_bytes_per_element) * kv_fraction;
-  result->bytes_per_token = active_dev + kv_decode_dev;
-  result->decode_tokens_per_s = decode_tokens_per_s (input,
-                                                     result->bytes_per_token);
+  return finish (input, result, weights, kv_total_one,
+                 model->params_active * input->bpw / 8.0 / n_gpus,
+                 hr_kv_bytes (model, input->context, 1, input->kv_bytes_per_element) *
+                 kv_fraction,
+                 error);
+}
 
-  result->kv_bytes_per_token = hr_kv_bytes_per_token (model,
-                                                      input->kv_bytes_per_element);
-  /* Against one copy of the cache: replicas are a parallelism cost, not
-   * an architectural one. */
-  result->kv_savings = result->kv_mha_bytes > 0
-                       ? 1.0 - kv_total_one / result->kv_mha_bytes
-                       : 0;
+static double
+engine_weights (const HrEstimateInput *input)
+{
+  if (input->weights_bytes > 0)
+    return (double) input->weights_bytes;
+  return input->model->params_total * input->bpw / 8.0;
+}
 
+static guint64
+engine_ffn_width (const HrEstimateInput *input)
+{
+  /* Without a width from the catalog, the common 4 × hidden. */
+  return input->ffn_width > 0 ? input->ffn_width : 4ull * input->model->hidden;
+}
+
+/* llama.cpp's buffers at @context for the input's settings. */
+static gboolean
+llamacpp_buffers (const HrEstimateInput  *input,
+                  guint64                 context,
+                  HrLlamaCppMemory       *memory,
+                  gboolean               *flash_attn,
+                  GError                **error)
+{
+  HrLlamaCppParams params;
+  guint64 n_ctx;
+  double kv = input->kv_bytes_per_element;
+
+  hr_llamacpp_params_init_default (&params);
+
+  if (input->engine == HR_ENGINE_OLLAMA)
+    {
+      HrOllamaParams ollama;
+
+      hr_ollama_params_init_default (&ollama);
+      ollama.num_ctx = context;
+      ollama.num_parallel = input->batch;
+      if (input->options.flash_attn != HR_FLASH_ATTN_DEFAULT)
+        ollama.flash_attn = input->options.flash_attn == HR_FLASH_ATTN_ON;
+      if (input->options.ubatch > 0)
+        ollama.num_batch = input->options.ubatch;
+      /* Ollama keeps an F16 cache without flash attention, whatever
+       * OLLAMA_KV_CACHE_TYPE says. */
+      n_ctx = hr_ollama_llamacpp_params (&ollama, kv, &params);
+    }
+  else
+    {
+      /* As the generated command runs it: --parallel N slots, each with its
+       * own share of --ctx-size = context × N. */
+      params.n_seq = input->batch;
+      params.kv_unified = FALSE;
+      params.kv_k_bytes_per_element = kv;
+      params.kv_v_bytes_per_element = kv;
+      if (input->options.flash_attn != HR_FLASH_ATTN_DEFAULT)
+        params.flash_attn = input->options.flash_attn == HR_FLASH_ATTN_ON;
+      if (input->options.ubatch > 0)
+        {
+          params.n_ubatch = input->options.ubatch;
+          params.n_batch = MAX (params.n_batch, params.n_ubatch);
+        }
+      if (kv != 2.0 && !params.flash_attn)
+        return invalid (error, "llama.cpp needs flash attention for a quantized V cache");
+      n_ctx = context * input->batch;
+    }
+
+  hr_llamacpp_memory (input->model, engine_ffn_width (input), input->token_embd_bytes,
+                      n_ctx, &params, memory);
+  *flash_attn = params.flash_attn;
   return TRUE;
+}
+
+static guint64
+llamacpp_per_device (const HrEstimateInput  *input,
+                     double                  weights,
+                     const HrLlamaCppMemory *m)
+{
+  double gpu_weights = MAX (0.0, weights - (double) m->host_bytes);
+
+  return (guint64) llround (gpu_weights / input->n_gpus + (double) m->kv_bytes / input->n_gpus) +
+         m->compute_bytes + m->reserve_bytes;
+}
+
+/* llama.cpp (and Ollama, which runs it): layers are split across devices,
+ * the token embeddings stay in host memory, each device keeps a compute
+ * buffer and the backend's reserve. */
+static gboolean
+estimate_llamacpp (const HrEstimateInput  *input,
+                   HrEstimate             *result,
+                   GError                **error)
+{
+  const HrModelArch *model = input->model;
+  guint32 n_gpus = input->n_gpus;
+  HrLlamaCppMemory m;
+  double weights = engine_weights (input);
+  double gpu_weights;
+  guint64 usable = hr_device_usable_bytes (input->device);
+  guint64 low, high;
+  gboolean flash_attn;
+
+  if (!llamacpp_buffers (input, input->context, &m, &flash_attn, error))
+    return FALSE;
+
+  gpu_weights = MAX (0.0, weights - (double) m.host_bytes);
+  result->kv_bytes = m.kv_bytes;
+  result->compute_bytes = m.compute_bytes;
+  result->host_bytes = m.host_bytes + m.output_bytes + m.host_compute_bytes;
+  result->flash_attn = flash_attn;
+  result->overhead_bytes = (m.compute_bytes + m.reserve_bytes) * n_gpus;
+  result->per_device_weights_bytes = (guint64) llround (gpu_weights / n_gpus);
+  result->per_device_kv_bytes = m.kv_bytes / n_gpus;
+  result->per_device_overhead_bytes = m.compute_bytes + m.reserve_bytes;
+  /* Layer split: every device holds whole heads of its own layers. */
+  result->kv_heads_per_device = model->n_kv_heads;
+
+  /* The largest context that fits, by bisection: the buffers grow with the
+   * padded context in steps, so there is no closed form. */
+  low = 0;
+  high = HR_CONTEXT_MAX;
+  while (low < high)
+    {
+      guint64 mid = low + (high - low + 1) / 2;
+      HrLlamaCppMemory at;
+      gboolean fa;
+
+      if (llamacpp_buffers (input, mid, &at, &fa, NULL) &&
+          llamacpp_per_device (input, weights, &at) <= usable)
+        low = mid;
+      else
+        high = mid - 1;
+    }
+  result->max_context = low;
+
+  return finish (input, result, weights,
+                 hr_kv_bytes (model, input->context, input->batch, input->kv_bytes_per_element),
+                 model->params_active / model->params_total * gpu_weights / n_gpus,
+                 hr_kv_bytes (model, input->context, 1, input->kv_bytes_per_element) / n_gpus,
+                 error);
+}
+
+/* vLLM: a budget of gpu_memory_utilization × device memory; weights, the
+ * profiled activation peak and non-torch memory come off it, the rest is
+ * KV cache in blocks.  Fits when one sequence of the context fits. */
+static gboolean
+estimate_vllm (const HrEstimateInput  *input,
+               HrEstimate             *result,
+               GError                **error)
+{
+  const HrModelArch *model = input->model;
+  guint32 n_gpus = input->n_gpus;
+  HrVllmParams params;
+  HrVllmMemory m;
+  double weights = engine_weights (input);
+  double kv_fraction, kv_per_token_dev;
+  guint32 heads_per_device;
+
+  hr_vllm_params_init_default (&params, input->context);
+  params.max_num_seqs = input->batch;
+  if (input->options.gpu_memory_utilization > 0)
+    params.gpu_memory_utilization = input->options.gpu_memory_utilization;
+  if (input->options.max_num_batched_tokens > 0)
+    params.max_num_batched_tokens = input->options.max_num_batched_tokens;
+
+  kv_fraction = kv_device_fraction (model, n_gpus, &heads_per_device);
+  /* vLLM pages a full-attention cache for every layer. */
+  kv_per_token_dev = hr_kv_bytes_per_token (model, input->kv_bytes_per_element) * kv_fraction;
+  hr_vllm_memory (model, engine_ffn_width (input), input->device->memory_bytes,
+                  (guint64) llround (weights / n_gpus), kv_per_token_dev, n_gpus, &params, &m);
+
+  result->kv_capacity_tokens = m.kv_capacity_tokens;
+  result->max_concurrency = m.max_concurrency;
+  result->kv_heads_per_device = heads_per_device;
+  result->kv_replicated = model->attention != HR_ATTENTION_MLA &&
+                          (guint64) heads_per_device * n_gpus > model->n_kv_heads;
+  result->per_device_weights_bytes = (guint64) llround (weights / n_gpus);
+  result->per_device_kv_bytes = m.kv_cache_bytes;
+  result->per_device_overhead_bytes = m.activation_peak_bytes + m.non_torch_bytes +
+                                      m.cuda_graph_bytes;
+  result->kv_bytes = m.kv_cache_bytes * n_gpus;
+  result->overhead_bytes = result->per_device_overhead_bytes * n_gpus;
+  result->max_context = m.kv_capacity_tokens;
+
+  /* vLLM refuses to start when one sequence of max_model_len does not fit
+   * the cache; it fits tightly when fewer than the requested sequences
+   * can run at once. */
+  if (m.kv_cache_bytes == 0 || m.kv_capacity_tokens < input->context)
+    result->verdict = HR_VERDICT_NO_FIT;
+  else if (m.max_concurrency < input->batch)
+    result->verdict = HR_VERDICT_TIGHT;
+  else
+    result->verdict = HR_VERDICT_COMFORTABLE;
+
+  return finish (input, result, weights,
+                 hr_kv_bytes (model, input->context, input->batch, input->kv_bytes_per_element),
+                 model->params_active / model->params_total * weights / n_gpus,
+                 hr_kv_bytes (model, input->context, 1, input->kv_bytes_per_element) *
+                 kv_fraction,
+                 error);
+}
+
+gboolean
+hr_estimate (const HrEstimateInput  *input,
+             HrEstimate             *result,
+             GError                **error)
+{
+  g_return_val_if_fail (input != NULL, FALSE);
+  g_return_val_if_fail (result != NULL, FALSE);
+
+  memset (result, 0, sizeof *result);
+
+  if (!validate_input (input, error))
+    return FALSE;
+
+  switch (input->engine)
+    {
+    case HR_ENGINE_LLAMACPP:
+    case HR_ENGINE_OLLAMA:
+      return estimate_llamacpp (input, result, error);
+    case HR_ENGINE_VLLM:
+      return estimate_vllm (input, result, error);
+    case HR_ENGINE_GENERIC:
+    default:
+      return estimate_generic (input, result, error);
+    }
 }

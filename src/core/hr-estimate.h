@@ -99,6 +99,23 @@ typedef struct
   double bandwidth_gbps;       /* decimal GB/s */
 } HrDevice;
 
+/* Engine settings; zero / HR_FLASH_ATTN_DEFAULT mean the engine's own
+ * default.  The generic profile ignores them. */
+typedef enum
+{
+  HR_FLASH_ATTN_DEFAULT,
+  HR_FLASH_ATTN_ON,
+  HR_FLASH_ATTN_OFF,
+} HrFlashAttn;
+
+typedef struct
+{
+  HrFlashAttn flash_attn;          /* llama.cpp, Ollama */
+  guint32 ubatch;                  /* llama.cpp, Ollama: physical batch */
+  double gpu_memory_utilization;   /* vLLM: share of device memory */
+  guint64 max_num_batched_tokens;  /* vLLM: tokens per scheduler step */
+} HrEngineOptions;
+
 typedef struct
 {
   const HrModelArch *model;
@@ -109,6 +126,12 @@ typedef struct
   HrEngine engine;
   const HrDevice *device;
   guint32 n_gpus;              /* tensor-parallel degree */
+
+  /* Engine profiles only (hr_scenario_estimate() fills them): */
+  HrEngineOptions options;
+  guint64 weights_bytes;       /* tensor-exact weights; 0 = params × bpw / 8 */
+  guint64 token_embd_bytes;    /* the input embedding tensor */
+  guint64 ffn_width;           /* FFN width a token goes through */
 } HrEstimateInput;
 
 typedef struct
@@ -140,6 +163,13 @@ typedef struct
 
   double decode_tokens_per_s;  /* single stream, at position = context */
   double bytes_per_token;      /* what one decode step reads per device */
+
+  /* engine profiles */
+  guint64 compute_bytes;       /* llama.cpp compute + output buffers, one device */
+  guint64 host_bytes;          /* what stays in system RAM */
+  guint64 kv_capacity_tokens;  /* vLLM: tokens the KV budget holds */
+  double max_concurrency;      /* vLLM: kv_capacity_tokens / context */
+  gboolean flash_attn;         /* llama.cpp / Ollama: as assumed */
 
   guint64 kv_mha_bytes;        /* MHA FP16 baseline at the same context/batch */
   double kv_savings;           /* 1 - kv / kv_mha */

@@ -27,10 +27,16 @@ typedef struct
   guint32 batch;
   HrEngine engine;
   guint32 gpus;
+  HrEngineOptions options;   /* zero = the engine's defaults */
 } HrScenario;
 
-gboolean hr_scenario_estimate (const HrScenario  *scenario,
-                               HrEstimate        *result,
-                               GError           **error);
+gboolean hr_scenario_estimate       (const HrScenario  *scenario,
+                                     HrEstimate        *result,
+                                     GError           **error);
+gboolean hr_scenario_engine_weights (HrModelSpec       *model,
+                                     HrPrecision       *precision,
+                                     HrEngine           engine,
+                                     guint64           *weights_bytes,
+                                     guint64           *token_embd_bytes);
 
 G_END_DECLS
