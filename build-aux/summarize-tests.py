@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Prints "N passed, N failed" from meson's test log, counting the TAP
-# subtests of each test program (a program that crashes or exits non-zero
-# without reporting counts as one failure).
+# subtests of each test program; a program without TAP output counts as one
+# test, and one that crashes or exits non-zero without a failing subtest as
+# one failure.
 import json, re, sys
 
 passed = failed = skipped = 0
@@ -12,7 +13,11 @@ with open(sys.argv[1]) as log:
         oks = len(re.findall(r'^ok \d+', out, re.M))
         skips = len(re.findall(r'^ok \d+ .*# SKIP', out, re.M))
         bad = len(re.findall(r'^not ok \d+', out, re.M))
-        if result['result'] not in ('OK', 'EXPECTEDFAIL', 'SKIP') and bad == 0:
+        ok = result['result'] in ('OK', 'EXPECTEDFAIL', 'SKIP')
+        if oks == 0 and bad == 0:
+            # not a TAP test: the program itself is one test
+            oks, bad = (1, 0) if ok else (0, 1)
+        elif not ok and bad == 0:
             bad = 1
         passed += oks - skips
         skipped += skips

@@ -35,6 +35,11 @@ G_BEGIN_DECLS
 #define HR_UNIFIED_GPU_SHARE_SMALL       (2.0 / 3.0)
 #define HR_UNIFIED_GPU_SHARE             0.75
 
+/* CUDA reports less than a card's nominal memory as its total (what
+ * vLLM multiplies by gpu_memory_utilization): an RTX 3090 with 24 GiB
+ * logs “total_gpu_memory=23.58GiB” (vllm-project/vllm#10517). */
+#define HR_CUDA_UNREPORTED_GIB           0.42
+
 /* A total at or below this fraction of usable memory “fits comfortably”;
  * above it, up to usable memory, it is “tight”: 10 % headroom absorbs
  * allocator fragmentation and a desktop's own use of the GPU. */

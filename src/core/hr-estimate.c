@@ -716,6 +716,12 @@ estimate_vllm (const HrEstimateInput  *input,
   double weights = engine_weights (input);
   double kv_fraction, kv_per_token_dev;
   guint32 heads_per_device;
+  guint64 cuda_total;
+
+  /* vLLM budgets on the total the driver reports, not the nominal size. */
+  cuda_total = input->device->kind == HR_DEVICE_DISCRETE
+               ? input->device->memory_bytes - (guint64) (HR_CUDA_UNREPORTED_GIB * HR_GIB)
+               : input->device->memory_bytes;
 
   hr_vllm_params_init_default (&params, input->context);
   params.max_num_seqs = input->batch;
@@ -727,7 +733,7 @@ estimate_vllm (const HrEstimateInput  *input,
   kv_fraction = kv_device_fraction (model, n_gpus, &heads_per_device);
   /* vLLM pages a full-attention cache for every layer. */
   kv_per_token_dev = hr_kv_bytes_per_token (model, input->kv_bytes_per_element) * kv_fraction;
-  hr_vllm_memory (model, engine_ffn_width (input), input->device->memory_bytes,
+  hr_vllm_memory (model, engine_ffn_width (input), cuda_total,
                   (guint64) llround (weights / n_gpus), kv_per_token_dev, n_gpus, &params, &m);
 
   result->kv_capacity_tokens = m.kv_capacity_tokens;

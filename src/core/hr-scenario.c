@@ -33,17 +33,22 @@ compute_weights (HrModelSpec     *model,
                  CachedWeights   *out)
 {
   HrWeightsOptions options = { .format = format, .imatrix = FALSE };
-  g_autoptr(GArray) tensors = hr_weights_list_tensors (model, precision_id, &options, NULL);
+  g_autoptr(GArray) tensors = NULL;
+  HrWeights weights;
 
   memset (out, 0, sizeof *out);
-  if (tensors == NULL)
+  if (!hr_weights_compute_with_options (model, precision_id, &options, &weights, NULL))
     return;
 
-  for (guint i = 0; i < tensors->len; i++)
+  /* vLLM counts the buffers it builds while loading (the rotary cache) in
+   * “Loading model weights took …”. */
+  out->weights_bytes = weights.total_bytes + weights.buffer_bytes;
+
+  tensors = hr_weights_list_tensors (model, precision_id, &options, NULL);
+  for (guint i = 0; tensors != NULL && i < tensors->len; i++)
     {
       const HrWeightsTensor *t = &g_array_index (tensors, HrWeightsTensor, i);
 
-      out->weights_bytes += t->bytes;
       if (g_str_equal (t->name, "token_embd.weight"))
         out->token_embd_bytes += t->bytes;
     }
