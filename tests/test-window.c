@@ -12,7 +12,9 @@
 #include <glib/gstdio.h>
 
 #include "hr-commands-view.h"
+#include "gguf-writer.h"
 #include "hr-format.h"
+#include "hr-gguf.h"
 #include "hr-matrix-view.h"
 #include "hr-memory-chart.h"
 #include "hr-test-util.h"
@@ -253,6 +255,156 @@ count_visible_toplevels (void)
   return visible;
 }
 
+/* A tiny llama GGUF: 2 layers, Q4_K matrices, Q6_K output, F32 norms. */
+static char *
+write_tiny_gguf (const char *dir)
+{
+  enum { HIDDEN = 256, HEADS = 4, KV = 2, HEAD_DIM = 64, FFN = 512, VOCAB = 1000, LAYERS = 2 };
+  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
+  HrGgufWriter *w = hr_gguf_writer_new (3);
+  char *path = g_build_filename (dir, "tiny-llama-Q4_K_M.gguf", NULL);
+  g_autoptr(GError) error = NULL;
+
+#define Q4K(n) ((guint64) (n) / 256 * 144)
+#define Q6K(n) ((guint64) (n) / 256 * 210)
+#define TENSOR(name, type, d0, d1, bytes) \
+  G_STMT_START { \
+    guint64 dims[2] = { d0, d1 }; \
+    hr_gguf_writer_add_tensor (w, name, type, (d1) ? 2 : 1, dims, bytes); \
+  } G_STMT_END
+
+  hr_gguf_writer_add_string (w, "general.architecture", "llama");
+  hr_gguf_writer_add_string (w, "general.name", "Tiny Llama");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 15);
+  hr_gguf_writer_add_uint32 (w, "llama.block_count", LAYERS);
+  hr_gguf_writer_add_uint32 (w, "llama.context_length", 8192);
+  hr_gguf_writer_add_uint32 (w, "llama.embedding_length", HIDDEN);
+  hr_gguf_writer_add_uint32 (w, "llama.feed_forward_length", FFN);
+  hr_gguf_writer_add_uint32 (w, "llama.attention.head_count", HEADS);
+  hr_gguf_writer_add_uint32 (w, "llama.attention.head_count_kv", KV);
+  for (guint i = 0; i < VOCAB; i++)
+    g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
+  hr_gguf_writer_add_string_array (w, "tokenizer.ggml.tokens",
+                                   (const char * const *) tokens->pdata, tokens->len);
+
+  TENSOR ("token_embd.weight", HR_GGML_TYPE_Q4_K, HIDDEN, VOCAB, Q4K (HIDDEN * VOCAB));
+  for (guint l = 0; l < LAYERS; l++)
+    {
+      g_autofree char *norm = g_strdup_printf ("blk.%u.attn_norm.weight", l);
+      g_autofree char *q = g_strdup_printf ("blk.%u.attn_q.weight", l);
+      g_autofree char *k = g_strdup_printf ("blk.%u.attn_k.weight", l);
+      g_autofree char *v = g_strdup_printf ("blk.%u.attn_v.weight", l);
+      g_autofree char *o = g_strdup_printf ("blk.%u.attn_output.weight", l);
+      g_autofree char *fnorm = g_strdup_printf ("blk.%u.ffn_norm.weight", l);
+      g_autofree char *gate = g_strdup_printf ("blk.%u.ffn_gate.weight", l);
+      g_autofree char *up = g_strdup_printf ("blk.%u.ffn_up.weight", l);
+      g_autofree char *down = g_strdup_printf ("blk.%u.ffn_down.weight", l);
+
+      TENSOR (norm, HR_GGML_TYPE_F32, HIDDEN, 0, HIDDEN * 4);
+      TENSOR (q, HR_GGML_TYPE_Q4_K, HIDDEN, HEADS * HEAD_DIM, Q4K (HIDDEN * HEADS * HEAD_DIM));
+      TENSOR (k, HR_GGML_TYPE_Q4_K, HIDDEN, KV * HEAD_DIM, Q4K (HIDDEN * KV * HEAD_DIM));
+      TENSOR (v, HR_GGML_TYPE_Q6_K, HIDDEN, KV * HEAD_DIM, Q6K (HIDDEN * KV * HEAD_DIM));
+      TENSOR (o, HR_GGML_TYPE_Q4_K, HEADS * HEAD_DIM, HIDDEN, Q4K (HIDDEN * HEADS * HEAD_DIM));
+      TENSOR (fnorm, HR_GGML_TYPE_F32, HIDDEN, 0, HIDDEN * 4);
+      TENSOR (gate, HR_GGML_TYPE_Q4_K, HIDDEN, FFN, Q4K (HIDDEN * FFN));
+      TENSOR (up, HR_GGML_TYPE_Q4_K, HIDDEN, FFN, Q4K (HIDDEN * FFN));
+      TENSOR (down, HR_GGML_TYPE_Q6_K, FFN, HIDDEN, Q6K (HIDDEN * FFN));
+    }
+  TENSOR ("output_norm.weight", HR_GGML_TYPE_F32, HIDDEN, 0, HIDDEN * 4);
+  TENSOR ("output.weight", HR_GGML_TYPE_Q6_K, HIDDEN, VOCAB, Q6K (HIDDEN * VOCAB));
+
+  hr_gguf_writer_write_file (w, path, &error);
+  g_assert_no_error (error);
+  hr_gguf_writer_free (w);
+  return path;
+}
+
+/* Import… of a GGUF file and of a config.json: the model is added to the
+ * user catalog on disk, selected, and the Model view shows the file's
+ * tensor types.  A broken file changes nothing. */
+static void
+test_import (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *dir = g_dir_make_tmp ("headroom-import-XXXXXX", NULL);
+  g_autofree char *gguf = write_tiny_gguf (dir);
+  g_autofree char *bad = g_build_filename (dir, "broken.gguf", NULL);
+  g_autofree char *config = g_test_build_filename (G_TEST_DIST, "data", "hf",
+                                                   "google--gemma-3-27b-it.json", NULL);
+  g_autofree char *saved = g_build_filename (g_get_user_data_dir (), "headroom",
+                                             "imported-models.json", NULL);
+  g_autofree char *model_text = NULL;
+  g_autoptr(GFile) gguf_file = g_file_new_for_path (gguf);
+  g_autoptr(GFile) bad_file = g_file_new_for_path (bad);
+  g_autoptr(GFile) config_file = g_file_new_for_path (config);
+  guint n_models = g_list_model_get_n_items (hr_catalog_get_models (catalog));
+  HrModelSpec *model;
+
+  hr_window_import_file (window, gguf_file);
+  iterate ();
+  model = hr_calculator_get_model (calc);
+  g_assert_cmpstr (hr_model_spec_get_name (model), ==, "Tiny Llama");
+  g_assert_cmpint (hr_model_spec_get_origin (model), ==, HR_ORIGIN_USER);
+  g_assert_true (g_file_test (saved, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), ==, n_models + 1);
+  model_text = view_text (window, "model");
+  assert_shows (model_text, "Q4_K");
+  assert_shows (model_text, "Q6_K");
+  assert_shows (model_text, gguf);
+
+  g_assert_true (g_file_set_contents (bad, "GGUF\3\0\0\0 truncated", -1, NULL));
+  hr_window_import_file (window, bad_file);
+  iterate ();
+  g_assert_cmpstr (hr_model_spec_get_name (hr_calculator_get_model (calc)), ==, "Tiny Llama");
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), ==, n_models + 1);
+
+  hr_window_import_file (window, config_file);
+  iterate ();
+  model = hr_calculator_get_model (calc);
+  g_assert_cmpstr (hr_model_spec_get_id (model), ==, "google/gemma-3-27b-it");
+  g_assert_cmpint (hr_model_spec_get_origin (model), ==, HR_ORIGIN_USER);
+
+  g_unlink (gguf);
+  g_unlink (bad);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Each engine profile shows what only it knows. */
+static void
+test_engine_profiles (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *text = NULL;
+
+  set_seed_case (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog,
+                                                        "meta-llama/Llama-3.1-8B-Instruct"));
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  iterate ();
+  text = view_text (window, "overview");
+  assert_shows (text, "Compute buffer");
+  assert_shows (text, "in system memory");
+  g_clear_pointer (&text, g_free);
+
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "bf16"));
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-3090-24gb"));
+  hr_calculator_set_engine (calc, HR_ENGINE_VLLM);
+  hr_calculator_set_context (calc, 20000);
+  iterate ();
+  text = view_text (window, "overview");
+  assert_shows (text, "KV cache capacity");
+  assert_shows (text, "concurrency at this context");
+  g_clear_pointer (&text, g_free);
+  text = view_text (window, "model");
+  assert_shows (text, "tensor by tensor");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GSettings *
 app_settings (void)
 {
@@ -393,6 +545,8 @@ main (int   argc,
   g_test_add_func ("/window/overview-no-fit", test_overview_no_fit);
   g_test_add_func ("/window/export-equals-cli", test_export_equals_cli);
   g_test_add_func ("/window/commands-and-model", test_commands_and_model);
+  g_test_add_func ("/window/import", test_import);
+  g_test_add_func ("/window/engine-profiles", test_engine_profiles);
   g_test_add_func ("/window/settings-restored", test_settings_restored);
   g_test_add_func ("/window/settings-fallback", test_settings_fallback);
   g_test_add_func ("/window/settings-saved", test_settings_saved);

@@ -14,6 +14,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-engine.h"
 #include "hr-estimate-constants.h"
 #include "hr-format.h"
 #include "hr-model-view.h"
@@ -68,6 +69,7 @@ enum {
   FORMULA_MHA,
   FORMULA_DECODE,
   FORMULA_FORMATS,
+  FORMULA_FILE_TYPES,
   N_FORMULA_ROWS
 };
 
@@ -253,6 +255,13 @@ update_formulas (HrModelView *self)
   else
     /* TRANSLATORS: "9.4B parameters × 4.85 bits ÷ 8 = 5.31 GiB" */
     text = g_strdup_printf (_("%s parameters × %.2f bits ÷ 8 = %s"), params, bpw, weights);
+  if (s->engine != HR_ENGINE_GENERIC)
+    {
+      g_autofree char *nominal = g_steal_pointer (&text);
+      /* TRANSLATORS: "4.92 GiB tensor by tensor as llama.cpp stores them (nominal: …)" */
+      text = g_strdup_printf (_("%s tensor by tensor, as the engine loads them (nominal: %s)"),
+                              weights, nominal);
+    }
   hr_value_row_set_value (rows[FORMULA_WEIGHTS], text);
   g_clear_pointer (&text, g_free);
 
@@ -260,9 +269,21 @@ update_formulas (HrModelView *self)
   hr_value_row_set_value (rows[FORMULA_KV], text);
   g_clear_pointer (&text, g_free);
 
-  /* TRANSLATORS: "1.14 GiB + 3 % × 5.31 GiB = 1.30 GiB per device" */
-  text = g_strdup_printf (_("%.2f GiB + %.0f %% × %s = %s per device"), fixed,
-                          HR_OVERHEAD_WEIGHTS_FRACTION * 100, weights_dev, overhead);
+  if (s->engine == HR_ENGINE_LLAMACPP || s->engine == HR_ENGINE_OLLAMA)
+    {
+      g_autofree char *compute = size (self, e->compute_bytes);
+      /* TRANSLATORS: "compute buffer 0.50 GiB + backend reserve 457 MiB = 0.94 GiB per device" */
+      text = g_strdup_printf (_("compute buffer %s + backend reserve %.0f MiB = %s per device"),
+                              compute, HR_LLAMACPP_BACKEND_RESERVE_MIB, overhead);
+    }
+  else if (s->engine == HR_ENGINE_VLLM)
+    text = g_strdup_printf (_("activation peak + %.2f GiB non-torch + %.1f GiB CUDA graphs "
+                              "= %s per device"),
+                            HR_VLLM_NON_TORCH_GIB, HR_VLLM_CUDA_GRAPH_GIB, overhead);
+  else
+    /* TRANSLATORS: "1.14 GiB + 3 % × 5.31 GiB = 1.30 GiB per device" */
+    text = g_strdup_printf (_("%.2f GiB + %.0f %% × %s = %s per device"), fixed,
+                            HR_OVERHEAD_WEIGHTS_FRACTION * 100, weights_dev, overhead);
   hr_value_row_set_value (rows[FORMULA_OVERHEAD], text);
   g_clear_pointer (&text, g_free);
 
@@ -281,7 +302,14 @@ update_formulas (HrModelView *self)
   hr_value_row_set_value (rows[FORMULA_USABLE], text);
   g_clear_pointer (&text, g_free);
 
-  if (e->max_context_unbounded)
+  if (s->engine == HR_ENGINE_VLLM)
+    /* TRANSLATORS: "KV cache 3.82 GiB ÷ 131,072 B per token = 31,312 tokens" */
+    text = g_strdup_printf (_("KV cache %s ÷ %s B per token = %s tokens, in blocks of %d"),
+                            kv_dev, per_token, max_ctx, HR_VLLM_DEFAULT_BLOCK_SIZE);
+  else if (s->engine != HR_ENGINE_GENERIC)
+    text = g_strdup_printf (_("The largest context whose padded cache and compute buffer "
+                              "still fit %s: %s tokens"), usable, max_ctx);
+  else if (e->max_context_unbounded)
     text = g_strdup (_("Every layer keeps at most its window: the cache stops growing, "
                        "memory never limits the context"));
   else
@@ -317,6 +345,45 @@ update_formulas (HrModelView *self)
                             "attention (MLA) caches one compressed vector per token."));
 }
 
+/* A GGUF file's own tensor table: bytes per ggml type. */
+static void
+update_file_types (HrModelView *self,
+                   HrModelSpec *model)
+{
+  GtkWidget *row = g_ptr_array_index (self->formula_rows, FORMULA_FILE_TYPES);
+  JsonObject *by_type = hr_model_spec_get_weights_by_type (model);
+  g_autoptr(GString) text = NULL;
+  g_autoptr(GList) members = NULL;
+  guint64 total = 0;
+
+  gtk_widget_set_visible (row, by_type != NULL);
+  if (by_type == NULL)
+    return;
+
+  members = json_object_get_members (by_type);
+  for (GList *l = members; l != NULL; l = l->next)
+    total += json_object_get_int_member (by_type, l->data);
+
+  text = g_string_new (NULL);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      guint64 bytes = json_object_get_int_member (by_type, l->data);
+      g_autofree char *amount = size (self, bytes);
+      g_autofree char *share = hr_format_percent (total ? (double) bytes / total : 0, 1);
+
+      if (text->len > 0)
+        g_string_append (text, "\n");
+      g_string_append_printf (text, "%s  %s  (%s)", (const char *) l->data, amount, share);
+    }
+  {
+    g_autofree char *sum = size (self, total);
+    /* TRANSLATORS: the file's total tensor data */
+    g_string_append_printf (text, _("\nIn all %s of tensor data in %s"), sum,
+                            hr_model_spec_get_file_type (model));
+  }
+  hr_value_row_set_value (row, text->str);
+}
+
 static void
 update (HrModelView *self)
 {
@@ -330,6 +397,7 @@ update (HrModelView *self)
 
   update_arch (self, model);
   update_formulas (self);
+  update_file_types (self, model);
 }
 
 static void
@@ -472,6 +540,7 @@ hr_model_view_init (HrModelView *self)
     N_("Standard multi-head attention in FP16, for comparison"),
     N_("Decode speed, single stream"),
     N_("Quantized formats and special attention"),
+    N_("Weights by tensor type, from the file"),
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));

@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-advice.h"
+#include "hr-engine.h"
 #include "hr-estimate-constants.h"
 #include "hr-memory-chart.h"
 #include "hr-overview.h"
@@ -37,6 +38,10 @@ struct _HrOverview
   GtkLabel *max_context_label;
   GtkLabel *max_context_caption;
   GtkLabel *savings_label;
+  GtkWidget *engine_card;
+  GtkLabel *engine_title;
+  GtkLabel *engine_value;
+  GtkLabel *engine_caption;
   GtkLabel *assumptions_label;
 };
 
@@ -234,6 +239,45 @@ update_captions (HrOverview       *self,
   gtk_label_set_label (self->savings_label, savings);
 }
 
+/* What only an engine profile knows: llama.cpp's compute buffer and host
+ * memory, vLLM's KV capacity. */
+static void
+update_engine_card (HrOverview       *self,
+                    const HrEstimate *e)
+{
+  HrEngine engine = hr_calculator_get_engine (self->calculator);
+  g_autofree char *value = NULL;
+  g_autofree char *caption = NULL;
+
+  if (engine == HR_ENGINE_LLAMACPP || engine == HR_ENGINE_OLLAMA)
+    {
+      g_autofree char *host = hr_format_size (e->host_bytes, self->units);
+
+      gtk_label_set_label (self->engine_title, _("Compute buffer"));
+      value = hr_format_size (e->compute_bytes, self->units);
+      caption = g_strdup_printf (e->flash_attn
+                                 /* TRANSLATORS: "per device, flash attention on; 0.98 GiB in system memory" */
+                                 ? _("per device, flash attention on; %s in system memory")
+                                 : _("per device, flash attention off; %s in system memory"),
+                                 host);
+    }
+  else if (engine == HR_ENGINE_VLLM)
+    {
+      gtk_label_set_label (self->engine_title, _("KV cache capacity"));
+      value = hr_format_tokens (e->kv_capacity_tokens);
+      /* TRANSLATORS: "tokens; 1.56 × concurrency at this context" */
+      caption = g_strdup_printf (_("tokens; %.2f× concurrency at this context"),
+                                 e->max_concurrency);
+    }
+
+  gtk_widget_set_visible (self->engine_card, value != NULL);
+  if (value != NULL)
+    {
+      gtk_label_set_label (self->engine_value, value);
+      gtk_label_set_label (self->engine_caption, caption);
+    }
+}
+
 /* The constants of hr-estimate-constants.h, as the user reads them. */
 static void
 update_assumptions (HrOverview *self)
@@ -242,13 +286,43 @@ update_assumptions (HrOverview *self)
   g_autoptr(GString) text = g_string_new (NULL);
   double efficiency = hw ? hr_decode_efficiency (hr_hardware_get_device (hw)->family) : 0;
 
-  g_string_append_printf (text, _("Engine profile: generic — the seed page’s method, "
-                                  "one effective bits-per-weight for the whole model."));
-  g_string_append_c (text, '\n');
-  g_string_append_printf (text, _("Runtime overhead per device: %.2f GiB + %.0f %% of its "
-                                  "weights; %.2f GiB less on unified memory."),
-                          HR_OVERHEAD_FIXED_GIB, HR_OVERHEAD_WEIGHTS_FRACTION * 100,
-                          HR_OVERHEAD_UNIFIED_DISCOUNT_GIB);
+  switch (hr_calculator_get_engine (self->calculator))
+    {
+    case HR_ENGINE_LLAMACPP:
+    case HR_ENGINE_OLLAMA:
+      g_string_append_printf (text, _("Engine profile: llama.cpp%s — weights tensor by "
+                                      "tensor as its quantizer stores them; KV cache "
+                                      "padded to %d tokens; a compute buffer sized from "
+                                      "the micro-batch, vocabulary, heads and context; "
+                                      "token embeddings in system memory; %.0f MiB "
+                                      "reserved by the GPU backend per device. Layers are "
+                                      "split across GPUs."),
+                              hr_calculator_get_engine (self->calculator) == HR_ENGINE_OLLAMA
+                              ? _(" as Ollama runs it (context × parallel requests; the "
+                                  "KV cache type needs flash attention)") : "",
+                              HR_LLAMACPP_CTX_PAD, HR_LLAMACPP_BACKEND_RESERVE_MIB);
+      break;
+    case HR_ENGINE_VLLM:
+      g_string_append_printf (text, _("Engine profile: vLLM — a budget of GPU memory "
+                                      "utilization × the %.2f GiB less than nominal that "
+                                      "CUDA reports; weights, the activation peak of the "
+                                      "profiling run and %.2f GiB of non-torch memory come "
+                                      "off it, the rest is KV cache in blocks of %d "
+                                      "tokens; CUDA graphs take %.1f GiB more."),
+                              HR_CUDA_UNREPORTED_GIB, HR_VLLM_NON_TORCH_GIB,
+                              HR_VLLM_DEFAULT_BLOCK_SIZE, HR_VLLM_CUDA_GRAPH_GIB);
+      break;
+    case HR_ENGINE_GENERIC:
+    default:
+      g_string_append_printf (text, _("Engine profile: generic — the seed page’s method, "
+                                      "one effective bits-per-weight for the whole model."));
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Runtime overhead per device: %.2f GiB + %.0f %% of its "
+                                      "weights; %.2f GiB less on unified memory."),
+                              HR_OVERHEAD_FIXED_GIB, HR_OVERHEAD_WEIGHTS_FRACTION * 100,
+                              HR_OVERHEAD_UNIFIED_DISCOUNT_GIB);
+      break;
+    }
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("Usable memory: device memory less %.2f GiB for the "
                                   "driver and display; on Apple silicon, the %.0f %% "
@@ -284,6 +358,7 @@ update (HrOverview *self)
   update_verdict (self, e);
   update_advice (self, e);
   update_captions (self, e);
+  update_engine_card (self, e);
   update_assumptions (self);
 }
 
@@ -390,6 +465,10 @@ hr_overview_class_init (HrOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrOverview, max_context_label);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, max_context_caption);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, savings_label);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, engine_card);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, engine_title);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, engine_value);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, engine_caption);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, assumptions_label);
   gtk_widget_class_bind_template_callback (widget_class, verdict_classes);
   hr_ui_format_bind_callbacks (widget_class);

@@ -19,6 +19,7 @@
 #include "hr-compare-view.h"
 #include "hr-context-row.h"
 #include "hr-csv.h"
+#include "hr-engine.h"
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-model-import.h"
@@ -42,6 +43,11 @@ struct _HrWindow
   HrPicker *hardware_picker;
   AdwComboRow *precision_row;
   AdwComboRow *kv_row;
+  AdwComboRow *engine_row;
+  AdwActionRow *flash_row;
+  GtkSwitch *flash_switch;
+  AdwActionRow *utilization_row;
+  GtkAdjustment *utilization_adjustment;
   HrContextRow *context_row;
   GtkAdjustment *batch_adjustment;
   GtkAdjustment *gpus_adjustment;
@@ -141,6 +147,25 @@ hardware_search (gpointer item)
   return g_utf8_strdown (text, -1);
 }
 
+/* Template closure: what each engine profile assumes. */
+static char *
+window_engine_subtitle (gpointer self,
+                        HrEngine engine)
+{
+  switch (engine)
+    {
+    case HR_ENGINE_LLAMACPP:
+      return g_strdup (_("llama-server: exact GGUF weights, padded KV, compute buffer"));
+    case HR_ENGINE_OLLAMA:
+      return g_strdup (_("llama.cpp with Ollama’s defaults: context × parallel requests"));
+    case HR_ENGINE_VLLM:
+      return g_strdup (_("A memory budget; what is left becomes KV cache blocks"));
+    case HR_ENGINE_GENERIC:
+    default:
+      return g_strdup (_("Seed page method: nominal bits per weight"));
+    }
+}
+
 /* Template closure: the model row's subtitle. */
 static char *
 window_model_subtitle (gpointer     self,
@@ -165,6 +190,68 @@ position_of (GListModel *list,
   return GTK_INVALID_LIST_POSITION;
 }
 
+/* The engine rows show the calculator's engine and the options it uses;
+ * an option left at the engine's default shows that default. */
+static void
+sync_engine_controls (HrWindow *self)
+{
+  HrEngine engine = hr_calculator_get_engine (self->calculator);
+  const HrEngineOptions *options = hr_calculator_get_engine_options (self->calculator);
+  gboolean llamacpp = engine == HR_ENGINE_LLAMACPP || engine == HR_ENGINE_OLLAMA;
+  gboolean flash_used = FALSE;
+
+  if (adw_combo_row_get_selected (self->engine_row) != (guint) engine)
+    adw_combo_row_set_selected (self->engine_row, engine);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->flash_row), llamacpp);
+  gtk_widget_set_visible (GTK_WIDGET (self->utilization_row), engine == HR_ENGINE_VLLM);
+
+  g_object_get (self->calculator, "flash-attn-used", &flash_used, NULL);
+  if (gtk_switch_get_active (self->flash_switch) != flash_used)
+    gtk_switch_set_active (self->flash_switch, flash_used);
+  gtk_adjustment_set_value (self->utilization_adjustment,
+                            options->gpu_memory_utilization > 0
+                            ? options->gpu_memory_utilization
+                            : HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION);
+}
+
+static void
+on_engine_selected (HrWindow *self)
+{
+  guint selected = adw_combo_row_get_selected (self->engine_row);
+
+  if (selected < HR_N_ENGINES)
+    hr_calculator_set_engine (self->calculator, selected);
+}
+
+static void
+on_flash_toggled (HrWindow *self)
+{
+  HrEngineOptions options = *hr_calculator_get_engine_options (self->calculator);
+  gboolean used = FALSE;
+
+  g_object_get (self->calculator, "flash-attn-used", &used, NULL);
+  if (gtk_switch_get_active (self->flash_switch) == used)
+    return;
+  options.flash_attn = gtk_switch_get_active (self->flash_switch) ? HR_FLASH_ATTN_ON
+                                                                  : HR_FLASH_ATTN_OFF;
+  hr_calculator_set_engine_options (self->calculator, &options);
+}
+
+static void
+on_utilization_changed (HrWindow *self)
+{
+  HrEngineOptions options = *hr_calculator_get_engine_options (self->calculator);
+  double value = gtk_adjustment_get_value (self->utilization_adjustment);
+  double current = options.gpu_memory_utilization > 0 ? options.gpu_memory_utilization
+                                                      : HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION;
+
+  if (G_APPROX_VALUE (value, current, 1e-9))
+    return;
+  options.gpu_memory_utilization = value;
+  hr_calculator_set_engine_options (self->calculator, &options);
+}
+
 static void
 sync_from_calculator (HrWindow *self)
 {
@@ -186,6 +273,8 @@ sync_from_calculator (HrWindow *self)
   if (position != GTK_INVALID_LIST_POSITION &&
       adw_combo_row_get_selected (self->kv_row) != position)
     adw_combo_row_set_selected (self->kv_row, position);
+
+  sync_engine_controls (self);
 }
 
 static void
@@ -552,7 +641,7 @@ restore_settings (HrWindow *self)
     hr_calculator_set_kv_type (self->calculator, found);
   if ((found = hr_catalog_find_hardware (catalog, hardware)) != NULL)
     hr_calculator_set_hardware (self->calculator, found);
-  if (hr_engine_from_string (engine, &engine_value) && engine_value == HR_ENGINE_GENERIC)
+  if (hr_engine_from_string (engine, &engine_value))
     hr_calculator_set_engine (self->calculator, engine_value);
   hr_calculator_set_context (self->calculator, g_settings_get_uint64 (self->settings, "context"));
   hr_calculator_set_batch (self->calculator, g_settings_get_uint (self->settings, "batch"));
@@ -745,6 +834,11 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, precision_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, kv_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, engine_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, flash_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, flash_switch);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, context_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, batch_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, gpus_adjustment);
@@ -756,6 +850,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_view);
   gtk_widget_class_bind_template_callback_full (widget_class, "model_subtitle",
                                                 G_CALLBACK (window_model_subtitle));
+  gtk_widget_class_bind_template_callback_full (widget_class, "engine_subtitle",
+                                                G_CALLBACK (window_engine_subtitle));
   hr_ui_format_bind_callbacks (widget_class);
 
   gtk_widget_class_install_action (widget_class, "win.search-model", NULL, search_model_action);
@@ -818,6 +914,12 @@ hr_window_init (HrWindow *self)
                            G_CALLBACK (on_precision_selected), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->kv_row, "notify::selected-item",
                            G_CALLBACK (on_kv_selected), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->engine_row, "notify::selected",
+                           G_CALLBACK (on_engine_selected), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->flash_switch, "notify::active",
+                           G_CALLBACK (on_flash_toggled), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->utilization_adjustment, "value-changed",
+                           G_CALLBACK (on_utilization_changed), self, G_CONNECT_SWAPPED);
 
   self->settings = settings_new ();
   restore_settings (self);
