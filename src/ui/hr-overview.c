@@ -304,8 +304,8 @@ update_assumptions (HrOverview *self)
       break;
     case HR_ENGINE_VLLM:
       g_string_append_printf (text, _("Engine profile: vLLM — a budget of GPU memory "
-                                      "utilization × the %.2f GiB less than nominal that "
-                                      "CUDA reports; weights, the activation peak of the "
+                                      "utilization × the memory CUDA reports (%.2f GiB "
+                                      "below nominal); weights, the activation peak of the "
                                       "profiling run and %.2f GiB of non-torch memory come "
                                       "off it, the rest is KV cache in blocks of %d "
                                       "tokens; CUDA graphs take %.1f GiB more."),
