@@ -320,7 +320,7 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
       /* "30.5B (3.3B active)" may shrink; "9.4B" never does. */
       child = number_inscription_new (19);
       g_object_set (child,
-                    "min-chars", 8,
+                    "min-chars", 14,
                     "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
                     NULL);
       break;
@@ -335,8 +335,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 
         g_object_set (label,
                       "hexpand", TRUE,
-                      "min-chars", 15,
-                      "nat-chars", 16,
+                      "min-chars", 19,
+                      "nat-chars", 21,
                       "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
                       NULL);
         child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -351,15 +351,15 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 
     case CELL_MAX_CONTEXT:
       {
-        /* TRANSLATORS: short note beside a max context larger than the
-         * context the model was trained for */
-        GtkWidget *hint = gtk_label_new (_("past trained max"));
+        /* A warning sign beside a max context past the trained one; the
+         * cell's tooltip says what it means. */
+        GtkWidget *hint = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
         GtkWidget *label = number_inscription_new (16);
 
-        gtk_widget_add_css_class (hint, "caption");
-        gtk_widget_add_css_class (hint, "dim-label");
+        gtk_widget_add_css_class (hint, "warning");
         gtk_widget_set_halign (hint, GTK_ALIGN_START);
-        gtk_widget_set_hexpand (hint, TRUE);
+        gtk_accessible_update_property (GTK_ACCESSIBLE (hint), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        _("Past the trained context"), -1);
         child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
         gtk_box_append (GTK_BOX (child), label);
         gtk_box_append (GTK_BOX (child), hint);

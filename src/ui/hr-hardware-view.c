@@ -324,8 +324,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 
         g_object_set (label,
                       "hexpand", TRUE,
-                      "min-chars", 15,
-                      "nat-chars", 16,
+                      "min-chars", 19,
+                      "nat-chars", 21,
                       "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
                       NULL);
         child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);

@@ -270,6 +270,9 @@ update_engine_card (HrOverview       *self,
                                  e->max_concurrency);
     }
 
+  /* The flow box wraps each card in a GtkFlowBoxChild, which must go too
+   * or it leaves an empty slot. */
+  gtk_widget_set_visible (gtk_widget_get_parent (self->engine_card), value != NULL);
   gtk_widget_set_visible (self->engine_card, value != NULL);
   if (value != NULL)
     {
