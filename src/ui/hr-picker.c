@@ -30,6 +30,7 @@ struct _HrPicker
   GListModel *items;
   HrPickerDescriber describer;
   GObject *selected;
+  gboolean rows_stale;        /* rows are built when the list is first shown */
 };
 
 G_DEFINE_FINAL_TYPE (HrPicker, hr_picker, ADW_TYPE_BIN)
@@ -199,9 +200,28 @@ on_stop_search (HrPicker *self)
   gtk_popover_popdown (self->popover);
 }
 
+/* Rows cost a few milliseconds each hundred: they are built when the list
+ * is first shown, not when the window starts. */
+static void
+mark_stale (HrPicker *self)
+{
+  self->rows_stale = TRUE;
+  if (gtk_widget_get_visible (GTK_WIDGET (self->popover)))
+    {
+      rebuild (self);
+      self->rows_stale = FALSE;
+    }
+}
+
 static void
 on_popover_show (HrPicker *self)
 {
+  if (self->rows_stale)
+    {
+      rebuild (self);
+      self->rows_stale = FALSE;
+    }
+
   gtk_editable_set_text (GTK_EDITABLE (self->search), "");
   gtk_widget_grab_focus (GTK_WIDGET (self->search));
 
@@ -355,9 +375,9 @@ hr_picker_set_items (HrPicker                *self,
   g_set_object (&self->items, items);
   self->describer = *describer;
   if (items != NULL)
-    g_signal_connect_object (items, "items-changed", G_CALLBACK (rebuild), self,
+    g_signal_connect_object (items, "items-changed", G_CALLBACK (mark_stale), self,
                              G_CONNECT_SWAPPED);
-  rebuild (self);
+  mark_stale (self);
   update_button (self);
 }
 

@@ -61,6 +61,7 @@ struct _HrWindow
   GtkFileChooserNative *chooser;
   GSettings *settings;        /* NULL when the schema is not installed */
   gboolean restoring;
+  GArray *pending_contexts;   /* matrix contexts restored before the matrix exists */
 };
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -313,6 +314,58 @@ on_kv_selected (HrWindow *self)
     hr_calculator_set_kv_type (self->calculator, item);
 }
 
+/* ------------------------------------------------------------ lazy views */
+
+static void save_inputs (HrWindow *self);
+
+/* Views other than the overview get the calculator when first shown (or
+ * first needed): building their tables at start-up would delay the first
+ * frame by a third.  Once attached, a view follows every change. */
+static GtkWidget *
+attach_view (HrWindow   *self,
+             const char *name)
+{
+  GtkWidget *view = adw_view_stack_get_child_by_name (self->view_stack, name);
+  HrCalculator *current = NULL;
+
+  if (view == NULL)
+    return NULL;
+
+  g_object_get (view, "calculator", &current, NULL);
+  if (current == NULL)
+    {
+      g_object_set (view, "calculator", self->calculator, NULL);
+      if (HR_IS_MATRIX_VIEW (view) && self->pending_contexts != NULL)
+        {
+          hr_matrix_set_contexts (hr_matrix_view_get_matrix (HR_MATRIX_VIEW (view)),
+                                  (guint64 *) self->pending_contexts->data,
+                                  self->pending_contexts->len);
+          g_clear_pointer (&self->pending_contexts, g_array_unref);
+        }
+      if (HR_IS_MATRIX_VIEW (view) && self->settings != NULL)
+        g_signal_connect_object (hr_matrix_view_get_matrix (HR_MATRIX_VIEW (view)),
+                                 "items-changed", G_CALLBACK (save_inputs), self,
+                                 G_CONNECT_SWAPPED);
+    }
+  g_clear_object (&current);
+  return view;
+}
+
+static void
+on_visible_view_changed (HrWindow *self)
+{
+  const char *name = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  if (name != NULL)
+    attach_view (self, name);
+}
+
+static HrMatrix *
+get_matrix (HrWindow *self)
+{
+  return hr_matrix_view_get_matrix (HR_MATRIX_VIEW (attach_view (self, "matrix")));
+}
+
 /* ---------------------------------------------------------------- toasts */
 
 static void
@@ -365,9 +418,10 @@ hr_window_export_csv_to (HrWindow    *self,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
   if (g_strcmp0 (what, "hardware") == 0)
-    hr_csv_write_hardware (hr_hardware_view_get_table (self->hardware_view), out);
+    hr_csv_write_hardware (hr_hardware_view_get_table (HR_HARDWARE_VIEW (attach_view (self, "hardware"))),
+                           out);
   else
-    hr_csv_write_matrix (hr_matrix_view_get_matrix (self->matrix_view), out);
+    hr_csv_write_matrix (get_matrix (self), out);
 
   return g_file_replace_contents (file, out->str, out->len, NULL, FALSE,
                                   G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
@@ -657,7 +711,11 @@ restore_settings (HrWindow *self)
     for (gsize i = 0; valid && i < n; i++)
       valid = values[i] >= HR_CONTEXT_MIN && values[i] <= HR_CONTEXT_MAX;
     if (valid)
-      hr_matrix_set_contexts (hr_matrix_view_get_matrix (self->matrix_view), values, n);
+      {
+        g_clear_pointer (&self->pending_contexts, g_array_unref);
+        self->pending_contexts = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n);
+        g_array_append_vals (self->pending_contexts, values, n);
+      }
   }
 
   hr_window_set_units (self, g_settings_get_enum (self->settings, "units"));
@@ -705,16 +763,22 @@ save_inputs (HrWindow *self)
   if (g_settings_get_uint (self->settings, "gpu-count") != s->gpus)
     g_settings_set_uint (self->settings, "gpu-count", s->gpus);
 
-  matrix = hr_matrix_view_get_matrix (self->matrix_view);
-  n = MIN (hr_matrix_get_n_contexts (matrix), MAX_SAVED_CONTEXTS);
-  for (guint i = 0; i < n; i++)
-    contexts[i] = hr_matrix_get_context (matrix, i);
-  value = g_variant_new_fixed_array (G_VARIANT_TYPE_UINT64, contexts, n, sizeof (guint64));
-  old = g_settings_get_value (self->settings, "matrix-contexts");
-  if (!g_variant_equal (old, value))
-    g_settings_set_value (self->settings, "matrix-contexts", value);
-  else
-    g_variant_unref (g_variant_ref_sink (value));
+  /* The matrix's contexts, once the matrix exists (before, the saved ones
+   * are still current). */
+  matrix = self->pending_contexts == NULL && hr_matrix_view_get_matrix (self->matrix_view) != NULL
+           ? hr_matrix_view_get_matrix (self->matrix_view) : NULL;
+  if (matrix != NULL)
+    {
+      n = MIN (hr_matrix_get_n_contexts (matrix), MAX_SAVED_CONTEXTS);
+      for (guint i = 0; i < n; i++)
+        contexts[i] = hr_matrix_get_context (matrix, i);
+      value = g_variant_new_fixed_array (G_VARIANT_TYPE_UINT64, contexts, n, sizeof (guint64));
+      old = g_settings_get_value (self->settings, "matrix-contexts");
+      if (!g_variant_equal (old, value))
+        g_settings_set_value (self->settings, "matrix-contexts", value);
+      else
+        g_variant_unref (g_variant_ref_sink (value));
+    }
   g_settings_apply (self->settings);
 }
 
@@ -761,6 +825,7 @@ hr_window_dispose (GObject *object)
   if (self->settings != NULL)
     g_action_map_remove_action (G_ACTION_MAP (self), "units");
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->pending_contexts, g_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_WINDOW);
   G_OBJECT_CLASS (hr_window_parent_class)->dispose (object);
 }
@@ -933,10 +998,11 @@ hr_window_init (HrWindow *self)
                                G_CALLBACK (on_units_setting_changed), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (self->calculator, "changed", G_CALLBACK (save_inputs), self,
                                G_CONNECT_SWAPPED);
-      g_signal_connect_object (hr_matrix_view_get_matrix (self->matrix_view), "items-changed",
-                               G_CALLBACK (save_inputs), self, G_CONNECT_SWAPPED);
     }
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
+  g_signal_connect_object (self->view_stack, "notify::visible-child",
+                           G_CALLBACK (on_visible_view_changed), self, G_CONNECT_SWAPPED);
+  on_visible_view_changed (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
@@ -983,5 +1049,14 @@ hr_window_get_view (HrWindow   *self,
                     const char *name)
 {
   g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
-  return adw_view_stack_get_child_by_name (self->view_stack, name);
+  return attach_view (self, name);
+}
+
+/* Shows a view by name, as clicking its tab does. */
+void
+hr_window_show_view (HrWindow   *self,
+                     const char *name)
+{
+  g_return_if_fail (HR_IS_WINDOW (self));
+  adw_view_stack_set_visible_child_name (self->view_stack, name);
 }

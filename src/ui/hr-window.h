@@ -29,5 +29,7 @@ void          hr_window_import_file      (HrWindow      *self,
                                           GFile         *file);
 GtkWidget    *hr_window_get_view         (HrWindow      *self,
                                           const char    *name);
+void          hr_window_show_view        (HrWindow      *self,
+                                          const char    *name);
 
 G_END_DECLS

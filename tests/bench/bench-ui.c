@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  *   bench-ui empty     an empty AdwApplicationWindow, the baseline
+ *   bench-ui label     the same with one line of text: what any window
+ *                      that shows text pays for loading fonts
  *   bench-ui headroom  the Headroom window with every view live
  *
  * Prints the time from main() to the first painted frame at 1280×800, the
@@ -21,6 +23,7 @@
 
 static gint64 start_us;
 static gboolean headroom_mode;
+static gboolean label_mode;
 static GtkWindow *window;
 static GArray *step_us;
 static GArray *frame_us;
@@ -28,6 +31,10 @@ static gint64 layout_start;
 static guint step;
 
 #define N_STEPS 200
+
+static const char * const views[] = {
+  "overview", "matrix", "hardware", "model", "commands", "compare",
+};
 
 static double
 peak_rss_mib (void)
@@ -87,11 +94,14 @@ on_after_paint (GdkFrameClock *clock)
       first = FALSE;
       g_print ("first-frame-ms %.1f\n", (g_get_monotonic_time () - start_us) / 1000.0);
       g_print ("peak-rss-mib %.1f\n", peak_rss_mib ());
-      if (!headroom_mode)
+      if (!headroom_mode || g_getenv ("BENCH_FIRST_FRAME_ONLY") != NULL)
         {
           gtk_window_destroy (window);
           return;
         }
+      /* Open every view once so that all of them follow the slider. */
+      for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+        hr_window_get_view (HR_WINDOW (window), views[i]);
       next_step (clock);
       return;
     }
@@ -127,10 +137,17 @@ on_map (GtkWidget *widget)
 static void
 on_activate (GApplication *app)
 {
+  gint64 t0 = g_get_monotonic_time ();
+
   if (headroom_mode)
     window = GTK_WINDOW (hr_window_new (HR_APPLICATION (app)));
   else
     window = GTK_WINDOW (adw_application_window_new (GTK_APPLICATION (app)));
+  if (label_mode)
+    adw_application_window_set_content (ADW_APPLICATION_WINDOW (window),
+                                        gtk_label_new ("Headroom"));
+  g_print ("window-new-ms %.1f\n", (g_get_monotonic_time () - t0) / 1000.0);
+  g_print ("activate-at-ms %.1f\n", (t0 - start_us) / 1000.0);
   gtk_window_set_default_size (window, 1280, 800);
   g_signal_connect (window, "map", G_CALLBACK (on_map), NULL);
   gtk_window_present (window);
@@ -144,6 +161,7 @@ main (int   argc,
 
   start_us = g_get_monotonic_time ();
   headroom_mode = argc > 1 && g_str_equal (argv[1], "headroom");
+  label_mode = argc > 1 && g_str_equal (argv[1], "label");
   step_us = g_array_new (FALSE, FALSE, sizeof (double));
   frame_us = g_array_new (FALSE, FALSE, sizeof (double));
 

@@ -1,13 +1,14 @@
 #!/bin/sh
 # run-bench-ui.sh BUILDDIR [RUNS] — medians of bench-ui for an empty
-# libadwaita window and for Headroom, under one Xvfb server at 1280×800.
+# libadwaita window, the same with one label, and Headroom, under one Xvfb
+# server at 1280×800.
 set -eu
 build=${1:-_build}
 runs=${2:-7}
 export GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory
 export GSETTINGS_SCHEMA_DIR="$build/data" XDG_DATA_HOME=$(mktemp -d)
 xvfb-run -a -s "-screen 0 1280x800x24" sh -c "
-  for mode in empty headroom; do
+  for mode in empty label headroom; do
     for i in \$(seq $runs); do $build/tests/bench/bench-ui \$mode | sed \"s/^/\$mode /\"; done
   done" | python3 -c '
 import sys, statistics, collections
