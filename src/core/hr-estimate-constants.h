@@ -59,6 +59,12 @@ G_BEGIN_DECLS
  * figures here and use conservative values. */
 #define HR_DECODE_FIXED_SECONDS          1.2e-3
 
+/* llama.cpp at batch 1 on data-centre GPUs is kernel-bound, not
+ * bandwidth-bound: H100 PCIe 144.5 and A100 PCIe 138.3 tok/s on
+ * Llama-3-8B Q4_K_M (XiongjieDai, tg 1024) leave 3.9 ms per token beyond
+ * reading 4.92 GB at 80 % of their bandwidth. */
+#define HR_LLAMACPP_DATACENTER_FIXED_SECONDS 3.9e-3
+
 static const double hr_decode_efficiency_by_family[HR_N_FAMILIES] = {
   [HR_FAMILY_NVIDIA_GEFORCE] = 0.75,
   [HR_FAMILY_NVIDIA_WORKSTATION] = 0.75,

@@ -449,11 +449,19 @@ solve_max_context (const HrModelArch *model,
 
 static double
 decode_tokens_per_s (const HrEstimateInput *input,
-                     double                 bytes_per_token)
+                     double                 bytes_per_token,
+                     HrEstimate            *result)
 {
   double efficiency = hr_decode_efficiency (input->device->family);
   double bandwidth = input->device->bandwidth_gbps * HR_GB * efficiency;
-  double seconds = bytes_per_token / bandwidth + HR_DECODE_FIXED_SECONDS;
+  gboolean llamacpp = input->engine == HR_ENGINE_LLAMACPP || input->engine == HR_ENGINE_OLLAMA;
+  double fixed = llamacpp && input->device->family == HR_FAMILY_NVIDIA_DATACENTER
+                 ? HR_LLAMACPP_DATACENTER_FIXED_SECONDS
+                 : HR_DECODE_FIXED_SECONDS;
+  double seconds = bytes_per_token / bandwidth + fixed;
+
+  result->decode_fixed_seconds = fixed;
+  result->decode_efficiency = efficiency;
 
   return 1.0 / seconds;
 }
@@ -507,7 +515,7 @@ finish (const HrEstimateInput  *input,
   /* One decode step of one sequence reads every active weight once and the
    * whole cache up to the current position (taken as the context). */
   result->bytes_per_token = active_dev + kv_decode_dev;
-  result->decode_tokens_per_s = decode_tokens_per_s (input, result->bytes_per_token);
+  result->decode_tokens_per_s = decode_tokens_per_s (input, result->bytes_per_token, result);
 
   result->kv_bytes_per_token = hr_kv_bytes_per_token (model, input->kv_bytes_per_element);
   /* Against one copy of the cache: replicas are a parallelism cost, not

@@ -163,6 +163,8 @@ typedef struct
 
   double decode_tokens_per_s;  /* single stream, at position = context */
   double bytes_per_token;      /* what one decode step reads per device */
+  double decode_fixed_seconds; /* the per-token cost assumed beyond reading */
+  double decode_efficiency;    /* the share of bandwidth assumed */
 
   /* engine profiles */
   guint64 compute_bytes;       /* llama.cpp compute + output buffers, one device */

@@ -329,10 +329,9 @@ update_formulas (HrModelView *self)
 
   /* TRANSLATORS: "7.04 GB read per token ÷ (75 % × 360 GB/s) + 1.2 ms = 36.7 tok/s" */
   text = g_strdup_printf (_("%s GB read per token ÷ (%.0f %% × %.0f GB/s) + %.1f ms = %s"),
-                          read_gb,
-                          hr_decode_efficiency (hr_hardware_get_device (s->hardware)->family) * 100,
+                          read_gb, e->decode_efficiency * 100,
                           hr_hardware_get_bandwidth_gbps (s->hardware),
-                          HR_DECODE_FIXED_SECONDS * 1e3, rate);
+                          e->decode_fixed_seconds * 1e3, rate);
   hr_value_row_set_value (rows[FORMULA_DECODE], text);
   g_clear_pointer (&text, g_free);
 

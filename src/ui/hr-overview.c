@@ -285,9 +285,8 @@ update_engine_card (HrOverview       *self,
 static void
 update_assumptions (HrOverview *self)
 {
-  HrHardware *hw = hr_calculator_get_hardware (self->calculator);
   g_autoptr(GString) text = g_string_new (NULL);
-  double efficiency = hw ? hr_decode_efficiency (hr_hardware_get_device (hw)->family) : 0;
+  const HrEstimate *e = hr_calculator_get_estimate (self->calculator);
 
   switch (hr_calculator_get_engine (self->calculator))
     {
@@ -341,7 +340,7 @@ update_assumptions (HrOverview *self)
                                   "per token at %.0f %% of the memory bandwidth, plus "
                                   "%.1f ms per token; calibrated on llama.cpp "
                                   "measurements."),
-                          efficiency * 100, HR_DECODE_FIXED_SECONDS * 1e3);
+                          e->decode_efficiency * 100, e->decode_fixed_seconds * 1e3);
   g_string_append_c (text, '\n');
   g_string_append (text, _("Tensor parallelism splits weights and KV heads across "
                            "devices; a device keeps at least one whole KV head, and each "
