@@ -91,11 +91,7 @@ set_verdict_class (GtkWidget *widget,
 {
   g_autofree char *css_class = hr_ui_verdict_css_class (NULL, verdict);
 
-  gtk_widget_remove_css_class (widget, "success");
-  gtk_widget_remove_css_class (widget, "warning");
-  gtk_widget_remove_css_class (widget, "error");
-  if (valid)
-    gtk_widget_add_css_class (widget, css_class);
+  hr_ui_set_state_class (widget, valid ? css_class : NULL);
 }
 
 static void
@@ -137,7 +133,7 @@ update_cell (HrCompareView *self,
         else
           markup = g_steal_pointer (&escaped);
 
-        gtk_inscription_set_markup (GTK_INSCRIPTION (name), markup);
+        hr_ui_inscription_set_markup (GTK_INSCRIPTION (name), markup);
         /* In full when the column is too narrow for it. */
         hr_ui_set_cell_tooltip (name, hr_model_spec_get_name (model));
         /* The icon keeps its place on every row so that names align. */
@@ -161,7 +157,7 @@ update_cell (HrCompareView *self,
           }
         else
           text = g_steal_pointer (&total);
-        gtk_inscription_set_text (GTK_INSCRIPTION (child), text);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
         /* In full when the column is too narrow for it. */
         hr_ui_set_cell_tooltip (child, arch->params_active < arch->params_total ? text : NULL);
       }
@@ -182,7 +178,7 @@ update_cell (HrCompareView *self,
             /* TRANSLATORS: with several GPUs, what each one holds, "4.12 GiB" */
             tooltip = g_strdup_printf (_("%s on each device"), size);
           }
-        gtk_inscription_set_text (GTK_INSCRIPTION (child), text);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
         hr_ui_set_cell_tooltip (child, tooltip);
       }
       break;
@@ -196,8 +192,8 @@ update_cell (HrCompareView *self,
         g_autofree char *text = NULL;
 
         text = valid ? hr_ui_format_verdict (NULL, verdict) : g_strdup (_("Cannot estimate"));
-        gtk_image_set_from_icon_name (GTK_IMAGE (icon), valid ? icon_name : NULL);
-        gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
+        hr_ui_image_set_icon_name (GTK_IMAGE (icon), valid ? icon_name : NULL);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (label), text);
         set_verdict_class (child, verdict, valid);
       }
       break;
@@ -208,7 +204,7 @@ update_cell (HrCompareView *self,
 
         text = valid ? hr_format_rate (hr_comparison_row_get_decode_tokens_per_s (row))
                      : g_strdup ("—");
-        gtk_inscription_set_text (GTK_INSCRIPTION (child), text);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
       }
       break;
 
@@ -258,7 +254,7 @@ update_cell (HrCompareView *self,
           tooltip = g_strdup (_("Does not fit at any context"));
 
         gtk_widget_set_visible (hint, past_trained);
-        gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (label), text);
         hr_ui_set_cell_tooltip (child, tooltip);
       }
       break;
@@ -475,7 +471,8 @@ model_refreshed_cb (HrCompareView *self)
   GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
 
   update_all_cells (self);
-  if (sorter != NULL)
+  /* Unsorted, a re-sort would only rebind every row. */
+  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
     gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 

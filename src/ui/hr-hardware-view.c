@@ -131,11 +131,7 @@ set_verdict_class (GtkWidget *widget,
 {
   g_autofree char *css_class = hr_ui_verdict_css_class (NULL, verdict);
 
-  gtk_widget_remove_css_class (widget, "success");
-  gtk_widget_remove_css_class (widget, "warning");
-  gtk_widget_remove_css_class (widget, "error");
-  if (valid)
-    gtk_widget_add_css_class (widget, css_class);
+  hr_ui_set_state_class (widget, valid ? css_class : NULL);
 }
 
 static void
@@ -164,7 +160,7 @@ update_cell (HrHardwareView *self,
                            hardware == hr_calculator_get_hardware (self->calculator);
         g_autofree char *markup = device_markup (hardware, current);
 
-        gtk_inscription_set_markup (GTK_INSCRIPTION (name), markup);
+        hr_ui_inscription_set_markup (GTK_INSCRIPTION (name), markup);
         /* In full when the column is too narrow for it. */
         hr_ui_set_cell_tooltip (name, hr_hardware_get_name (hardware));
         /* The icon keeps its place on every row so that names align. */
@@ -183,7 +179,7 @@ update_cell (HrHardwareView *self,
         bandwidth = hr_format_bandwidth (hr_hardware_get_bandwidth_gbps (hardware));
         /* TRANSLATORS: a device's memory and memory bandwidth, "24 GiB · 936 GB/s" */
         text = g_strdup_printf (_("%s · %s"), memory, bandwidth);
-        gtk_inscription_set_text (GTK_INSCRIPTION (child), text);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
       }
       break;
 
@@ -193,7 +189,7 @@ update_cell (HrHardwareView *self,
 
         text = valid ? hr_format_size (hr_hardware_row_get_required_bytes (row), self->units)
                      : g_strdup ("—");
-        gtk_inscription_set_text (GTK_INSCRIPTION (child), text);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
       }
       break;
 
@@ -206,9 +202,10 @@ update_cell (HrHardwareView *self,
 
         text = valid ? hr_format_percent (share, 0) : g_strdup ("—");
         gtk_level_bar_set_value (GTK_LEVEL_BAR (bar), valid ? CLAMP (share, 0.0, 1.0) : 0.0);
-        set_verdict_class (bar, hr_hardware_row_get_verdict (row), valid);
-        gtk_widget_remove_css_class (bar, "success");
-        gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
+        /* the bar keeps Adwaita's accent colour while it fits comfortably */
+        set_verdict_class (bar, hr_hardware_row_get_verdict (row),
+                           valid && hr_hardware_row_get_verdict (row) != HR_VERDICT_COMFORTABLE);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (label), text);
       }
       break;
 
@@ -221,8 +218,8 @@ update_cell (HrHardwareView *self,
         g_autofree char *text = NULL;
 
         text = valid ? hr_ui_format_verdict (NULL, verdict) : g_strdup (_("Cannot estimate"));
-        gtk_image_set_from_icon_name (GTK_IMAGE (icon), valid ? icon_name : NULL);
-        gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
+        hr_ui_image_set_icon_name (GTK_IMAGE (icon), valid ? icon_name : NULL);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (label), text);
         set_verdict_class (child, verdict, valid);
       }
       break;
@@ -233,7 +230,7 @@ update_cell (HrHardwareView *self,
 
         text = valid ? hr_format_rate (hr_hardware_row_get_decode_tokens_per_s (row))
                      : g_strdup ("—");
-        gtk_inscription_set_text (GTK_INSCRIPTION (child), text);
+        hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
       }
       break;
 
@@ -531,7 +528,8 @@ model_refreshed_cb (HrHardwareView *self)
   GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
 
   update_all_cells (self);
-  if (sorter != NULL)
+  /* Unsorted, a re-sort would only rebind every row. */
+  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
     gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 

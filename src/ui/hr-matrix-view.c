@@ -189,14 +189,13 @@ set_widget_verdict_class (GtkWidget *widget,
                           HrVerdict  verdict,
                           gboolean   show)
 {
-  gtk_widget_remove_css_class (widget, "warning");
-  gtk_widget_remove_css_class (widget, "error");
-  if (!show)
-    return;
-  if (verdict == HR_VERDICT_NO_FIT)
-    gtk_widget_add_css_class (widget, "error");
-  else if (verdict == HR_VERDICT_TIGHT)
-    gtk_widget_add_css_class (widget, "warning");
+  const char *state = NULL;
+
+  if (show && verdict == HR_VERDICT_NO_FIT)
+    state = "error";
+  else if (show && verdict == HR_VERDICT_TIGHT)
+    state = "warning";
+  hr_ui_set_state_class (widget, state);
 }
 
 static void
@@ -296,13 +295,16 @@ update_cell (HrMatrixView *self,
     }
 
   if (markup != NULL)
-    gtk_inscription_set_markup (inscription, markup);
-  else
+    hr_ui_inscription_set_markup (inscription, markup);
+  else if (g_object_get_data (G_OBJECT (inscription), "hr-inscription-markup") != NULL)
     {
       /* set_markup() leaves attributes behind; cells are recycled. */
+      g_object_set_data (G_OBJECT (inscription), "hr-inscription-markup", NULL);
       gtk_inscription_set_attributes (inscription, NULL);
       gtk_inscription_set_text (inscription, text);
     }
+  else
+    hr_ui_inscription_set_text (inscription, text);
   hr_ui_set_cell_tooltip (widget, tooltip);
 }
 
@@ -601,7 +603,8 @@ model_refreshed_cb (HrMatrixView *self)
   GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
 
   update_all_cells (self);
-  if (sorter != NULL)
+  /* Unsorted, a re-sort would only rebind every row. */
+  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
     gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 

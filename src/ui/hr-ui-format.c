@@ -249,3 +249,50 @@ hr_ui_get_cell_tooltip (GtkWidget *widget)
   g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
   return g_object_get_data (G_OBJECT (widget), CELL_TOOLTIP_KEY);
 }
+
+void
+hr_ui_set_state_class (GtkWidget  *widget,
+                       const char *state)
+{
+  static const char * const states[] = { "success", "warning", "error" };
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    if (g_strcmp0 (states[i], state) != 0 && gtk_widget_has_css_class (widget, states[i]))
+      gtk_widget_remove_css_class (widget, states[i]);
+  if (state != NULL && !gtk_widget_has_css_class (widget, state))
+    gtk_widget_add_css_class (widget, state);
+}
+
+void
+hr_ui_inscription_set_text (GtkInscription *inscription,
+                            const char     *text)
+{
+  if (g_strcmp0 (gtk_inscription_get_text (inscription), text) != 0)
+    gtk_inscription_set_text (inscription, text);
+}
+
+#define MARKUP_KEY "hr-inscription-markup"
+
+void
+hr_ui_inscription_set_markup (GtkInscription *inscription,
+                              const char     *markup)
+{
+  if (g_strcmp0 (g_object_get_data (G_OBJECT (inscription), MARKUP_KEY), markup) == 0)
+    return;
+  g_object_set_data_full (G_OBJECT (inscription), MARKUP_KEY, g_strdup (markup), g_free);
+  gtk_inscription_set_markup (inscription, markup);
+}
+
+void
+hr_ui_image_set_icon_name (GtkImage   *image,
+                           const char *icon_name)
+{
+  if (gtk_image_get_storage_type (image) == GTK_IMAGE_ICON_NAME &&
+      g_strcmp0 (gtk_image_get_icon_name (image), icon_name) == 0)
+    return;
+  if (icon_name == NULL && gtk_image_get_storage_type (image) == GTK_IMAGE_EMPTY)
+    return;
+  gtk_image_set_from_icon_name (image, icon_name);
+}

@@ -59,4 +59,19 @@ void hr_ui_set_cell_tooltip (GtkWidget  *widget,
                              const char *text);
 const char *hr_ui_get_cell_tooltip (GtkWidget *widget);
 
+/* Gives @widget exactly one of the state classes "success", "warning",
+ * "error" (or none for %NULL), touching its style only when that changes:
+ * a class change restyles the widget, and tables set it on every step. */
+void hr_ui_set_state_class (GtkWidget  *widget,
+                            const char *state);
+
+/* Setters for list cells that skip the work (re-layout, icon lookup,
+ * markup parsing) when the value did not change. */
+void hr_ui_inscription_set_text   (GtkInscription *inscription,
+                                   const char     *text);
+void hr_ui_inscription_set_markup (GtkInscription *inscription,
+                                   const char     *markup);
+void hr_ui_image_set_icon_name    (GtkImage       *image,
+                                   const char     *icon_name);
+
 G_END_DECLS
