@@ -52,11 +52,13 @@ struct _HrWindow
   GtkAdjustment *batch_adjustment;
   GtkAdjustment *gpus_adjustment;
   HrOverview *overview;
+  /* The other views are built when first shown, into these slots. */
+  AdwBin *matrix_slot;
+  AdwBin *hardware_slot;
+  AdwBin *model_slot;
+  AdwBin *commands_slot;
+  AdwBin *compare_slot;
   HrMatrixView *matrix_view;
-  HrHardwareView *hardware_view;
-  HrModelView *model_view;
-  HrCommandsView *commands_view;
-  HrCompareView *compare_view;
 
   GtkFileChooserNative *chooser;
   GSettings *settings;        /* NULL when the schema is not installed */
@@ -325,30 +327,52 @@ static GtkWidget *
 attach_view (HrWindow   *self,
              const char *name)
 {
-  GtkWidget *view = adw_view_stack_get_child_by_name (self->view_stack, name);
-  HrCalculator *current = NULL;
+  static const struct { const char *name; GType (*get_type) (void); gsize slot; } lazy[] = {
+    { "matrix", hr_matrix_view_get_type, G_STRUCT_OFFSET (HrWindow, matrix_slot) },
+    { "hardware", hr_hardware_view_get_type, G_STRUCT_OFFSET (HrWindow, hardware_slot) },
+    { "model", hr_model_view_get_type, G_STRUCT_OFFSET (HrWindow, model_slot) },
+    { "commands", hr_commands_view_get_type, G_STRUCT_OFFSET (HrWindow, commands_slot) },
+    { "compare", hr_compare_view_get_type, G_STRUCT_OFFSET (HrWindow, compare_slot) },
+  };
 
-  if (view == NULL)
-    return NULL;
+  if (g_strcmp0 (name, "overview") == 0)
+    return GTK_WIDGET (self->overview);
 
-  g_object_get (view, "calculator", &current, NULL);
-  if (current == NULL)
+  for (guint i = 0; i < G_N_ELEMENTS (lazy); i++)
     {
-      g_object_set (view, "calculator", self->calculator, NULL);
-      if (HR_IS_MATRIX_VIEW (view) && self->pending_contexts != NULL)
+      AdwBin *slot = *(AdwBin **) ((guint8 *) self + lazy[i].slot);
+      GtkWidget *view;
+
+      if (g_strcmp0 (name, lazy[i].name) != 0)
+        continue;
+
+      view = adw_bin_get_child (slot);
+      if (view != NULL)
+        return view;
+
+      view = g_object_new (lazy[i].get_type (), "calculator", self->calculator, NULL);
+      if (g_object_class_find_property (G_OBJECT_GET_CLASS (view), "units") != NULL)
+        g_object_bind_property (self, "units", view, "units", G_BINDING_SYNC_CREATE);
+      adw_bin_set_child (slot, view);
+
+      if (HR_IS_MATRIX_VIEW (view))
         {
-          hr_matrix_set_contexts (hr_matrix_view_get_matrix (HR_MATRIX_VIEW (view)),
-                                  (guint64 *) self->pending_contexts->data,
-                                  self->pending_contexts->len);
-          g_clear_pointer (&self->pending_contexts, g_array_unref);
+          HrMatrix *matrix = hr_matrix_view_get_matrix (HR_MATRIX_VIEW (view));
+
+          self->matrix_view = HR_MATRIX_VIEW (view);
+          if (self->pending_contexts != NULL)
+            {
+              hr_matrix_set_contexts (matrix, (guint64 *) self->pending_contexts->data,
+                                      self->pending_contexts->len);
+              g_clear_pointer (&self->pending_contexts, g_array_unref);
+            }
+          if (self->settings != NULL)
+            g_signal_connect_object (matrix, "items-changed", G_CALLBACK (save_inputs), self,
+                                     G_CONNECT_SWAPPED);
         }
-      if (HR_IS_MATRIX_VIEW (view) && self->settings != NULL)
-        g_signal_connect_object (hr_matrix_view_get_matrix (HR_MATRIX_VIEW (view)),
-                                 "items-changed", G_CALLBACK (save_inputs), self,
-                                 G_CONNECT_SWAPPED);
+      return view;
     }
-  g_clear_object (&current);
-  return view;
+  return NULL;
 }
 
 static void
@@ -765,8 +789,7 @@ save_inputs (HrWindow *self)
 
   /* The matrix's contexts, once the matrix exists (before, the saved ones
    * are still current). */
-  matrix = self->pending_contexts == NULL && hr_matrix_view_get_matrix (self->matrix_view) != NULL
-           ? hr_matrix_view_get_matrix (self->matrix_view) : NULL;
+  matrix = self->matrix_view != NULL ? hr_matrix_view_get_matrix (self->matrix_view) : NULL;
   if (matrix != NULL)
     {
       n = MIN (hr_matrix_get_n_contexts (matrix), MAX_SAVED_CONTEXTS);
@@ -881,11 +904,6 @@ hr_window_class_init (HrWindowClass *klass)
   g_type_ensure (HR_TYPE_PICKER);
   g_type_ensure (HR_TYPE_CONTEXT_ROW);
   g_type_ensure (HR_TYPE_OVERVIEW);
-  g_type_ensure (HR_TYPE_MATRIX_VIEW);
-  g_type_ensure (HR_TYPE_HARDWARE_VIEW);
-  g_type_ensure (HR_TYPE_MODEL_VIEW);
-  g_type_ensure (HR_TYPE_COMMANDS_VIEW);
-  g_type_ensure (HR_TYPE_COMPARE_VIEW);
   g_type_ensure (HR_TYPE_PRECISION);
   g_type_ensure (HR_TYPE_KV_TYPE);
 
@@ -908,11 +926,11 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, batch_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, gpus_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, overview);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, matrix_view);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_view);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, model_view);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, commands_view);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, matrix_slot);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_slot);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, model_slot);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, commands_slot);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_slot);
   gtk_widget_class_bind_template_callback_full (widget_class, "model_subtitle",
                                                 G_CALLBACK (window_model_subtitle));
   gtk_widget_class_bind_template_callback_full (widget_class, "engine_subtitle",

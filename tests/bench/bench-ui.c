@@ -60,10 +60,22 @@ median (GArray *values)
   return g_array_index (values, double, values->len / 2);
 }
 
+static gint64 first_layout_us;
+static gint64 first_paint_us;
+
 static void
 on_layout (GdkFrameClock *clock)
 {
   layout_start = g_get_monotonic_time ();
+  if (first_layout_us == 0)
+    first_layout_us = layout_start;
+}
+
+static void
+on_paint (GdkFrameClock *clock)
+{
+  if (first_paint_us == 0)
+    first_paint_us = g_get_monotonic_time ();
 }
 
 static void on_after_paint (GdkFrameClock *clock);
@@ -93,6 +105,8 @@ on_after_paint (GdkFrameClock *clock)
     {
       first = FALSE;
       g_print ("first-frame-ms %.1f\n", (g_get_monotonic_time () - start_us) / 1000.0);
+      g_print ("first-layout-at-ms %.1f\n", (first_layout_us - start_us) / 1000.0);
+      g_print ("first-paint-at-ms %.1f\n", (first_paint_us - start_us) / 1000.0);
       g_print ("peak-rss-mib %.1f\n", peak_rss_mib ());
       if (!headroom_mode || g_getenv ("BENCH_FIRST_FRAME_ONLY") != NULL)
         {
@@ -132,6 +146,7 @@ on_map (GtkWidget *widget)
   GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
 
   g_signal_connect (clock, "layout", G_CALLBACK (on_layout), NULL);
+  g_signal_connect (clock, "paint", G_CALLBACK (on_paint), NULL);
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
 }
 
