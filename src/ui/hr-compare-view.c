@@ -331,8 +331,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 
         g_object_set (label,
                       "hexpand", TRUE,
-                      "min-chars", 19,
-                      "nat-chars", 21,
+                      "min-chars", 17,
+                      "nat-chars", 17,
                       "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
                       NULL);
         child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);

@@ -307,11 +307,11 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
         gtk_widget_add_css_class (bar, "share");
         gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
         gtk_widget_set_hexpand (bar, TRUE);
-        gtk_widget_set_size_request (bar, 40, -1);
+        gtk_widget_set_size_request (bar, 36, -1);
 
-        child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+        child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
         gtk_box_append (GTK_BOX (child), bar);
-        gtk_box_append (GTK_BOX (child), number_inscription_new (6));
+        gtk_box_append (GTK_BOX (child), number_inscription_new (5));
       }
       break;
 
@@ -321,8 +321,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 
         g_object_set (label,
                       "hexpand", TRUE,
-                      "min-chars", 19,
-                      "nat-chars", 21,
+                      "min-chars", 17,
+                      "nat-chars", 17,
                       "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
                       NULL);
         child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
