@@ -223,6 +223,49 @@ hr_model_arch_local_layers (const HrModelArch *model)
   return model->n_layers - model->n_layers / model->swa_period;
 }
 
+/**
+ * hr_swa_period_from_layers:
+ * @sliding: (array length=n_layers): whether each layer uses the window
+ *
+ * HrModelArch describes sliding-window layers by a period whose last layer
+ * is global (0: every layer is local).  A pattern that does not fit that
+ * form gets the period that keeps at least as many global layers as the
+ * model has, so the KV estimate errs on the large side.  Both importers
+ * (GGUF and config.json) use this one rule.
+ */
+HrSwaPattern
+hr_swa_period_from_layers (const gboolean *sliding,
+                           guint64         n_layers,
+                           guint64        *period)
+{
+  guint64 n_global = 0;
+  guint64 first_global = 0;
+
+  *period = 0;
+  for (guint64 i = n_layers; i-- > 0;)
+    {
+      if (!sliding[i])
+        {
+          n_global++;
+          first_global = i;
+        }
+    }
+
+  if (n_global == n_layers)
+    return HR_SWA_NONE;
+  if (n_global == 0)
+    return HR_SWA_ALL;
+
+  *period = first_global + 1;
+  for (guint64 i = 0; i < n_layers; i++)
+    if (!sliding[i] != ((i + 1) % *period == 0))
+      {
+        *period = n_layers / n_global;
+        return HR_SWA_IRREGULAR;
+      }
+  return HR_SWA_PERIODIC;
+}
+
 /* Bytes one token adds to one layer's cache. */
 static double
 kv_bytes_per_layer_token (const HrModelArch *model,

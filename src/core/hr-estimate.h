@@ -191,6 +191,19 @@ gboolean     hr_model_arch_validate           (const HrModelArch     *model,
                                                GError               **error);
 guint32      hr_model_arch_local_layers       (const HrModelArch     *model);
 
+/* How a per-layer sliding-window pattern maps onto HrModelArch. */
+typedef enum
+{
+  HR_SWA_NONE,       /* no layer slides: drop the window */
+  HR_SWA_ALL,        /* every layer slides: period 0 */
+  HR_SWA_PERIODIC,   /* the last layer of every period is global */
+  HR_SWA_IRREGULAR,  /* no fixed period: the period keeps as many global layers */
+} HrSwaPattern;
+
+HrSwaPattern hr_swa_period_from_layers        (const gboolean        *sliding,
+                                               guint64                n_layers,
+                                               guint64               *period);
+
 double       hr_kv_bytes_per_token            (const HrModelArch     *model,
                                                double                 bytes_per_element);
 double       hr_kv_bytes                      (const HrModelArch     *model,

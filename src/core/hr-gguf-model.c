@@ -808,48 +808,30 @@ read_intermediate (Shape       *s,
   return TRUE;
 }
 
-/* The catalog describes sliding-window layers by a period whose last
- * layer is global (0: every layer is local).  A per-layer pattern that
- * does not fit that form gets the period that keeps at least as many
- * global layers as the model has, so the KV estimate errs on the large
- * side.  Same rule as the config.json importer. */
+/* The catalog's period for a per-layer pattern (hr_swa_period_from_layers,
+ * the config.json importer's rule too). */
 static void
 derive_swa_period (Shape          *s,
                    const guint64  *sliding)
 {
-  guint64 n_global = 0;
-  guint64 first_global = 0;
-  gboolean regular = TRUE;
+  g_autofree gboolean *flags = g_new0 (gboolean, MAX (s->layers, 1));
 
-  for (guint64 i = s->layers; i-- > 0;)
-    {
-      if (!sliding[i])
-        {
-          n_global++;
-          first_global = i;
-        }
-    }
+  for (guint64 i = 0; i < s->layers; i++)
+    flags[i] = sliding[i] != 0;
 
-  if (n_global == s->layers)
+  switch (hr_swa_period_from_layers (flags, s->layers, &s->swa_period))
     {
+    case HR_SWA_NONE:
       s->sliding_window = 0;
-      s->swa_period = 0;
-      return;
-    }
-  if (n_global == 0)
-    {
-      s->swa_period = 0;
-      return;
-    }
-
-  s->swa_period = first_global + 1;
-  for (guint64 i = 0; i < s->layers && regular; i++)
-    regular = (sliding[i] != 0) == ((i + 1) % s->swa_period != 0);
-  if (!regular)
-    {
-      s->swa_period = s->layers / n_global;
+      break;
+    case HR_SWA_IRREGULAR:
       note (s, "the sliding-window layers follow no fixed period; every %" G_GUINT64_FORMAT
             " layers is taken as global", s->swa_period);
+      break;
+    case HR_SWA_ALL:
+    case HR_SWA_PERIODIC:
+    default:
+      break;
     }
 }
 

@@ -417,44 +417,13 @@ read_layer_types (Shape     *s,
   return TRUE;
 }
 
-/* The catalog describes sliding-window layers by a period whose last
- * layer is global (0: every layer is local).  A pattern that does not fit
- * that form is given the period that keeps at least as many global layers
- * as the model has, so the KV estimate errs on the large side. */
+/* The catalog's period for a per-layer pattern (hr_swa_period_from_layers). */
 static void
 derive_swa_period (Shape          *s,
                    const gboolean *sliding)
 {
-  guint64 n_global = 0;
-  guint64 first_global = 0;
-  gboolean regular = TRUE;
-
-  for (guint64 i = s->layers; i-- > 0;)
-    {
-      if (!sliding[i])
-        {
-          n_global++;
-          first_global = i;
-        }
-    }
-
-  if (n_global == s->layers)
-    {
-      s->sliding_window = 0;
-      s->swa_period = 0;
-      return;
-    }
-  if (n_global == 0)
-    {
-      s->swa_period = 0;
-      return;
-    }
-
-  s->swa_period = first_global + 1;
-  for (guint64 i = 0; i < s->layers && regular; i++)
-    regular = sliding[i] == ((i + 1) % s->swa_period != 0);
-  if (!regular)
-    s->swa_period = s->layers / n_global;
+  if (hr_swa_period_from_layers (sliding, s->layers, &s->swa_period) == HR_SWA_NONE)
+    s->sliding_window = 0;
 }
 
 static gboolean
