@@ -31,26 +31,13 @@ struct _HrComparisonRow
 
 struct _HrComparison
 {
-  GObject parent_instance;
+  HrRowList parent_instance;
 
-  HrCalculator *calculator;
   HrModelSpec *reference;     /* the model the rows were chosen for */
-  GPtrArray *rows;
 };
-
-static void list_model_iface_init (GListModelInterface *iface);
-
-enum {
-  REFRESHED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (HrComparisonRow, hr_comparison_row, G_TYPE_OBJECT)
-G_DEFINE_FINAL_TYPE_WITH_CODE (HrComparison, hr_comparison, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      list_model_iface_init))
+G_DEFINE_FINAL_TYPE (HrComparison, hr_comparison, HR_TYPE_ROW_LIST)
 
 enum {
   ROW_PROP_0,
@@ -186,13 +173,13 @@ compare_rows (gconstpointer a,
 static void
 rebuild (HrComparison *self)
 {
-  HrModelSpec *reference = hr_calculator_get_model (self->calculator);
-  GListModel *models = hr_catalog_get_models (hr_calculator_get_catalog (self->calculator));
-  const HrScenario *base = hr_calculator_get_scenario (self->calculator);
-  guint removed = self->rows->len;
+  HrCalculator *calculator = hr_row_list_get_calculator (HR_ROW_LIST (self));
+  HrModelSpec *reference = hr_calculator_get_model (calculator);
+  GListModel *models = hr_catalog_get_models (hr_calculator_get_catalog (calculator));
+  const HrScenario *base = hr_calculator_get_scenario (calculator);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
 
   g_set_object (&self->reference, reference);
-  g_ptr_array_set_size (self->rows, 0);
 
   if (reference != NULL)
     {
@@ -207,94 +194,54 @@ rebuild (HrComparison *self)
           row->model = g_object_ref (model);
           row->params = hr_model_spec_get_arch (model)->params_total;
           row_update (row, base);
-          g_ptr_array_add (self->rows, row);
+          g_ptr_array_add (rows, row);
         }
-      g_ptr_array_sort (self->rows, compare_rows);
+      g_ptr_array_sort (rows, compare_rows);
     }
 
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, self->rows->len);
+  hr_row_list_replace_rows (HR_ROW_LIST (self), rows);
 }
 
+/* A new model chooses new rows; anything else updates them in place. */
 static void
-refresh (HrComparison *self)
+refresh (HrRowList *list)
 {
-  const HrScenario *base = hr_calculator_get_scenario (self->calculator);
+  HrComparison *self = HR_COMPARISON (list);
+  HrCalculator *calculator = hr_row_list_get_calculator (list);
+  const HrScenario *base = hr_calculator_get_scenario (calculator);
+  GPtrArray *rows = hr_row_list_get_rows (list);
 
-  if (hr_calculator_get_model (self->calculator) != self->reference)
+  if (hr_calculator_get_model (calculator) != self->reference)
     {
       rebuild (self);
       return;
     }
 
-  for (guint i = 0; i < self->rows->len; i++)
-    row_update (self->rows->pdata[i], base);
-  /* In place, as HrHardwareTable does: no rebinding per slider step. */
-  g_signal_emit (self, signals[REFRESHED], 0);
-}
-
-static GType
-hr_comparison_get_item_type (GListModel *model)
-{
-  return HR_TYPE_COMPARISON_ROW;
-}
-
-static guint
-hr_comparison_get_n_items (GListModel *model)
-{
-  return HR_COMPARISON (model)->rows->len;
-}
-
-static gpointer
-hr_comparison_get_item (GListModel *model,
-                        guint       position)
-{
-  HrComparison *self = HR_COMPARISON (model);
-
-  if (position >= self->rows->len)
-    return NULL;
-  return g_object_ref (self->rows->pdata[position]);
-}
-
-static void
-list_model_iface_init (GListModelInterface *iface)
-{
-  iface->get_item_type = hr_comparison_get_item_type;
-  iface->get_n_items = hr_comparison_get_n_items;
-  iface->get_item = hr_comparison_get_item;
+  for (guint i = 0; i < rows->len; i++)
+    row_update (rows->pdata[i], base);
+  hr_row_list_refreshed (list);
 }
 
 static void
 hr_comparison_dispose (GObject *object)
 {
-  HrComparison *self = (HrComparison *) object;
-
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  g_clear_object (&self->calculator);
-  g_clear_object (&self->reference);
-  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  g_clear_object (&HR_COMPARISON (object)->reference);
   G_OBJECT_CLASS (hr_comparison_parent_class)->dispose (object);
 }
 
 static void
 hr_comparison_class_init (HrComparisonClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = hr_comparison_dispose;
+  HrRowListClass *list_class = HR_ROW_LIST_CLASS (klass);
 
-  /**
-   * HrComparison::refreshed:
-   *
-   * Emitted after the rows were updated in place (the model is the same).
-   */
-  signals[REFRESHED] =
-    g_signal_new ("refreshed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  G_OBJECT_CLASS (klass)->dispose = hr_comparison_dispose;
+  list_class->row_type = HR_TYPE_COMPARISON_ROW;
+  list_class->refresh = refresh;
 }
 
 static void
 hr_comparison_init (HrComparison *self)
 {
-  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 HrComparison *
@@ -305,8 +252,7 @@ hr_comparison_new (HrCalculator *calculator)
   g_return_val_if_fail (HR_IS_CALCULATOR (calculator), NULL);
 
   self = g_object_new (HR_TYPE_COMPARISON, NULL);
-  self->calculator = g_object_ref (calculator);
-  g_signal_connect_swapped (calculator, "changed", G_CALLBACK (refresh), self);
+  hr_row_list_set_calculator (HR_ROW_LIST (self), calculator);
   rebuild (self);
   return self;
 }

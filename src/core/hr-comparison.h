@@ -6,13 +6,14 @@
 #pragma once
 
 #include "hr-calculator.h"
+#include "hr-row-list.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_COMPARISON (hr_comparison_get_type ())
 #define HR_TYPE_COMPARISON_ROW (hr_comparison_row_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrComparison, hr_comparison, HR, COMPARISON, GObject)
+G_DECLARE_FINAL_TYPE (HrComparison, hr_comparison, HR, COMPARISON, HrRowList)
 G_DECLARE_FINAL_TYPE (HrComparisonRow, hr_comparison_row, HR, COMPARISON_ROW, GObject)
 
 /* Models whose total parameters are within this factor of the current

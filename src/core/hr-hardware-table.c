@@ -29,25 +29,11 @@ struct _HrHardwareRow
 
 struct _HrHardwareTable
 {
-  GObject parent_instance;
-
-  HrCalculator *calculator;
-  GPtrArray *rows;
+  HrRowList parent_instance;
 };
-
-static void list_model_iface_init (GListModelInterface *iface);
-
-enum {
-  REFRESHED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (HrHardwareRow, hr_hardware_row, G_TYPE_OBJECT)
-G_DEFINE_FINAL_TYPE_WITH_CODE (HrHardwareTable, hr_hardware_table, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      list_model_iface_init))
+G_DEFINE_FINAL_TYPE (HrHardwareTable, hr_hardware_table, HR_TYPE_ROW_LIST)
 
 enum {
   ROW_PROP_0,
@@ -146,80 +132,28 @@ row_update (HrHardwareRow    *self,
 }
 
 static void
-refresh (HrHardwareTable *self)
+refresh (HrRowList *list)
 {
-  const HrScenario *base = hr_calculator_get_scenario (self->calculator);
+  const HrScenario *base = hr_calculator_get_scenario (hr_row_list_get_calculator (list));
+  GPtrArray *rows = hr_row_list_get_rows (list);
 
-  for (guint i = 0; i < self->rows->len; i++)
-    row_update (self->rows->pdata[i], base);
-
-  /* The rows changed in place: views refresh their cells and re-sort
-   * rather than rebinding every row, which costs milliseconds per step. */
-  g_signal_emit (self, signals[REFRESHED], 0);
-}
-
-static GType
-hr_hardware_table_get_item_type (GListModel *model)
-{
-  return HR_TYPE_HARDWARE_ROW;
-}
-
-static guint
-hr_hardware_table_get_n_items (GListModel *model)
-{
-  return HR_HARDWARE_TABLE (model)->rows->len;
-}
-
-static gpointer
-hr_hardware_table_get_item (GListModel *model,
-                            guint       position)
-{
-  HrHardwareTable *self = HR_HARDWARE_TABLE (model);
-
-  if (position >= self->rows->len)
-    return NULL;
-  return g_object_ref (self->rows->pdata[position]);
-}
-
-static void
-list_model_iface_init (GListModelInterface *iface)
-{
-  iface->get_item_type = hr_hardware_table_get_item_type;
-  iface->get_n_items = hr_hardware_table_get_n_items;
-  iface->get_item = hr_hardware_table_get_item;
-}
-
-static void
-hr_hardware_table_dispose (GObject *object)
-{
-  HrHardwareTable *self = (HrHardwareTable *) object;
-
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  g_clear_object (&self->calculator);
-  g_clear_pointer (&self->rows, g_ptr_array_unref);
-  G_OBJECT_CLASS (hr_hardware_table_parent_class)->dispose (object);
+  for (guint i = 0; i < rows->len; i++)
+    row_update (rows->pdata[i], base);
+  hr_row_list_refreshed (list);
 }
 
 static void
 hr_hardware_table_class_init (HrHardwareTableClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = hr_hardware_table_dispose;
+  HrRowListClass *list_class = HR_ROW_LIST_CLASS (klass);
 
-  /**
-   * HrHardwareTable::refreshed:
-   *
-   * Emitted after every row was updated in place for a new scenario.
-   */
-  signals[REFRESHED] =
-    g_signal_new ("refreshed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  list_class->row_type = HR_TYPE_HARDWARE_ROW;
+  list_class->refresh = refresh;
 }
 
 static void
 hr_hardware_table_init (HrHardwareTable *self)
 {
-  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 HrHardwareTable *
@@ -228,12 +162,12 @@ hr_hardware_table_new (HrCalculator *calculator)
   HrHardwareTable *self;
   GListModel *hardware;
   const HrScenario *base;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
 
   g_return_val_if_fail (HR_IS_CALCULATOR (calculator), NULL);
 
   self = g_object_new (HR_TYPE_HARDWARE_TABLE, NULL);
-  self->calculator = g_object_ref (calculator);
-  g_signal_connect_swapped (calculator, "changed", G_CALLBACK (refresh), self);
+  hr_row_list_set_calculator (HR_ROW_LIST (self), calculator);
 
   base = hr_calculator_get_scenario (calculator);
   hardware = hr_catalog_get_hardware (hr_calculator_get_catalog (calculator));
@@ -243,8 +177,9 @@ hr_hardware_table_new (HrCalculator *calculator)
 
       row->hardware = g_list_model_get_item (hardware, i);
       row_update (row, base);
-      g_ptr_array_add (self->rows, row);
+      g_ptr_array_add (rows, row);
     }
+  hr_row_list_replace_rows (HR_ROW_LIST (self), rows);
   return self;
 }
 

@@ -6,13 +6,14 @@
 #pragma once
 
 #include "hr-calculator.h"
+#include "hr-row-list.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_HARDWARE_TABLE (hr_hardware_table_get_type ())
 #define HR_TYPE_HARDWARE_ROW (hr_hardware_row_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrHardwareTable, hr_hardware_table, HR, HARDWARE_TABLE, GObject)
+G_DECLARE_FINAL_TYPE (HrHardwareTable, hr_hardware_table, HR, HARDWARE_TABLE, HrRowList)
 G_DECLARE_FINAL_TYPE (HrHardwareRow, hr_hardware_row, HR, HARDWARE_ROW, GObject)
 
 HrHardwareTable *hr_hardware_table_new            (HrCalculator  *calculator);

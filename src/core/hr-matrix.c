@@ -37,27 +37,14 @@ struct _HrMatrixRow
 
 struct _HrMatrix
 {
-  GObject parent_instance;
+  HrRowList parent_instance;
 
-  HrCalculator *calculator;
-  GPtrArray *rows;              /* of HrMatrixRow */
   guint64 contexts[MAX_CONTEXTS];
   guint n_contexts;
 };
 
-static void list_model_iface_init (GListModelInterface *iface);
-
-enum {
-  REFRESHED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
 G_DEFINE_FINAL_TYPE (HrMatrixRow, hr_matrix_row, G_TYPE_OBJECT)
-G_DEFINE_FINAL_TYPE_WITH_CODE (HrMatrix, hr_matrix, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      list_model_iface_init))
+G_DEFINE_FINAL_TYPE (HrMatrix, hr_matrix, HR_TYPE_ROW_LIST)
 
 enum {
   ROW_PROP_0,
@@ -146,7 +133,7 @@ row_update (HrMatrixRow       *self,
 {
   HrScenario scenario = *base;
   HrEstimate estimate;
-  HrCatalog *catalog = hr_calculator_get_catalog (matrix->calculator);
+  HrCatalog *catalog = hr_calculator_get_catalog (hr_matrix_get_calculator (matrix));
   GPtrArray *ladder = hr_catalog_get_tier_ladder (catalog);
   guint64 weights = 0;
   HrHardware *tier = NULL;
@@ -189,76 +176,28 @@ row_update (HrMatrixRow       *self,
 static void
 update_rows (HrMatrix *self)
 {
-  const HrScenario *base = hr_calculator_get_scenario (self->calculator);
+  const HrScenario *base = hr_calculator_get_scenario (hr_matrix_get_calculator (self));
+  GPtrArray *rows = hr_row_list_get_rows (HR_ROW_LIST (self));
 
-  for (guint i = 0; i < self->rows->len; i++)
-    row_update (self->rows->pdata[i], self, base);
+  for (guint i = 0; i < rows->len; i++)
+    row_update (rows->pdata[i], self, base);
 }
 
 /* The calculator changed: rows are updated in place and views told. */
 static void
-refresh (HrMatrix *self)
+refresh (HrRowList *list)
 {
-  update_rows (self);
-  g_signal_emit (self, signals[REFRESHED], 0);
-}
-
-static GType
-hr_matrix_get_item_type (GListModel *model)
-{
-  return HR_TYPE_MATRIX_ROW;
-}
-
-static guint
-hr_matrix_get_n_items (GListModel *model)
-{
-  return HR_MATRIX (model)->rows->len;
-}
-
-static gpointer
-hr_matrix_get_item (GListModel *model,
-                    guint       position)
-{
-  HrMatrix *self = HR_MATRIX (model);
-
-  if (position >= self->rows->len)
-    return NULL;
-  return g_object_ref (self->rows->pdata[position]);
-}
-
-static void
-list_model_iface_init (GListModelInterface *iface)
-{
-  iface->get_item_type = hr_matrix_get_item_type;
-  iface->get_n_items = hr_matrix_get_n_items;
-  iface->get_item = hr_matrix_get_item;
-}
-
-static void
-hr_matrix_dispose (GObject *object)
-{
-  HrMatrix *self = (HrMatrix *) object;
-
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  g_clear_object (&self->calculator);
-  g_clear_pointer (&self->rows, g_ptr_array_unref);
-  G_OBJECT_CLASS (hr_matrix_parent_class)->dispose (object);
+  update_rows (HR_MATRIX (list));
+  hr_row_list_refreshed (list);
 }
 
 static void
 hr_matrix_class_init (HrMatrixClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = hr_matrix_dispose;
+  HrRowListClass *list_class = HR_ROW_LIST_CLASS (klass);
 
-  /**
-   * HrMatrix::refreshed:
-   *
-   * Emitted after every row was updated in place for a new scenario.
-   */
-  signals[REFRESHED] =
-    g_signal_new ("refreshed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  list_class->row_type = HR_TYPE_MATRIX_ROW;
+  list_class->refresh = refresh;
 }
 
 static void
@@ -266,7 +205,6 @@ hr_matrix_init (HrMatrix *self)
 {
   static const guint64 defaults[] = HR_DEFAULT_MATRIX_CONTEXTS;
 
-  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
   self->n_contexts = G_N_ELEMENTS (defaults);
   memcpy (self->contexts, defaults, sizeof defaults);
 }
@@ -286,8 +224,7 @@ hr_matrix_new (HrCalculator *calculator)
   g_return_val_if_fail (HR_IS_CALCULATOR (calculator), NULL);
 
   self = g_object_new (HR_TYPE_MATRIX, NULL);
-  self->calculator = g_object_ref (calculator);
-  g_signal_connect_swapped (calculator, "changed", G_CALLBACK (refresh), self);
+  hr_row_list_set_calculator (HR_ROW_LIST (self), calculator);
 
   precisions = hr_catalog_get_precisions (hr_calculator_get_catalog (calculator));
   for (guint i = 0; i < g_list_model_get_n_items (precisions); i++)
@@ -305,29 +242,29 @@ HrCalculator *
 hr_matrix_get_calculator (HrMatrix *self)
 {
   g_return_val_if_fail (HR_IS_MATRIX (self), NULL);
-  return self->calculator;
+  return hr_row_list_get_calculator (HR_ROW_LIST (self));
 }
 
 void
 hr_matrix_set_precisions (HrMatrix  *self,
                           GPtrArray *precisions)
 {
-  guint removed;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  const HrScenario *base;
 
   g_return_if_fail (HR_IS_MATRIX (self));
   g_return_if_fail (precisions != NULL);
 
-  removed = self->rows->len;
-  g_ptr_array_set_size (self->rows, 0);
+  base = hr_calculator_get_scenario (hr_matrix_get_calculator (self));
   for (guint i = 0; i < precisions->len; i++)
     {
       HrMatrixRow *row = g_object_new (HR_TYPE_MATRIX_ROW, NULL);
 
       row->precision = g_object_ref (precisions->pdata[i]);
-      row_update (row, self, hr_calculator_get_scenario (self->calculator));
-      g_ptr_array_add (self->rows, row);
+      row_update (row, self, base);
+      g_ptr_array_add (rows, row);
     }
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, self->rows->len);
+  hr_row_list_replace_rows (HR_ROW_LIST (self), rows);
 }
 
 guint
@@ -367,8 +304,7 @@ hr_matrix_set_contexts (HrMatrix      *self,
   self->n_contexts = n_contexts;
   update_rows (self);
   /* New columns: the whole range changes. */
-  if (self->rows->len > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, self->rows->len, self->rows->len);
+  hr_row_list_rows_changed (HR_ROW_LIST (self));
 }
 
 /* The recommended tier is read at the middle context (32K of 8K/32K/128K). */

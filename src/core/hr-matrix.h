@@ -6,13 +6,14 @@
 #pragma once
 
 #include "hr-calculator.h"
+#include "hr-row-list.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_MATRIX (hr_matrix_get_type ())
 #define HR_TYPE_MATRIX_ROW (hr_matrix_row_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrMatrix, hr_matrix, HR, MATRIX, GObject)
+G_DECLARE_FINAL_TYPE (HrMatrix, hr_matrix, HR, MATRIX, HrRowList)
 G_DECLARE_FINAL_TYPE (HrMatrixRow, hr_matrix_row, HR, MATRIX_ROW, GObject)
 
 HrMatrix      *hr_matrix_new                 (HrCalculator  *calculator);
