@@ -744,6 +744,8 @@ estimate_llamacpp (const HrEstimateInput  *input,
         high = mid - 1;
     }
   result->max_context = low;
+  /* Every layer within its window: the cache stops growing. */
+  result->max_context_unbounded = low == HR_CONTEXT_MAX;
 
   return finish (input, result, weights,
                  hr_kv_bytes (model, input->context, input->batch, input->kv_bytes_per_element),
