@@ -143,9 +143,7 @@ recompute (HrCalculator *self)
                                self->scenario.context > self->trained_context;
 
   g_object_freeze_notify (G_OBJECT (self));
-  for (guint i = 0; i < N_OUTPUTS; i++)
-    if (!hr_fields_equal (&previous, self, &outputs[i]))
-      g_object_notify_by_pspec (G_OBJECT (self), output_properties[i]);
+  hr_fields_notify_changes (self, &previous, outputs, N_OUTPUTS, output_properties);
   if (previous.result.verdict != self->result.verdict)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VERDICT]);
   g_free (previous.error_message);

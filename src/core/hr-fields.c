@@ -204,6 +204,21 @@ hr_fields_equal (gconstpointer  a,
     }
 }
 
+/* Notifies the property of every field whose value differs between
+ * @previous (a copy of the instance taken before an update) and @instance.
+ * @pspecs are those hr_fields_install_properties() returned. */
+void
+hr_fields_notify_changes (gpointer        instance,
+                          gconstpointer   previous,
+                          const HrField  *fields,
+                          guint           n_fields,
+                          GParamSpec    **pspecs)
+{
+  for (guint i = 0; i < n_fields; i++)
+    if (!hr_fields_equal (previous, instance, &fields[i]))
+      g_object_notify_by_pspec (G_OBJECT (instance), pspecs[i]);
+}
+
 void
 hr_fields_free_strings (gpointer       instance,
                         const HrField *fields,

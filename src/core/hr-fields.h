@@ -59,6 +59,11 @@ void     hr_fields_write_json         (gpointer        instance,
 gboolean hr_fields_equal              (gconstpointer   a,
                                        gconstpointer   b,
                                        const HrField  *field);
+void     hr_fields_notify_changes     (gpointer        instance,
+                                       gconstpointer   previous,
+                                       const HrField  *fields,
+                                       guint           n_fields,
+                                       GParamSpec    **pspecs);
 void     hr_fields_free_strings       (gpointer        instance,
                                        const HrField  *fields,
                                        guint           n_fields);

@@ -124,9 +124,8 @@ row_update (HrHardwareRow    *self,
   self->decode_tokens_per_s = estimate.decode_tokens_per_s;
   self->verdict = self->valid ? estimate.verdict : HR_VERDICT_NO_FIT;
 
-  for (guint i = 0; i < G_N_ELEMENTS (row_fields); i++)
-    if (!hr_fields_equal (&previous, self, &row_fields[i]))
-      g_object_notify_by_pspec (G_OBJECT (self), row_field_properties[i]);
+  hr_fields_notify_changes (self, &previous, row_fields, G_N_ELEMENTS (row_fields),
+                            row_field_properties);
   if (previous.verdict != self->verdict)
     g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_VERDICT]);
 }

@@ -978,8 +978,6 @@ hr_window_init (HrWindow *self)
   adw_combo_row_set_model (self->precision_row, hr_catalog_get_precisions (catalog));
   adw_combo_row_set_model (self->kv_row, hr_catalog_get_kv_types (catalog));
 
-  sync_from_calculator (self);
-
   g_object_bind_property (self->calculator, "context", self->context_row, "context",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->calculator, "batch", self->batch_adjustment, "value",
