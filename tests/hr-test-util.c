@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <sys/wait.h>
 
 #include "hr-test-util.h"
@@ -63,4 +64,32 @@ hr_test_run_cli_json (const char * const *args)
   json_parser_load_from_data (parser, out, -1, &error);
   g_assert_no_error (error);
   return json_node_copy (json_parser_get_root (parser));
+}
+
+/* A fresh directory for one test's files: "PREFIX-XXXXXX" in the temp dir. */
+char *
+hr_test_make_temp_dir (const char *prefix)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *template = g_strdup_printf ("%s-XXXXXX", prefix);
+  char *dir = g_dir_make_tmp (template, &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+/* Removes @dir and the files in it (tests write no subdirectories). */
+void
+hr_test_remove_temp_dir (const char *dir)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
 }

@@ -29,4 +29,7 @@ char       *hr_test_run_cli         (const char * const *args,
                                      int                *exit_status,
                                      char              **err);
 
+char       *hr_test_make_temp_dir   (const char         *prefix);
+void        hr_test_remove_temp_dir (const char         *dir);
+
 G_END_DECLS

@@ -19,6 +19,7 @@
 #endif
 
 #include "gguf-writer.h"
+#include "hr-test-util.h"
 #include "hr-gguf.h"
 
 /* ---------------------------------------------------------------------------
@@ -1115,26 +1116,14 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  user_data)
 {
-  g_autoptr(GError) error = NULL;
-
-  fixture->dir = g_dir_make_tmp ("test-gguf-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->dir = hr_test_make_temp_dir ("test-gguf");
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  user_data)
 {
-  g_autoptr(GDir) dir = g_dir_open (fixture->dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (fixture->dir);
+  hr_test_remove_temp_dir (fixture->dir);
   g_free (fixture->dir);
 }
 
