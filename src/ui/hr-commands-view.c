@@ -15,6 +15,7 @@
 
 #include "hr-commands-view.h"
 #include "hr-commands.h"
+#include "hr-ui-format.h"
 
 struct _HrCommandsView
 {
@@ -98,13 +99,8 @@ static void
 set_calculator (HrCommandsView *self,
                 HrCalculator   *calculator)
 {
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  if (!g_set_object (&self->calculator, calculator))
+  if (!hr_ui_follow_calculator (self, &self->calculator, calculator, G_CALLBACK (update)))
     return;
-  if (calculator != NULL)
-    g_signal_connect_object (calculator, "changed", G_CALLBACK (update), self,
-                             G_CONNECT_SWAPPED);
   update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
 }

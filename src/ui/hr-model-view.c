@@ -18,6 +18,7 @@
 #include "hr-estimate-constants.h"
 #include "hr-format.h"
 #include "hr-model-view.h"
+#include "hr-ui-format.h"
 #include "hr-value-row.h"
 
 struct _HrModelView
@@ -403,13 +404,8 @@ static void
 set_calculator (HrModelView  *self,
                 HrCalculator *calculator)
 {
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  if (!g_set_object (&self->calculator, calculator))
+  if (!hr_ui_follow_calculator (self, &self->calculator, calculator, G_CALLBACK (update)))
     return;
-  if (calculator != NULL)
-    g_signal_connect_object (calculator, "changed", G_CALLBACK (update), self,
-                             G_CONNECT_SWAPPED);
   update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
 }

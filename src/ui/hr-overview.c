@@ -368,13 +368,8 @@ static void
 hr_overview_set_calculator (HrOverview   *self,
                             HrCalculator *calculator)
 {
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  if (!g_set_object (&self->calculator, calculator))
+  if (!hr_ui_follow_calculator (self, &self->calculator, calculator, G_CALLBACK (update)))
     return;
-  if (calculator != NULL)
-    g_signal_connect_object (calculator, "changed", G_CALLBACK (update), self,
-                             G_CONNECT_SWAPPED);
   update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
 }
