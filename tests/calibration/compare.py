@@ -4,7 +4,7 @@
 # compare.py — measured llama.cpp buffers against Headroom's model
 #
 # Reads results/llamacpp-cpu.csv (run-calibration.mjs), evaluates the same
-# formulas as src/core/hr-engine.c (hr_llamacpp_memory) and writes
+# formulas as src/core/estimate/hr-engine.c (hr_llamacpp_memory) and writes
 #   results/calibration-table.md   every case: measured, estimate, error %
 #   results/test-engine-cases.inc  the rows tests/test-engine.c asserts
 #

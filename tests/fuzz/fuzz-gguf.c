@@ -8,8 +8,8 @@
  * quote names taken from the file and end up in the UI).
  *
  * Build by hand:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core \
- *     tests/fuzz/fuzz-gguf.c src/core/hr-gguf.c \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core/readers \
+ *     tests/fuzz/fuzz-gguf.c src/core/readers/hr-gguf.c \
  *     $(pkg-config --cflags --libs glib-2.0 gio-2.0) -o fuzz-gguf
  *   ./fuzz-gguf -max_total_time=60 corpus/ tests/fuzz/corpus-gguf/
  */
