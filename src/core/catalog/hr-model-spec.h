@@ -7,7 +7,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "hr-estimate.h"
+#include "hr-model-arch.h"
 
 G_BEGIN_DECLS
 

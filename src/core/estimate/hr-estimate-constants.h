@@ -4,12 +4,12 @@
  *
  * Each constant says where it comes from.  The window shows them in the
  * “Assumptions” of the Overview and in the formula notes of the Model view
- * (hr-assumptions.c formats them), so change them here only.
+ * (written by the profile that uses them), so change them here only.
  */
 
 #pragma once
 
-#include "hr-estimate.h"
+#include "hr-device.h"
 
 G_BEGIN_DECLS
 
@@ -24,17 +24,6 @@ G_BEGIN_DECLS
  * memory: the seed page's Apple rows are 0.42 GiB lower (7.44 vs 7.86). */
 #define HR_OVERHEAD_UNIFIED_DISCOUNT_GIB 0.42
 
-/* Memory a discrete GPU keeps for the driver and display: the seed's
- * 136,404-token maximum on a 12 GiB RTX 3060 implies a usable 11.81 GiB. */
-#define HR_DISCRETE_RESERVE_GIB          0.19
-
-/* Apple unified memory: the share macOS lets the GPU wire by default
- * (recommendedMaxWorkingSetSize), about 2/3 on machines with up to 36 GB
- * and 3/4 above (reference/gpus.json note; llama.cpp Metal logs). */
-#define HR_UNIFIED_SMALL_MEMORY_GIB      36.0
-#define HR_UNIFIED_GPU_SHARE_SMALL       (2.0 / 3.0)
-#define HR_UNIFIED_GPU_SHARE             0.75
-
 /* CUDA reports less than a card's nominal memory as its total (what
  * vLLM multiplies by gpu_memory_utilization): an RTX 3090 with 24 GiB
  * logs “total_gpu_memory=23.58GiB” (vllm-project/vllm#10517). */
@@ -44,9 +33,6 @@ G_BEGIN_DECLS
  * above it, up to usable memory, it is “tight”: 10 % headroom absorbs
  * allocator fragmentation and a desktop's own use of the GPU. */
 #define HR_COMFORTABLE_FRACTION          0.90
-
-/* The MHA baseline of the “KV compression saves N %” sentence: FP16. */
-#define HR_KV_BASELINE_BYTES_PER_ELEMENT 2.0
 
 /* Decode is bandwidth-bound: a step reads the active weights and the KV
  * cache once.  Time per token = bytes / (efficiency × bandwidth) + a fixed

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "hr-catalog-json.h"
-#include "hr-estimate.h"
+#include "hr-model-arch.h"
 #include "hr-gguf-model.h"
 
 /* Which layers use the sliding window, when the file has one. */

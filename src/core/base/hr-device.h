@@ -1,0 +1,62 @@
+/* hr-device.h — a device as the estimator sees it
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "hr-units.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_DEVICE_DISCRETE,
+  HR_DEVICE_UNIFIED,
+} HrDeviceKind;
+
+/* Hardware families carry the decode-efficiency calibration. */
+typedef enum
+{
+  HR_FAMILY_NVIDIA_GEFORCE,
+  HR_FAMILY_NVIDIA_WORKSTATION,
+  HR_FAMILY_NVIDIA_DATACENTER,
+  HR_FAMILY_AMD_RADEON,
+  HR_FAMILY_AMD_INSTINCT,
+  HR_FAMILY_INTEL_ARC,
+  HR_FAMILY_APPLE_SILICON,
+} HrHardwareFamily;
+
+#define HR_N_FAMILIES 7
+
+/* A device (one GPU, or one Apple SoC). */
+typedef struct
+{
+  HrDeviceKind kind;
+  HrHardwareFamily family;
+  guint64 memory_bytes;        /* as the device reports it */
+  double bandwidth_gbps;       /* decimal GB/s */
+} HrDevice;
+
+/* Memory a discrete GPU keeps for the driver and display: the seed's
+ * 136,404-token maximum on a 12 GiB RTX 3060 implies a usable 11.81 GiB
+ * (SEED-SPEC.md, "max context"). */
+#define HR_DISCRETE_RESERVE_GIB          0.19
+
+/* Apple unified memory: the share macOS lets the GPU wire by default
+ * (recommendedMaxWorkingSetSize), about 2/3 on machines with up to 36 GB
+ * and 3/4 above (reference/gpus.json note; llama.cpp Metal logs). */
+#define HR_UNIFIED_SMALL_MEMORY_GIB      36.0
+#define HR_UNIFIED_GPU_SHARE_SMALL       (2.0 / 3.0)
+#define HR_UNIFIED_GPU_SHARE             0.75
+
+guint64      hr_device_usable_bytes         (const HrDevice   *device);
+double       hr_device_unified_share        (const HrDevice   *device);
+
+const char  *hr_hardware_family_to_string   (HrHardwareFamily  family);
+gboolean     hr_hardware_family_from_string (const char       *str,
+                                             HrHardwareFamily *family);
+
+G_END_DECLS

@@ -1,0 +1,109 @@
+/* hr-model-arch.h — the shape of a model, and the arithmetic of its shape
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The leaf every estimate builds on: how many bytes of KV cache one token
+ * adds to one layer, which layers slide over a window, what a plain
+ * multi-head baseline would hold.  The generic method and every engine
+ * profile call these functions; no other file computes a KV size.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "hr-units.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_ATTENTION_MHA,
+  HR_ATTENTION_GQA,
+  HR_ATTENTION_MQA,
+  HR_ATTENTION_MLA,
+} HrAttentionKind;
+
+/* The shape of a model, as far as memory and speed are concerned. */
+typedef struct
+{
+  HrAttentionKind attention;
+  guint32 n_layers;
+  guint32 hidden;
+  guint32 n_heads;             /* query heads */
+  guint32 n_kv_heads;          /* key/value heads (= n_heads for MHA, 1 for MQA) */
+  guint32 head_dim_k;          /* K head dimension */
+  guint32 head_dim_v;          /* V head dimension (often = head_dim_k) */
+  guint32 kv_lora_rank;        /* MLA: compressed latent width */
+  guint32 qk_rope_head_dim;    /* MLA: decoupled RoPE key width */
+  guint32 sliding_window;      /* 0 = no sliding-window layers */
+  guint32 swa_period;          /* with a window: the last layer of every
+                                * period is global; 0 = all layers local */
+  guint64 vocab;
+  guint64 max_context;         /* trained maximum (max_position_embeddings) */
+  double params_total;         /* every resident parameter */
+  double params_active;        /* parameters read per token (MoE: < total) */
+} HrModelArch;
+
+/* What one token adds to one layer's cache, split into K and V (MLA keeps
+ * its latent and RoPE key in K and has no V). */
+typedef struct
+{
+  double k_elements;
+  double v_elements;
+} HrKvCell;
+
+#define HR_MODEL_ARCH_ERROR (hr_model_arch_error_quark ())
+
+typedef enum
+{
+  HR_MODEL_ARCH_ERROR_INVALID,
+} HrModelArchError;
+
+/* How a per-layer sliding-window pattern maps onto HrModelArch. */
+typedef enum
+{
+  HR_SWA_NONE,       /* no layer slides: drop the window */
+  HR_SWA_ALL,        /* every layer slides: period 0 */
+  HR_SWA_PERIODIC,   /* the last layer of every period is global */
+  HR_SWA_IRREGULAR,  /* no fixed period: the period keeps as many global layers */
+} HrSwaPattern;
+
+GQuark       hr_model_arch_error_quark     (void);
+
+gboolean     hr_model_arch_validate        (const HrModelArch *model,
+                                            GError           **error);
+guint32      hr_model_arch_local_layers    (const HrModelArch *model);
+guint32      hr_model_arch_global_layers   (const HrModelArch *model);
+HrSwaPattern hr_swa_period_from_layers     (const gboolean    *sliding,
+                                            guint64            n_layers,
+                                            guint64           *period);
+
+HrKvCell     hr_model_arch_kv_cell         (const HrModelArch *model);
+double       hr_kv_cell_bytes              (HrKvCell           cell,
+                                            double             k_bytes_per_element,
+                                            double             v_bytes_per_element);
+double       hr_model_arch_kv_layer_tokens (const HrModelArch *model,
+                                            guint64            context);
+double       hr_kv_bytes_per_token         (const HrModelArch *model,
+                                            double             bytes_per_element);
+double       hr_kv_bytes                   (const HrModelArch *model,
+                                            guint64            context,
+                                            guint32            batch,
+                                            double             bytes_per_element);
+double       hr_kv_mha_bytes               (const HrModelArch *model,
+                                            guint64            context,
+                                            guint32            batch);
+
+const char  *hr_attention_kind_to_string   (HrAttentionKind    kind);
+gboolean     hr_attention_kind_from_string (const char        *str,
+                                            HrAttentionKind   *kind);
+
+/* Case-insensitive lookup of @str in a table of names; shared by every
+ * enumeration's from_string. */
+gboolean     hr_lookup_name                (const char * const *names,
+                                            guint               n_names,
+                                            const char         *str,
+                                            int                *value);
+
+G_END_DECLS

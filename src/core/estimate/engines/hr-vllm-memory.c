@@ -1,0 +1,89 @@
+/* hr-vllm-memory.c — vLLM's memory budget
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "hr-vllm-memory"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "hr-vllm-memory.h"
+
+
+void
+hr_vllm_params_init_default (HrVllmParams *p,
+                             guint64       max_model_len)
+{
+  g_return_if_fail (p != NULL);
+
+  *p = (HrVllmParams) {
+    .gpu_memory_utilization = HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION,
+    .max_num_batched_tokens = HR_VLLM_DEFAULT_MAX_NUM_BATCHED_TOKENS,
+    .max_model_len = max_model_len,
+    .max_num_seqs = HR_VLLM_DEFAULT_MAX_NUM_SEQS,
+    .block_size = HR_VLLM_DEFAULT_BLOCK_SIZE,
+    .enforce_eager = FALSE,
+  };
+}
+
+void
+hr_vllm_memory (const HrModelArch  *arch,
+                guint64             ffn_width,
+                guint64             device_bytes,
+                guint64             weights_bytes_per_device,
+                double              kv_bytes_per_token_per_device,
+                guint32             tp,
+                const HrVllmParams *p,
+                HrVllmMemory       *out)
+{
+  double tokens, seqs, hidden, mlp, sampler, activation, budget, non_torch, left;
+  double block_bytes;
+  guint32 block_size;
+
+  g_return_if_fail (arch != NULL);
+  g_return_if_fail (p != NULL);
+  g_return_if_fail (out != NULL);
+
+  *out = (HrVllmMemory) { 0 };
+
+  tp = MAX (tp, 1);
+  block_size = MAX (p->block_size, 1);
+
+  /* The profiling run is one forward pass over max_num_batched_tokens
+   * tokens spread over at most max_num_seqs sequences (each needs one). */
+  tokens = (double) p->max_num_batched_tokens;
+  seqs = (double) MIN ((guint64) p->max_num_seqs, p->max_num_batched_tokens);
+  hidden = arch->hidden;
+
+  /* Tensor parallelism splits the MLP's intermediate width; the hidden
+   * size is replicated and the sampler sees the gathered vocabulary. */
+  mlp = tokens * (HR_VLLM_MLP_INTERMEDIATE_COEF * (double) ffn_width / tp +
+                  HR_VLLM_MLP_HIDDEN_COEF * hidden) * HR_VLLM_ACTIVATION_BYTES;
+  sampler = seqs * (double) arch->vocab * HR_VLLM_SAMPLER_BYTES_PER_LOGIT +
+            tokens * hidden * HR_VLLM_ACTIVATION_BYTES;
+  activation = MAX (mlp, sampler);
+
+  budget = (double) device_bytes * p->gpu_memory_utilization;
+  non_torch = HR_VLLM_NON_TORCH_GIB * HR_GIB;
+
+  /* vLLM 0.6: available_kv_cache_memory = total_gpu_memory ×
+   * gpu_memory_utilization − (peak torch memory + non-torch memory),
+   * where the torch peak holds the weights and the activations. */
+  left = budget - (double) weights_bytes_per_device - activation - non_torch;
+
+  out->budget_bytes = hr_round_bytes (budget);
+  out->weights_bytes = weights_bytes_per_device;
+  out->activation_peak_bytes = hr_round_bytes (activation);
+  out->non_torch_bytes = hr_round_bytes (non_torch);
+  out->cuda_graph_bytes = p->enforce_eager ? 0 : hr_round_bytes (HR_VLLM_CUDA_GRAPH_GIB * HR_GIB);
+  out->kv_cache_bytes = hr_round_bytes (left);
+
+  block_bytes = (double) block_size * kv_bytes_per_token_per_device;
+  if (left > 0 && block_bytes > 0)
+    out->kv_blocks = (guint64) floor (left / block_bytes);
+  out->kv_capacity_tokens = out->kv_blocks * block_size;
+  if (p->max_model_len > 0)
+    out->max_concurrency = (double) out->kv_capacity_tokens / (double) p->max_model_len;
+}

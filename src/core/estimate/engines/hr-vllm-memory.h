@@ -1,0 +1,99 @@
+/* hr-vllm-memory.h — vLLM's memory budget
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The gpu_memory_utilization budget minus weights, the profiled activation
+ * peak and non-torch memory; the rest becomes KV blocks.  Calibrated on
+ * vLLM 0.6's own profiling log (reference/measured.md c).  Pure functions.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "hr-model-arch.h"
+
+G_BEGIN_DECLS
+
+/* vLLM's defaults (vllm/engine/arg_utils.py, config): 90 % of the device,
+ * blocks of 16 tokens, CUDA graphs on.  `vllm serve` batches at most 2048
+ * tokens and 256 sequences per step (8192 and 1024 on ≥ 70 GiB GPUs other
+ * than the A100); vLLM 0.6 without chunked prefill used
+ * max(max_model_len, 2048) tokens. */
+#define HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION 0.90
+#define HR_VLLM_DEFAULT_BLOCK_SIZE       16
+#define HR_VLLM_DEFAULT_MAX_NUM_SEQS     256
+#define HR_VLLM_DEFAULT_MAX_NUM_BATCHED_TOKENS 2048
+
+/* Activations are 16-bit whatever the weight format (BF16/FP16 compute). */
+#define HR_VLLM_ACTIVATION_BYTES         2.0
+
+/* The profiled activation peak is the larger of two phases of vLLM's
+ * dummy forward pass over max_num_batched_tokens tokens:
+ *
+ *  - the MLP: gate_up output (2 × intermediate), the activation's output
+ *    (intermediate) and three hidden-size tensors (residual, normed input,
+ *    down projection) per token, 16-bit.  Llama-3.1-8B on an RTX 3090
+ *    (vllm-project/vllm#10517, vLLM 0.6.4): peak_torch − weights = 2.07
+ *    GiB at 20 000 tokens, 2.99 GiB at 29 000; 3 × 14336 + 3 × 4096 values
+ *    × 2 B = 110 592 B per token gives 2.06 and 2.99 GiB.
+ *  - the sampler: logits of max_num_seqs sequences in F32, plus the
+ *    sorted copies, indices and probabilities of top-p/top-k sampling:
+ *    39 B per sequence and vocabulary entry, fitted on phi-1.5 (0.48 GiB
+ *    for 256 × 51 200) and Llama-3.1-70B-FP8 with 4096 sequences (19.09
+ *    GiB for 4096 × 128 256), both vLLM 0.6.4 logs; the hidden states of
+ *    every token stay alive meanwhile.  Llama-3-8B at 8192 tokens then
+ *    gives 1.25 GiB against the 1.26 GiB vllm-project/vllm#10511 reports. */
+#define HR_VLLM_MLP_INTERMEDIATE_COEF    3.0
+#define HR_VLLM_MLP_HIDDEN_COEF          3.0
+#define HR_VLLM_SAMPLER_BYTES_PER_LOGIT  39.0
+
+/* Memory outside torch's allocator: CUDA context, cuBLAS workspace, NCCL.
+ * 0.35 GiB in the calibration log (RTX 3090, one GPU); other vLLM logs
+ * show 0.16–0.47 GiB on one GPU and several GiB with tensor parallelism
+ * on H100s (vllm-project/vllm#10511: 1.79 GiB, 3.58 GiB with -tp 2). */
+#define HR_VLLM_NON_TORCH_GIB            0.35
+
+/* CUDA graphs are captured after the KV cache is allocated and come out of
+ * the (1 − gpu_memory_utilization) margin: vLLM logs "Graph capturing
+ * finished in N secs, took 0.11 … 0.96 GiB" across models. */
+#define HR_VLLM_CUDA_GRAPH_GIB           0.5
+
+typedef struct
+{
+  double gpu_memory_utilization;
+  guint64 max_num_batched_tokens;
+  guint64 max_model_len;
+  guint32 max_num_seqs;
+  guint32 block_size;
+  gboolean enforce_eager;
+} HrVllmParams;
+
+typedef struct
+{
+  guint64 budget_bytes;          /* device × gpu_memory_utilization */
+  guint64 weights_bytes;
+  guint64 activation_peak_bytes;
+  guint64 non_torch_bytes;
+  guint64 cuda_graph_bytes;      /* outside the budget */
+  guint64 kv_cache_bytes;        /* what the budget leaves (>= 0) */
+  guint64 kv_blocks;
+  guint64 kv_capacity_tokens;
+  double max_concurrency;        /* capacity / max_model_len */
+} HrVllmMemory;
+
+void         hr_vllm_params_init_default      (HrVllmParams           *p,
+                                               guint64                 max_model_len);
+
+/* @ffn_width as for hr_llamacpp_memory(); tensor parallelism splits it,
+ * not the hidden size nor the sampler's full-vocabulary logits. */
+void         hr_vllm_memory                   (const HrModelArch      *arch,
+                                               guint64                 ffn_width,
+                                               guint64                 device_bytes,
+                                               guint64                 weights_bytes_per_device,
+                                               double                  kv_bytes_per_token_per_device,
+                                               guint32                 tp,
+                                               const HrVllmParams     *p,
+                                               HrVllmMemory           *out);
+
+G_END_DECLS

@@ -1,0 +1,160 @@
+/* hr-estimate-types.h — what the estimator is asked and what it answers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Plain structs and enumerations, shared by the dispatcher (hr-estimate.c)
+ * and every engine profile (engines/).  The result carries the operands of
+ * its own arithmetic, so that the formulas shown to a user are written
+ * from the same numbers that were computed, by the same module.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "hr-device.h"
+#include "hr-model-arch.h"
+#include "hr-units.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_ENGINE_GENERIC,
+  HR_ENGINE_LLAMACPP,
+  HR_ENGINE_OLLAMA,
+  HR_ENGINE_VLLM,
+} HrEngine;
+
+#define HR_N_ENGINES 4
+
+typedef enum
+{
+  HR_VERDICT_COMFORTABLE,
+  HR_VERDICT_TIGHT,
+  HR_VERDICT_NO_FIT,
+} HrVerdict;
+
+/* Engine settings; zero / HR_FLASH_ATTN_DEFAULT mean the engine's own
+ * default.  The generic profile ignores them. */
+typedef enum
+{
+  HR_FLASH_ATTN_DEFAULT,
+  HR_FLASH_ATTN_ON,
+  HR_FLASH_ATTN_OFF,
+} HrFlashAttn;
+
+typedef struct
+{
+  HrFlashAttn flash_attn;          /* llama.cpp, Ollama */
+  guint32 ubatch;                  /* llama.cpp, Ollama: physical batch */
+  double gpu_memory_utilization;   /* vLLM: share of device memory */
+  guint64 max_num_batched_tokens;  /* vLLM: tokens per scheduler step */
+} HrEngineOptions;
+
+typedef struct
+{
+  const HrModelArch *model;
+  double bpw;                  /* effective bits per weight of the precision */
+  double kv_bytes_per_element; /* FP16 2, FP8 1, Q8_0 34/32, Q4_0 18/32 */
+  guint64 context;             /* tokens per sequence */
+  guint32 batch;               /* parallel sequences */
+  HrEngine engine;
+  const HrDevice *device;
+  guint32 n_gpus;              /* tensor-parallel degree */
+
+  /* Engine profiles only (hr_scenario_estimate() fills them): */
+  HrEngineOptions options;
+  guint64 weights_bytes;       /* tensor-exact weights; 0 = params × bpw / 8 */
+  guint64 token_embd_bytes;    /* the input embedding tensor */
+  guint64 ffn_width;           /* FFN width a token goes through */
+} HrEstimateInput;
+
+/* A one-click change that turns an impossible combination into one the
+ * engine runs (hr_estimate() fails with HR_ESTIMATE_ERROR_UNSUPPORTED). */
+typedef enum
+{
+  HR_FIX_NONE,
+  HR_FIX_FLASH_ATTN_ON,        /* a quantized V cache needs flash attention */
+  HR_FIX_KV_FP16,              /* the engine has no such cache type */
+} HrFix;
+
+typedef struct
+{
+  /* whole system (all devices) */
+  guint64 weights_bytes;       /* the whole model's weights */
+  guint64 kv_bytes;            /* KV cache on all devices (replicas included) */
+  guint64 overhead_bytes;      /* runtime overhead on all devices */
+  guint64 total_bytes;         /* weights + kv + overhead */
+  double weights_share;        /* fractions of total_bytes */
+  double kv_share;
+  double overhead_share;
+
+  /* one device */
+  guint64 per_device_bytes;
+  guint64 per_device_weights_bytes;
+  guint64 per_device_kv_bytes;
+  guint64 per_device_overhead_bytes;
+  guint64 usable_bytes;        /* what one device can give the model */
+  guint64 free_bytes;          /* usable − per device, 0 when over */
+  guint64 excess_bytes;        /* per device − usable, 0 when it fits */
+  double device_share;         /* per_device_bytes / device memory */
+  HrVerdict verdict;
+
+  guint32 kv_heads_per_device; /* > n_kv_heads / n_gpus when replicated */
+  gboolean kv_replicated;
+
+  guint64 max_context;         /* largest context that fits (0 if none) */
+  gboolean max_context_unbounded; /* only sliding-window layers: KV stops growing */
+  gboolean max_context_past_trained;
+
+  double decode_tokens_per_s;  /* single stream, at position = context */
+  double bytes_per_token;      /* what one decode step reads per device */
+  double decode_fixed_seconds; /* the per-token cost assumed beyond reading */
+  double decode_efficiency;    /* the share of bandwidth assumed */
+
+  /* engine profiles */
+  guint64 compute_bytes;       /* llama.cpp compute + output buffers, one device */
+  guint64 host_bytes;          /* what stays in system RAM */
+  guint64 kv_capacity_tokens;  /* vLLM: tokens the KV budget holds */
+  double max_concurrency;      /* vLLM: kv_capacity_tokens / context */
+  gboolean flash_attn;         /* llama.cpp / Ollama: as assumed */
+
+  guint64 kv_mha_bytes;        /* MHA FP16 baseline at the same context/batch */
+  double kv_savings;           /* 1 - kv / kv_mha */
+  double kv_bytes_per_token;   /* whole model, one sequence, all layers */
+
+  /* Operands, for the formulas shown beside the numbers. */
+  guint64 nominal_weights_bytes; /* parameters × bits per weight ÷ 8 */
+  guint64 host_weights_bytes;  /* weights that stay in system RAM */
+  HrKvCell kv_cell;            /* elements one token adds to one layer */
+  double kv_bytes_per_element; /* the cache type the engine really uses */
+  gboolean kv_type_ignored;    /* it differs from the one asked for */
+  double kv_device_fraction;   /* share of one copy of the cache a device holds */
+  guint64 kv_tokens;           /* cells of a full-attention layer, one
+                                * sequence (padded where the engine pads) */
+  guint64 kv_window_tokens;    /* cells of a sliding-window layer */
+  guint64 overhead_fixed_bytes;     /* generic: the fixed part */
+  double overhead_weights_fraction; /* generic: the share of the weights */
+  guint64 reserve_bytes;       /* llama.cpp: backend reserve per device */
+  guint64 budget_bytes;        /* vLLM: utilization × reported memory */
+  guint64 activation_bytes;    /* vLLM: profiled activation peak */
+  guint64 non_torch_bytes;     /* vLLM: CUDA context, workspaces */
+  guint64 cuda_graph_bytes;    /* vLLM: captured graphs */
+  double gpu_memory_utilization;
+  guint32 block_size;          /* vLLM: tokens per KV block */
+
+  HrFix fix;                   /* with HR_ESTIMATE_ERROR_UNSUPPORTED */
+} HrEstimate;
+
+#define HR_ESTIMATE_ERROR (hr_estimate_error_quark ())
+
+typedef enum
+{
+  HR_ESTIMATE_ERROR_INVALID,       /* an input is out of range */
+  HR_ESTIMATE_ERROR_UNSUPPORTED,   /* the engine cannot run this combination */
+} HrEstimateError;
+
+GQuark       hr_estimate_error_quark (void);
+
+G_END_DECLS

@@ -1,0 +1,207 @@
+/* hr-profile-common.c — the steps every engine profile shares
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Totals and shares, the verdict, decode speed, the multi-head comparison
+ * and the closed-form max context: what is the same whichever engine
+ * allocates the memory.
+ */
+
+#define G_LOG_DOMAIN "hr-profile"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "hr-estimate-constants.h"
+#include "hr-profile-common.h"
+
+gboolean
+hr_profile_fail (GError          **error,
+                 HrEstimateError   code,
+                 const char       *format,
+                 ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (HR_ESTIMATE_ERROR, code, format, args));
+  va_end (args);
+  return FALSE;
+}
+
+gboolean
+hr_profile_to_bytes (double      value,
+                     const char *what,
+                     guint64    *out,
+                     GError    **error)
+{
+  if (!isfinite (value) || value < 0 || value >= HR_BYTES_LIMIT)
+    return hr_profile_fail (error, HR_ESTIMATE_ERROR_INVALID,
+                            "%s would exceed 4 EiB; the inputs are out of range", what);
+  *out = (guint64) llround (value);
+  return TRUE;
+}
+
+/* Fraction of the whole KV cache each device holds under tensor
+ * parallelism.  KV heads are split across devices, but a head cannot be
+ * split: with fewer KV heads than devices every device keeps a whole head
+ * (replication).  An MLA latent is shared by all heads, so every device
+ * keeps all of it. */
+double
+hr_profile_kv_device_fraction (const HrModelArch *model,
+                               guint32            n_gpus,
+                               guint32           *heads_per_device)
+{
+  guint32 heads;
+
+  if (model->attention == HR_ATTENTION_MLA)
+    {
+      *heads_per_device = model->n_heads;
+      return 1.0;
+    }
+
+  heads = (model->n_kv_heads + n_gpus - 1) / n_gpus;
+  *heads_per_device = heads;
+  return (double) heads / model->n_kv_heads;
+}
+
+/* Largest context whose KV fits @budget bytes.  The cache grows by
+ * @per_layer_token bytes per token and layer while every layer is below
+ * the window, and on global layers only once the window is full. */
+guint64
+hr_profile_solve_max_context (const HrModelArch *model,
+                              double             budget,
+                              double             per_layer_token,
+                              gboolean          *unbounded)
+{
+  guint32 global = hr_model_arch_global_layers (model);
+  guint32 local = model->n_layers - global;
+  double slope_all = per_layer_token * model->n_layers;
+  double tokens;
+
+  *unbounded = FALSE;
+
+  if (budget < slope_all)
+    return 0;
+
+  tokens = floor (budget / slope_all);
+  if (local > 0 && tokens > model->sliding_window)
+    {
+      double full_window = slope_all * model->sliding_window;
+
+      if (global == 0)
+        {
+          *unbounded = TRUE;
+          return HR_CONTEXT_MAX;
+        }
+      tokens = model->sliding_window +
+               floor ((budget - full_window) / (per_layer_token * global));
+    }
+
+  if (tokens >= HR_CONTEXT_MAX)
+    return HR_CONTEXT_MAX;
+
+  return (guint64) tokens;
+}
+
+/* The weights an engine loads: tensor-exact where known, else nominal. */
+double
+hr_profile_weights (const HrEstimateInput *input)
+{
+  if (input->weights_bytes > 0)
+    return (double) input->weights_bytes;
+  return input->model->params_total * input->bpw / 8.0;
+}
+
+guint64
+hr_profile_ffn_width (const HrEstimateInput *input)
+{
+  /* Without a width from the catalog, the common 4 × hidden. */
+  return input->ffn_width > 0 ? input->ffn_width : 4ull * input->model->hidden;
+}
+
+double
+hr_decode_efficiency (HrHardwareFamily family)
+{
+  g_return_val_if_fail (family < HR_N_FAMILIES, 0);
+  return hr_decode_efficiency_by_family[family];
+}
+
+static HrVerdict
+verdict_for (guint64 per_device,
+             guint64 usable)
+{
+  if ((double) per_device <= HR_COMFORTABLE_FRACTION * (double) usable)
+    return HR_VERDICT_COMFORTABLE;
+  if (per_device <= usable)
+    return HR_VERDICT_TIGHT;
+  return HR_VERDICT_NO_FIT;
+}
+
+/**
+ * hr_profile_finish:
+ * @kv_total_one: one copy of the whole cache (no replicas), for the saving
+ * @active_dev: weight bytes one device reads per decode step
+ * @kv_decode_dev: cache bytes one device reads per decode step
+ *
+ * Fills what every profile shares once the per-device parts are known:
+ * totals, shares, usable memory, verdict, speed and the MHA comparison.
+ */
+gboolean
+hr_profile_finish (const HrEstimateInput  *input,
+                   HrEstimate             *result,
+                   double                  weights,
+                   double                  kv_total_one,
+                   double                  active_dev,
+                   double                  kv_decode_dev,
+                   double                  decode_fixed_seconds,
+                   GError                **error)
+{
+  const HrModelArch *model = input->model;
+  double total, bandwidth;
+
+  if (!hr_profile_to_bytes (weights, "the weights", &result->weights_bytes, error) ||
+      !hr_profile_to_bytes (hr_kv_mha_bytes (model, input->context, input->batch),
+                            "the MHA baseline", &result->kv_mha_bytes, error))
+    return FALSE;
+
+  result->nominal_weights_bytes = hr_round_bytes (model->params_total * input->bpw / 8.0);
+  result->per_device_bytes = result->per_device_weights_bytes +
+                             result->per_device_kv_bytes +
+                             result->per_device_overhead_bytes;
+  result->total_bytes = result->weights_bytes + result->kv_bytes + result->overhead_bytes;
+  total = (double) result->total_bytes;
+  result->weights_share = result->weights_bytes / total;
+  result->kv_share = result->kv_bytes / total;
+  result->overhead_share = result->overhead_bytes / total;
+
+  result->usable_bytes = hr_device_usable_bytes (input->device);
+  if (result->per_device_bytes <= result->usable_bytes)
+    result->free_bytes = result->usable_bytes - result->per_device_bytes;
+  else
+    result->excess_bytes = result->per_device_bytes - result->usable_bytes;
+  result->device_share = (double) result->per_device_bytes /
+                         (double) input->device->memory_bytes;
+  result->verdict = verdict_for (result->per_device_bytes, result->usable_bytes);
+  result->max_context_past_trained = result->max_context > model->max_context;
+
+  /* One decode step of one sequence reads every active weight once and the
+   * whole cache up to the current position (taken as the context):
+   * time per token = bytes / (efficiency × bandwidth) + a fixed cost. */
+  result->decode_efficiency = hr_decode_efficiency (input->device->family);
+  result->decode_fixed_seconds = decode_fixed_seconds;
+  result->bytes_per_token = active_dev + kv_decode_dev;
+  bandwidth = input->device->bandwidth_gbps * HR_GB * result->decode_efficiency;
+  result->decode_tokens_per_s = 1.0 / (result->bytes_per_token / bandwidth +
+                                       decode_fixed_seconds);
+
+  result->kv_cell = hr_model_arch_kv_cell (model);
+  result->kv_bytes_per_token = hr_kv_bytes_per_token (model, result->kv_bytes_per_element);
+  /* Against one copy of the cache: replicas are a parallelism cost, not
+   * an architectural one. */
+  result->kv_savings = result->kv_mha_bytes > 0
+                       ? 1.0 - kv_total_one / result->kv_mha_bytes
+                       : 0;
+  return TRUE;
+}

@@ -1,0 +1,41 @@
+/* hr-profile-common.h — the steps every engine profile shares
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-estimate-types.h"
+
+G_BEGIN_DECLS
+
+gboolean hr_profile_fail            (GError               **error,
+                                     HrEstimateError        code,
+                                     const char            *format,
+                                     ...) G_GNUC_PRINTF (3, 4);
+gboolean hr_profile_to_bytes        (double                 value,
+                                     const char            *what,
+                                     guint64               *out,
+                                     GError               **error);
+
+double   hr_profile_kv_device_fraction (const HrModelArch  *model,
+                                        guint32             n_gpus,
+                                        guint32            *heads_per_device);
+guint64  hr_profile_solve_max_context  (const HrModelArch  *model,
+                                        double              budget,
+                                        double              per_layer_token,
+                                        gboolean           *unbounded);
+double   hr_decode_efficiency       (HrHardwareFamily       family);
+double   hr_profile_weights         (const HrEstimateInput *input);
+guint64  hr_profile_ffn_width       (const HrEstimateInput *input);
+
+gboolean hr_profile_finish          (const HrEstimateInput *input,
+                                     HrEstimate            *result,
+                                     double                 weights,
+                                     double                 kv_total_one,
+                                     double                 active_dev,
+                                     double                 kv_decode_dev,
+                                     double                 decode_fixed_seconds,
+                                     GError               **error);
+
+G_END_DECLS
