@@ -214,8 +214,8 @@ update_cell (HrCompareView *self,
         GtkWidget *hint = gtk_widget_get_next_sibling (label);
         guint64 max_context = hr_comparison_row_get_max_context (row);
         gboolean unlimited = valid && max_context >= HR_CONTEXT_MAX;
-        gboolean past_trained = valid && !unlimited && arch->max_context > 0 &&
-                                max_context > arch->max_context;
+        gboolean past_trained = !unlimited &&
+                                hr_comparison_row_get_max_context_past_trained (row);
         g_autofree char *text = NULL;
         g_autofree char *tooltip = NULL;
 
@@ -224,7 +224,7 @@ update_cell (HrCompareView *self,
             /* TRANSLATORS: max context of a model whose KV cache stops
              * growing (sliding-window attention only) */
             text = g_strdup (_("Unlimited"));
-            if (hr_model_arch_local_layers (arch) == arch->n_layers)
+            if (hr_comparison_row_get_max_context_unbounded (row))
               tooltip = g_strdup (_("Every layer uses a sliding window: the KV cache stops "
                                     "growing past the window"));
             else

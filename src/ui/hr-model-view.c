@@ -14,8 +14,6 @@
 
 #include <glib/gi18n.h>
 
-#include "hr-engine.h"
-#include "hr-estimate-constants.h"
 #include "hr-format.h"
 #include "hr-model-view.h"
 #include "hr-ui-format.h"
@@ -170,171 +168,24 @@ update_arch (HrModelView *self,
   hr_value_row_set_value (rows[ARCH_SOURCE], hr_model_spec_get_source (model));
 }
 
-static char *
-kv_formula (HrModelView      *self,
-            const HrModelArch *a,
-            const HrScenario *s,
-            const HrEstimate *e)
-{
-  g_autofree char *tokens = hr_format_tokens (s->context);
-  g_autofree char *kv = size (self, e->kv_bytes);
-  double bytes = hr_kv_type_get_bytes_per_element (s->kv_type);
-  guint local = hr_model_arch_local_layers (a);
-  g_autofree char *per_layer = NULL;
-  g_autofree char *layer_tokens = NULL;
-  g_autofree char *tp = NULL;
-
-  if (a->attention == HR_ATTENTION_MLA)
-    /* TRANSLATORS: MLA caches one latent vector per token and layer */
-    per_layer = g_strdup_printf (_("(%u latent + %u RoPE)"), a->kv_lora_rank,
-                                 a->qk_rope_head_dim);
-  else if (a->head_dim_k == a->head_dim_v)
-    per_layer = g_strdup_printf (_("2 × %u KV heads × %u"), a->n_kv_heads, a->head_dim_k);
-  else
-    per_layer = g_strdup_printf (_("%u KV heads × (%u + %u)"), a->n_kv_heads, a->head_dim_k,
-                                 a->head_dim_v);
-
-  if (local > 0)
-    {
-      g_autofree char *window = hr_format_tokens (a->sliding_window);
-      /* TRANSLATORS: global layers hold every token, local ones at most the window */
-      layer_tokens = g_strdup_printf (_("(%u global layers × %s + %u local layers × min(%s, %s))"),
-                                      a->n_layers - local, tokens, local, tokens, window);
-    }
-  else
-    layer_tokens = g_strdup_printf (_("%u layers × %s tokens"), a->n_layers, tokens);
-
-  if (s->gpus > 1 && e->kv_replicated)
-    /* TRANSLATORS: tensor parallelism with fewer KV heads than devices */
-    tp = g_strdup_printf (_(", held %u KV head(s) per device on %u devices"),
-                          e->kv_heads_per_device, s->gpus);
-
-  /* TRANSLATORS: the KV cache formula with numbers, e.g.
-   * "2 × 2 KV heads × 128 × 40 layers × 32,768 tokens × 1 sequence × 2 B = 1.25 GiB" */
-  return g_strdup_printf (_("%s × %s × %u sequence(s) × %g B (%s)%s = %s"), per_layer,
-                          layer_tokens, s->batch, bytes,
-                          hr_kv_type_get_label (s->kv_type), tp ? tp : "", kv);
-}
+/* The formulas come from the estimator, written by the profile that
+ * computed each figure; the rows follow HrFormulaKind's order. */
+G_STATIC_ASSERT ((int) FORMULA_WEIGHTS == (int) HR_FORMULA_WEIGHTS);
+G_STATIC_ASSERT ((int) FORMULA_DECODE == (int) HR_FORMULA_DECODE);
 
 static void
 update_formulas (HrModelView *self)
 {
-  const HrScenario *s = hr_calculator_get_scenario (self->calculator);
-  const HrEstimate *e = hr_calculator_get_estimate (self->calculator);
-  const HrModelArch *a = hr_model_spec_get_arch (s->model);
   GtkWidget **rows = (GtkWidget **) self->formula_rows->pdata;
-  double bpw = hr_precision_get_bpw (s->precision);
-  gboolean unified = hr_hardware_is_unified (s->hardware);
-  g_autofree char *params = hr_format_params (a->params_total);
-  g_autofree char *weights = size (self, e->weights_bytes);
-  g_autofree char *weights_dev = size (self, e->per_device_weights_bytes);
-  g_autofree char *overhead = size (self, e->per_device_overhead_bytes);
-  g_autofree char *kv_dev = size (self, e->per_device_kv_bytes);
-  g_autofree char *total = size (self, e->total_bytes);
-  g_autofree char *per_device = size (self, e->per_device_bytes);
-  g_autofree char *memory = size (self, hr_hardware_get_memory_bytes (s->hardware));
-  g_autofree char *usable = size (self, e->usable_bytes);
-  g_autofree char *mha = size (self, e->kv_mha_bytes);
-  g_autofree char *saving = hr_format_percent (e->kv_savings, 1);
-  g_autofree char *max_ctx = hr_format_tokens (e->max_context);
-  g_autofree char *tokens = hr_format_tokens (s->context);
-  g_autofree char *per_token = hr_format_tokens ((guint64) e->kv_bytes_per_token);
-  g_autofree char *rate = hr_format_rate (e->decode_tokens_per_s);
-  g_autofree char *read_gb = g_strdup_printf ("%.2f", e->bytes_per_token / HR_GB);
-  g_autofree char *text = NULL;
-  double fixed = unified ? HR_OVERHEAD_FIXED_GIB - HR_OVERHEAD_UNIFIED_DISCOUNT_GIB
-                         : HR_OVERHEAD_FIXED_GIB;
+  HrFormulas formulas = { .units = self->units };
 
-  if (hr_model_spec_is_moe (s->model))
+  hr_calculator_explain (self->calculator, &formulas);
+  for (guint i = 0; i < HR_N_FORMULAS; i++)
     {
-      g_autofree char *active = hr_format_params (a->params_active);
-      /* TRANSLATORS: weights formula for a mixture of experts */
-      text = g_strdup_printf (_("%s parameters × %.2f bits ÷ 8 = %s — every expert stays "
-                                "resident; %s are read per token"),
-                              params, bpw, weights, active);
+      gtk_widget_set_visible (rows[i], formulas.text[i] != NULL);
+      hr_value_row_set_value (rows[i], formulas.text[i] ? formulas.text[i] : "");
     }
-  else
-    /* TRANSLATORS: "9.4B parameters × 4.85 bits ÷ 8 = 5.31 GiB" */
-    text = g_strdup_printf (_("%s parameters × %.2f bits ÷ 8 = %s"), params, bpw, weights);
-  if (s->engine != HR_ENGINE_GENERIC)
-    {
-      g_autofree char *nominal = g_steal_pointer (&text);
-      /* TRANSLATORS: "4.92 GiB tensor by tensor as llama.cpp stores them (nominal: …)" */
-      text = g_strdup_printf (_("%s tensor by tensor, as the engine loads them (nominal: %s)"),
-                              weights, nominal);
-    }
-  hr_value_row_set_value (rows[FORMULA_WEIGHTS], text);
-  g_clear_pointer (&text, g_free);
-
-  text = kv_formula (self, a, s, e);
-  hr_value_row_set_value (rows[FORMULA_KV], text);
-  g_clear_pointer (&text, g_free);
-
-  if (s->engine == HR_ENGINE_LLAMACPP || s->engine == HR_ENGINE_OLLAMA)
-    {
-      g_autofree char *compute = size (self, e->compute_bytes);
-      /* TRANSLATORS: "compute buffer 0.50 GiB + backend reserve 457 MiB = 0.94 GiB per device" */
-      text = g_strdup_printf (_("compute buffer %s + backend reserve %.0f MiB = %s per device"),
-                              compute, HR_LLAMACPP_BACKEND_RESERVE_MIB, overhead);
-    }
-  else if (s->engine == HR_ENGINE_VLLM)
-    text = g_strdup_printf (_("activation peak + %.2f GiB non-torch + %.1f GiB CUDA graphs "
-                              "= %s per device"),
-                            HR_VLLM_NON_TORCH_GIB, HR_VLLM_CUDA_GRAPH_GIB, overhead);
-  else
-    /* TRANSLATORS: "1.14 GiB + 3 % × 5.31 GiB = 1.30 GiB per device" */
-    text = g_strdup_printf (_("%.2f GiB + %.0f %% × %s = %s per device"), fixed,
-                            HR_OVERHEAD_WEIGHTS_FRACTION * 100, weights_dev, overhead);
-  hr_value_row_set_value (rows[FORMULA_OVERHEAD], text);
-  g_clear_pointer (&text, g_free);
-
-  /* TRANSLATORS: "5.31 GiB + 1.25 GiB + 1.30 GiB = 7.86 GiB per device; 7.86 GiB in all" */
-  text = g_strdup_printf (_("%s + %s + %s = %s per device; %s on %u device(s)"),
-                          weights_dev, kv_dev, overhead, per_device, total, s->gpus);
-  hr_value_row_set_value (rows[FORMULA_TOTAL], text);
-  g_clear_pointer (&text, g_free);
-
-  if (unified)
-    text = g_strdup_printf (_("%s × the share macOS lets the GPU use = %s"), memory, usable);
-  else
-    /* TRANSLATORS: "12.00 GiB − 0.19 GiB for driver and display = 11.81 GiB" */
-    text = g_strdup_printf (_("%s − %.2f GiB for driver and display = %s"), memory,
-                            HR_DISCRETE_RESERVE_GIB, usable);
-  hr_value_row_set_value (rows[FORMULA_USABLE], text);
-  g_clear_pointer (&text, g_free);
-
-  if (s->engine == HR_ENGINE_VLLM)
-    /* TRANSLATORS: "KV cache 3.82 GiB ÷ 131,072 B per token = 31,312 tokens" */
-    text = g_strdup_printf (_("KV cache %s ÷ %s B per token = %s tokens, in blocks of %d"),
-                            kv_dev, per_token, max_ctx, HR_VLLM_DEFAULT_BLOCK_SIZE);
-  else if (s->engine != HR_ENGINE_GENERIC)
-    text = g_strdup_printf (_("The largest context whose padded cache and compute buffer "
-                              "still fit %s: %s tokens"), usable, max_ctx);
-  else if (e->max_context_unbounded)
-    text = g_strdup (_("Every layer keeps at most its window: the cache stops growing, "
-                       "memory never limits the context"));
-  else
-    /* TRANSLATORS: "(11.81 GiB − 5.31 GiB − 1.30 GiB) ÷ 40,960 B per token = 136,399 tokens" */
-    text = g_strdup_printf (_("(%s − %s − %s) ÷ %s B per token and sequence = %s tokens"),
-                            usable, weights_dev, overhead, per_token, max_ctx);
-  hr_value_row_set_value (rows[FORMULA_MAX_CONTEXT], text);
-  g_clear_pointer (&text, g_free);
-
-  /* TRANSLATORS: the multi-head baseline of the KV saving */
-  text = g_strdup_printf (_("%u heads × (%u + %u) × %u layers × %s tokens × 2 B = %s; "
-                            "this model’s cache is %s smaller"),
-                          a->n_heads, a->head_dim_k, a->head_dim_v, a->n_layers, tokens,
-                          mha, saving);
-  hr_value_row_set_value (rows[FORMULA_MHA], text);
-  g_clear_pointer (&text, g_free);
-
-  /* TRANSLATORS: "7.04 GB read per token ÷ (75 % × 360 GB/s) + 1.2 ms = 36.7 tok/s" */
-  text = g_strdup_printf (_("%s GB read per token ÷ (%.0f %% × %.0f GB/s) + %.1f ms = %s"),
-                          read_gb, e->decode_efficiency * 100,
-                          hr_hardware_get_bandwidth_gbps (s->hardware),
-                          e->decode_fixed_seconds * 1e3, rate);
-  hr_value_row_set_value (rows[FORMULA_DECODE], text);
-  g_clear_pointer (&text, g_free);
+  hr_formulas_clear (&formulas);
 
   hr_value_row_set_value (rows[FORMULA_FORMATS],
                           _("Quantized formats store per-block scales (and zero points) "
@@ -354,15 +205,13 @@ update_file_types (HrModelView *self,
   JsonObject *by_type = hr_model_spec_get_weights_by_type (model);
   g_autoptr(GString) text = NULL;
   g_autoptr(GList) members = NULL;
-  guint64 total = 0;
+  guint64 total = hr_model_spec_get_file_weights_bytes (model);
 
   gtk_widget_set_visible (row, by_type != NULL);
   if (by_type == NULL)
     return;
 
   members = json_object_get_members (by_type);
-  for (GList *l = members; l != NULL; l = l->next)
-    total += json_object_get_int_member (by_type, l->data);
 
   text = g_string_new (NULL);
   for (GList *l = members; l != NULL; l = l->next)

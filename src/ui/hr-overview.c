@@ -102,18 +102,16 @@ update_verdict (HrOverview       *self,
 
   /* TRANSLATORS: "Fits comfortably on RTX 3060 12GB" */
   title = g_strdup_printf (_("%s on %s"), verdict, device);
-  if (e->per_device_bytes <= e->usable_bytes)
+  if (e->excess_bytes == 0)
     {
-      g_autofree char *free_ = hr_format_size (e->usable_bytes - e->per_device_bytes,
-                                               self->units);
+      g_autofree char *free_ = hr_format_size (e->free_bytes, self->units);
       /* TRANSLATORS: "7.86 GiB of 11.81 GiB usable per device, 3.95 GiB free" */
       subtitle = g_strdup_printf (_("%s of %s usable per device, %s free"),
                                   per_device, usable, free_);
     }
   else
     {
-      g_autofree char *over = hr_format_size (e->per_device_bytes - e->usable_bytes,
-                                              self->units);
+      g_autofree char *over = hr_format_size (e->excess_bytes, self->units);
       /* TRANSLATORS: "20.42 GiB needed, 11.81 GiB usable: 8.61 GiB short" */
       subtitle = g_strdup_printf (_("%s needed per device, %s usable: %s short"),
                                   per_device, usable, over);

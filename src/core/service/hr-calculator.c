@@ -620,3 +620,22 @@ hr_calculator_thaw (HrCalculator *self)
     recompute (self);
   g_object_thaw_notify (G_OBJECT (self));
 }
+
+/**
+ * hr_calculator_explain:
+ * @formulas: (inout): units set by the caller; texts replaced
+ *
+ * The formulas of the current estimate, with its operands (empty when
+ * there is no estimate).
+ */
+void
+hr_calculator_explain (HrCalculator *self,
+                       HrFormulas   *formulas)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (formulas != NULL);
+
+  hr_formulas_clear (formulas);
+  if (self->valid)
+    hr_scenario_explain (&self->scenario, &self->result, formulas);
+}

@@ -55,5 +55,7 @@ const HrEstimate  *hr_calculator_get_estimate       (HrCalculator *self);
 gboolean           hr_calculator_get_valid          (HrCalculator *self);
 const char        *hr_calculator_get_error_message  (HrCalculator *self);
 guint              hr_calculator_get_n_recomputes   (HrCalculator *self);
+void               hr_calculator_explain            (HrCalculator *self,
+                                                     HrFormulas   *formulas);
 
 G_END_DECLS

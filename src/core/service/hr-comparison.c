@@ -22,6 +22,8 @@ struct _HrComparisonRow
   guint64 total_bytes;
   guint64 per_device_bytes;
   guint64 max_context;
+  gboolean max_context_unbounded;
+  gboolean max_context_past_trained;
   double decode_tokens_per_s;
   double params;
   gboolean is_current;
@@ -52,6 +54,10 @@ static const HrField row_fields[] = {
             "Per-device memory"),
   HR_FIELD (HrComparisonRow, "max_context", HR_FIELD_U64, FALSE, 0, max_context,
             "Largest context that fits"),
+  HR_FIELD (HrComparisonRow, "max_context_unbounded", HR_FIELD_BOOL, FALSE, 0,
+            max_context_unbounded, "Only sliding-window layers: the cache stops growing"),
+  HR_FIELD (HrComparisonRow, "max_context_past_trained", HR_FIELD_BOOL, FALSE, 0,
+            max_context_past_trained, "Memory allows more than the trained context"),
   HR_FIELD (HrComparisonRow, "decode_tokens_per_s", HR_FIELD_DOUBLE, FALSE, 0,
             decode_tokens_per_s, "Single-stream decode"),
   HR_FIELD (HrComparisonRow, "params", HR_FIELD_DOUBLE, FALSE, 0, params, "Total parameters"),
@@ -129,6 +135,8 @@ row_update (HrComparisonRow  *self,
   self->total_bytes = estimate.total_bytes;
   self->per_device_bytes = estimate.per_device_bytes;
   self->max_context = estimate.max_context;
+  self->max_context_unbounded = self->valid && estimate.max_context_unbounded;
+  self->max_context_past_trained = self->valid && estimate.max_context_past_trained;
   self->decode_tokens_per_s = estimate.decode_tokens_per_s;
   self->verdict = self->valid ? estimate.verdict : HR_VERDICT_NO_FIT;
   self->is_current = self->model == base->model;
@@ -270,4 +278,6 @@ ROW_GETTER (guint64, per_device_bytes, 0)
 ROW_GETTER (HrVerdict, verdict, HR_VERDICT_NO_FIT)
 ROW_GETTER (double, decode_tokens_per_s, 0)
 ROW_GETTER (guint64, max_context, 0)
+ROW_GETTER (gboolean, max_context_unbounded, FALSE)
+ROW_GETTER (gboolean, max_context_past_trained, FALSE)
 ROW_GETTER (gboolean, is_current, FALSE)

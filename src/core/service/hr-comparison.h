@@ -30,6 +30,8 @@ guint64        hr_comparison_row_get_per_device_bytes (HrComparisonRow *self);
 HrVerdict      hr_comparison_row_get_verdict       (HrComparisonRow *self);
 double         hr_comparison_row_get_decode_tokens_per_s (HrComparisonRow *self);
 guint64        hr_comparison_row_get_max_context   (HrComparisonRow *self);
+gboolean       hr_comparison_row_get_max_context_unbounded (HrComparisonRow *self);
+gboolean       hr_comparison_row_get_max_context_past_trained (HrComparisonRow *self);
 gboolean       hr_comparison_row_get_is_current    (HrComparisonRow *self);
 
 G_END_DECLS

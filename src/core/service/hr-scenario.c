@@ -127,37 +127,76 @@ ffn_width (HrModelSpec *model)
   return hr_model_spec_get_intermediate (model);
 }
 
-gboolean
-hr_scenario_estimate (const HrScenario  *scenario,
-                      HrEstimate        *result,
-                      GError           **error)
+static gboolean
+scenario_input (const HrScenario  *scenario,
+                HrEstimateInput   *input,
+                GError           **error)
 {
-  HrEstimateInput input = { 0 };
-
-  g_return_val_if_fail (scenario != NULL, FALSE);
-  g_return_val_if_fail (result != NULL, FALSE);
+  memset (input, 0, sizeof *input);
 
   if (scenario->model == NULL || scenario->precision == NULL ||
       scenario->kv_type == NULL || scenario->hardware == NULL)
     {
-      memset (result, 0, sizeof *result);
       g_set_error_literal (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_INVALID,
                            "choose a model, a precision, a KV cache type and a device");
       return FALSE;
     }
 
-  input.model = hr_model_spec_get_arch (scenario->model);
-  input.bpw = hr_precision_get_bpw (scenario->precision);
-  input.kv_bytes_per_element = hr_kv_type_get_bytes_per_element (scenario->kv_type);
-  input.context = scenario->context;
-  input.batch = scenario->batch;
-  input.engine = scenario->engine;
-  input.device = hr_hardware_get_device (scenario->hardware);
-  input.n_gpus = scenario->gpus;
-  input.options = scenario->options;
-  input.ffn_width = ffn_width (scenario->model);
+  input->model = hr_model_spec_get_arch (scenario->model);
+  input->bpw = hr_precision_get_bpw (scenario->precision);
+  input->kv_bytes_per_element = hr_kv_type_get_bytes_per_element (scenario->kv_type);
+  input->context = scenario->context;
+  input->batch = scenario->batch;
+  input->engine = scenario->engine;
+  input->device = hr_hardware_get_device (scenario->hardware);
+  input->n_gpus = scenario->gpus;
+  input->options = scenario->options;
+  input->ffn_width = ffn_width (scenario->model);
   hr_scenario_engine_weights (scenario->model, scenario->precision, scenario->engine,
-                              &input.weights_bytes, &input.token_embd_bytes);
+                              &input->weights_bytes, &input->token_embd_bytes);
+  return TRUE;
+}
+
+gboolean
+hr_scenario_estimate (const HrScenario  *scenario,
+                      HrEstimate        *result,
+                      GError           **error)
+{
+  HrEstimateInput input;
+
+  g_return_val_if_fail (scenario != NULL, FALSE);
+  g_return_val_if_fail (result != NULL, FALSE);
+
+  if (!scenario_input (scenario, &input, error))
+    {
+      memset (result, 0, sizeof *result);
+      return FALSE;
+    }
 
   return hr_estimate (&input, result, error);
+}
+
+/**
+ * hr_scenario_explain:
+ * @result: what hr_scenario_estimate() gave for @scenario
+ * @formulas: (inout): units set by the caller; texts replaced
+ *
+ * The formulas of every figure of @result, with its operands.
+ */
+void
+hr_scenario_explain (const HrScenario *scenario,
+                     const HrEstimate *result,
+                     HrFormulas       *formulas)
+{
+  HrEstimateInput input;
+
+  g_return_if_fail (scenario != NULL);
+  g_return_if_fail (result != NULL);
+  g_return_if_fail (formulas != NULL);
+
+  hr_formulas_clear (formulas);
+  if (!scenario_input (scenario, &input, NULL))
+    return;
+  formulas->kv_type_label = hr_kv_type_get_label (scenario->kv_type);
+  hr_estimate_explain (&input, result, formulas);
 }

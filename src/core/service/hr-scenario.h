@@ -33,6 +33,9 @@ typedef struct
 gboolean hr_scenario_estimate       (const HrScenario  *scenario,
                                      HrEstimate        *result,
                                      GError           **error);
+void     hr_scenario_explain        (const HrScenario  *scenario,
+                                     const HrEstimate  *result,
+                                     HrFormulas        *formulas);
 gboolean hr_scenario_engine_weights (HrModelSpec       *model,
                                      HrPrecision       *precision,
                                      HrEngine           engine,
