@@ -17,7 +17,7 @@
 static void
 test_estimate_json (void)
 {
-  const char *args[] = { "estimate", "--model", "THUDM/GLM-4-9B-0414",
+  const char *args[] = { "estimate", "--engine", "generic", "--model", "THUDM/GLM-4-9B-0414",
                          "--precision", "q4_k_m", "--context", "32768",
                          "--hardware", "rtx-3060-12gb", "--json", NULL };
   g_autoptr(JsonNode) root = hr_test_run_cli_json (args);
@@ -67,7 +67,7 @@ static const MatrixRow seed_matrix[] = {
 static void
 test_matrix_json (void)
 {
-  const char *args[] = { "matrix", "--model", "THUDM/GLM-4-9B-0414", "--json", NULL };
+  const char *args[] = { "matrix", "--engine", "generic", "--model", "THUDM/GLM-4-9B-0414", "--json", NULL };
   g_autoptr(JsonNode) root = hr_test_run_cli_json (args);
   JsonObject *o = json_node_get_object (root);
   JsonArray *contexts = json_object_get_array_member (o, "contexts");
@@ -124,7 +124,7 @@ static const HardwareRow seed_hardware[] = {
 static void
 test_hardware_json (void)
 {
-  const char *args[] = { "hardware", "--model", "THUDM/GLM-4-9B-0414",
+  const char *args[] = { "hardware", "--engine", "generic", "--model", "THUDM/GLM-4-9B-0414",
                          "--precision", "q4_k_m", "--context", "32768", "--json", NULL };
   g_autoptr(JsonNode) root = hr_test_run_cli_json (args);
   JsonArray *rows = json_object_get_array_member (json_node_get_object (root), "rows");
@@ -175,7 +175,7 @@ test_overheads (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      const char *args[] = { "estimate", "--model", "thudm/glm-4-9b-0414",
+      const char *args[] = { "estimate", "--engine", "generic", "--model", "thudm/glm-4-9b-0414",
                              "--precision", cases[i].precision, "--json", NULL };
       g_autoptr(JsonNode) root = hr_test_run_cli_json (args);
 

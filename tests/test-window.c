@@ -99,6 +99,7 @@ set_seed_case (HrCalculator *calc)
   hr_calculator_set_context (calc, 32768);
   hr_calculator_set_batch (calc, 1);
   hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_set_engine (calc, HR_ENGINE_GENERIC);   /* the seed page's method */
   hr_calculator_thaw (calc);
 }
 
@@ -106,7 +107,7 @@ set_seed_case (HrCalculator *calc)
 static void
 test_overview_matches_cli (void)
 {
-  const char *args[] = { "estimate", "--model", "THUDM/GLM-4-9B-0414", "--precision",
+  const char *args[] = { "estimate", "--engine", "generic", "--model", "THUDM/GLM-4-9B-0414", "--precision",
                          "q4_k_m", "--context", "32768", "--hardware", "rtx-3060-12gb",
                          "--json", NULL };
   g_autoptr(JsonNode) root = hr_test_run_cli_json (args);
@@ -174,8 +175,8 @@ test_overview_no_fit (void)
 static void
 test_export_equals_cli (void)
 {
-  const char *args[] = { "matrix", "--model", "THUDM/GLM-4-9B-0414", "--csv", NULL };
-  const char *hw_args[] = { "hardware", "--model", "THUDM/GLM-4-9B-0414", "--precision",
+  const char *args[] = { "matrix", "--engine", "generic", "--model", "THUDM/GLM-4-9B-0414", "--csv", NULL };
+  const char *hw_args[] = { "hardware", "--engine", "generic", "--model", "THUDM/GLM-4-9B-0414", "--precision",
                             "q4_k_m", "--csv", NULL };
   HrWindow *window = new_window ();
   g_autofree char *dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);

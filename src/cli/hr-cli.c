@@ -140,7 +140,7 @@ make_entries (Options   *o,
     { "kv-type", 0, 0, G_OPTION_ARG_STRING, &o->kv_type,
       "KV cache type: fp16, bf16, fp8, q8_0, q4_0", "K" },
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine,
-      "Engine profile: generic, llamacpp, ollama, vllm", "E" },
+      "Engine profile: auto (default), generic, llamacpp, ollama, vllm", "E" },
     { "hardware", 0, 0, G_OPTION_ARG_STRING, &o->hardware,
       "Device id (headroom-cli devices)", "H" },
     { "gpus", 0, 0, G_OPTION_ARG_STRING, &o->gpus_arg,
@@ -293,9 +293,9 @@ resolve_scenario (Options   *o,
     return usage_error ("unknown hardware “%s” (see headroom-cli devices)",
                         hardware), FALSE;
 
-  o->scenario.engine = HR_ENGINE_GENERIC;
+  o->scenario.engine = HR_DEFAULT_ENGINE;
   if (o->engine != NULL && !hr_engine_from_string (o->engine, &o->scenario.engine))
-    return usage_error ("unknown engine “%s” (generic, llamacpp, ollama, vllm)",
+    return usage_error ("unknown engine “%s” (auto, generic, llamacpp, ollama, vllm)",
                         o->engine), FALSE;
 
   {
@@ -412,7 +412,8 @@ run_estimate (Options *o)
       add_uint (b, "context", s->context);
       add_uint (b, "batch", s->batch);
       add_string (b, "kv_type", hr_kv_type_get_id (s->kv_type));
-      add_string (b, "engine", hr_engine_to_string (s->engine));
+      add_string (b, "engine", hr_engine_to_string (e.engine));
+      add_string (b, "engine_requested", hr_engine_to_string (s->engine));
       add_string (b, "hardware", hr_hardware_get_id (s->hardware));
       add_uint (b, "gpus", s->gpus);
       add_uint (b, "weights_bytes", e.weights_bytes);
@@ -437,13 +438,13 @@ run_estimate (Options *o)
       add_double (b, "kv_bytes_per_token", e.kv_bytes_per_token);
       add_uint (b, "kv_heads_per_device", e.kv_heads_per_device);
       add_bool (b, "kv_replicated", e.kv_replicated);
-      if (s->engine == HR_ENGINE_LLAMACPP || s->engine == HR_ENGINE_OLLAMA)
+      if (e.engine == HR_ENGINE_LLAMACPP || e.engine == HR_ENGINE_OLLAMA)
         {
           add_uint (b, "compute_bytes", e.compute_bytes);
           add_uint (b, "host_bytes", e.host_bytes);
           add_bool (b, "flash_attn", e.flash_attn);
         }
-      if (s->engine == HR_ENGINE_VLLM)
+      if (e.engine == HR_ENGINE_VLLM)
         {
           add_uint (b, "kv_capacity_tokens", e.kv_capacity_tokens);
           add_double (b, "max_concurrency", e.max_concurrency);
@@ -480,14 +481,14 @@ run_estimate (Options *o)
     g_print ("  max context %12s tokens%s\n", max_ctx,
              e.max_context_past_trained ? " (past the trained maximum)" : "");
     g_print ("  KV saves %.1f %% vs MHA FP16 (%s)\n", e.kv_savings * 100, mha);
-    if (s->engine == HR_ENGINE_LLAMACPP || s->engine == HR_ENGINE_OLLAMA)
+    if (e.engine == HR_ENGINE_LLAMACPP || e.engine == HR_ENGINE_OLLAMA)
       {
         g_autofree char *compute = hr_format_size (e.compute_bytes, u);
         g_autofree char *host = hr_format_size (e.host_bytes, u);
         g_print ("  compute buffer %s per device (flash attention %s); %s in host RAM\n",
                  compute, e.flash_attn ? "on" : "off", host);
       }
-    if (s->engine == HR_ENGINE_VLLM)
+    if (e.engine == HR_ENGINE_VLLM)
       {
         g_autofree char *capacity = hr_format_tokens (e.kv_capacity_tokens);
         g_print ("  KV capacity %s tokens, %.2fx concurrency at this context\n",

@@ -24,8 +24,10 @@ typedef enum
   HR_ENGINE_LLAMACPP,
   HR_ENGINE_OLLAMA,
   HR_ENGINE_VLLM,
+  HR_ENGINE_AUTO,      /* not a profile: the scenario picks one (hr_scenario_engine) */
 } HrEngine;
 
+/* The engine profiles hr_estimate() dispatches to (all but AUTO). */
 #define HR_N_ENGINES 4
 
 typedef enum
@@ -100,6 +102,7 @@ typedef struct
   guint64 excess_bytes;        /* per device − usable, 0 when it fits */
   double device_share;         /* per_device_bytes / device memory */
   HrVerdict verdict;
+  HrEngine engine;             /* the profile that answered */
 
   guint32 kv_heads_per_device; /* > n_kv_heads / n_gpus when replicated */
   gboolean kv_replicated;

@@ -23,11 +23,12 @@ static const HrEngineProfile * const profiles[HR_N_ENGINES] = {
   [HR_ENGINE_VLLM] = &hr_profile_vllm,
 };
 
-static const char * const engine_names[HR_N_ENGINES] = {
+static const char * const engine_names[] = {
   [HR_ENGINE_GENERIC] = "generic",
   [HR_ENGINE_LLAMACPP] = "llamacpp",
   [HR_ENGINE_OLLAMA] = "ollama",
   [HR_ENGINE_VLLM] = "vllm",
+  [HR_ENGINE_AUTO] = "auto",
 };
 
 static const char * const verdict_names[] = {
@@ -129,6 +130,7 @@ hr_estimate (const HrEstimateInput  *input,
   if (!validate_input (input, error))
     return FALSE;
 
+  result->engine = input->engine;
   return profiles[input->engine]->estimate (input, result, error);
 }
 

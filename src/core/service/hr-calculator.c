@@ -31,6 +31,7 @@ struct _HrCalculator
   gboolean valid;
   char *error_message;
   double effective_bpw;
+  guint engine_used;
   gboolean context_past_trained;
   guint64 trained_context;
 
@@ -94,6 +95,10 @@ static const HrField outputs[] = {
   O ("kv_capacity_tokens", HR_FIELD_U64, result.kv_capacity_tokens, "vLLM KV capacity"),
   O ("max_concurrency", HR_FIELD_DOUBLE, result.max_concurrency, "vLLM concurrency"),
   O ("flash_attn_used", HR_FIELD_BOOL, result.flash_attn, "Flash attention as assumed"),
+  O ("engine_used", HR_FIELD_U32, engine_used, "The profile that answered (HrEngine)"),
+  O ("kv_type_ignored", HR_FIELD_BOOL, result.kv_type_ignored, "The engine keeps another cache type"),
+  O ("free_bytes", HR_FIELD_U64, result.free_bytes, "Usable memory left on one device"),
+  O ("excess_bytes", HR_FIELD_U64, result.excess_bytes, "Memory missing on one device"),
   O ("valid", HR_FIELD_BOOL, valid, "The inputs gave an estimate"),
   O ("error_message", HR_FIELD_STRING, error_message, "Why not"),
   O ("effective_bpw", HR_FIELD_DOUBLE, effective_bpw, "Bits per weight"),
@@ -136,6 +141,7 @@ recompute (HrCalculator *self)
 
   self->valid = hr_scenario_estimate (&self->scenario, &self->result, &error);
   self->error_message = error != NULL ? g_strdup (error->message) : NULL;
+  self->engine_used = hr_scenario_engine (&self->scenario);
   self->effective_bpw = self->scenario.precision != NULL
                         ? hr_precision_get_bpw (self->scenario.precision) : 0;
   self->trained_context = model != NULL ? hr_model_spec_get_arch (model)->max_context : 0;
@@ -354,7 +360,7 @@ hr_calculator_class_init (HrCalculatorClass *klass)
                        1, HR_BATCH_MAX, HR_DEFAULT_BATCH, rw);
   properties[PROP_ENGINE] =
     g_param_spec_enum ("engine", NULL, "Engine profile",
-                       HR_TYPE_ENGINE, HR_ENGINE_GENERIC, rw);
+                       HR_TYPE_ENGINE, HR_DEFAULT_ENGINE, rw);
   properties[PROP_GPU_COUNT] =
     g_param_spec_uint ("gpu-count", NULL, "Tensor-parallel GPUs",
                        1, HR_GPUS_MAX, HR_DEFAULT_GPUS, rw);
@@ -394,7 +400,7 @@ hr_calculator_init (HrCalculator *self)
 {
   self->scenario.context = HR_DEFAULT_CONTEXT;
   self->scenario.batch = HR_DEFAULT_BATCH;
-  self->scenario.engine = HR_ENGINE_GENERIC;
+  self->scenario.engine = HR_DEFAULT_ENGINE;
   self->scenario.gpus = HR_DEFAULT_GPUS;
   /* Nothing is computed until construction ends. */
   self->freeze_count = 1;
@@ -501,7 +507,7 @@ hr_calculator_set_engine (HrCalculator *self,
                           HrEngine      engine)
 {
   g_return_if_fail (HR_IS_CALCULATOR (self));
-  g_return_if_fail (engine < HR_N_ENGINES);
+  g_return_if_fail (engine <= HR_ENGINE_AUTO);
 
   if (self->scenario.engine == engine)
     return;

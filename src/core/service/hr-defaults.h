@@ -15,6 +15,7 @@
 #define HR_DEFAULT_KV_TYPE    "fp16"
 #define HR_DEFAULT_HARDWARE   "rtx-3060-12gb"
 #define HR_DEFAULT_GPUS       1
+#define HR_DEFAULT_ENGINE     HR_ENGINE_AUTO
 
 /* The matrix's default contexts: 8K / 32K / 128K (seed panel P7); the
  * recommended tier is read at the middle one. */

@@ -127,6 +127,37 @@ ffn_width (HrModelSpec *model)
   return hr_model_spec_get_intermediate (model);
 }
 
+/**
+ * hr_scenario_engine:
+ *
+ * The engine profile that answers for @scenario: its own, or for
+ * HR_ENGINE_AUTO the engine people use for that kind of checkpoint —
+ * llama.cpp for GGUF files (the K-quants, Q8_0, and F16/F32 GGUF), vLLM
+ * for safetensors checkpoints (BF16, FP8, AWQ, GPTQ) — except on Apple
+ * Silicon, where vLLM has no Metal backend and llama.cpp runs everything.
+ */
+HrEngine
+hr_scenario_engine (const HrScenario *scenario)
+{
+  const char *kind, *id;
+
+  g_return_val_if_fail (scenario != NULL, HR_ENGINE_GENERIC);
+
+  if (scenario->engine != HR_ENGINE_AUTO)
+    return scenario->engine;
+  if (scenario->precision == NULL)
+    return HR_ENGINE_LLAMACPP;
+  if (scenario->hardware != NULL &&
+      hr_hardware_get_device (scenario->hardware)->family == HR_FAMILY_APPLE_SILICON)
+    return HR_ENGINE_LLAMACPP;
+
+  kind = hr_precision_get_kind (scenario->precision);
+  id = hr_precision_get_id (scenario->precision);
+  if (g_strcmp0 (kind, "safetensors") == 0 || g_strcmp0 (id, "bf16") == 0)
+    return HR_ENGINE_VLLM;
+  return HR_ENGINE_LLAMACPP;
+}
+
 static gboolean
 scenario_input (const HrScenario  *scenario,
                 HrEstimateInput   *input,
@@ -147,12 +178,12 @@ scenario_input (const HrScenario  *scenario,
   input->kv_bytes_per_element = hr_kv_type_get_bytes_per_element (scenario->kv_type);
   input->context = scenario->context;
   input->batch = scenario->batch;
-  input->engine = scenario->engine;
+  input->engine = hr_scenario_engine (scenario);
   input->device = hr_hardware_get_device (scenario->hardware);
   input->n_gpus = scenario->gpus;
   input->options = scenario->options;
   input->ffn_width = ffn_width (scenario->model);
-  hr_scenario_engine_weights (scenario->model, scenario->precision, scenario->engine,
+  hr_scenario_engine_weights (scenario->model, scenario->precision, input->engine,
                               &input->weights_bytes, &input->token_embd_bytes);
   return TRUE;
 }

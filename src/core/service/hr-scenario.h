@@ -33,6 +33,7 @@ typedef struct
 gboolean hr_scenario_estimate       (const HrScenario  *scenario,
                                      HrEstimate        *result,
                                      GError           **error);
+HrEngine hr_scenario_engine         (const HrScenario  *scenario);
 void     hr_scenario_explain        (const HrScenario  *scenario,
                                      const HrEstimate  *result,
                                      HrFormulas        *formulas);
