@@ -164,6 +164,19 @@ hr_model_arch_global_layers (const HrModelArch *model)
   return model->n_layers - hr_model_arch_local_layers (model);
 }
 
+/* Whether layer @layer (from 0) slides over the window: with a period,
+ * the last layer of every period is global. */
+gboolean
+hr_model_arch_layer_is_local (const HrModelArch *model,
+                              guint32            layer)
+{
+  if (model->sliding_window == 0)
+    return FALSE;
+  if (model->swa_period == 0)
+    return TRUE;
+  return (layer + 1) % model->swa_period != 0;
+}
+
 /**
  * hr_swa_period_from_layers:
  * @sliding: (array length=n_layers): whether each layer uses the window

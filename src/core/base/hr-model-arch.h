@@ -75,6 +75,8 @@ gboolean     hr_model_arch_validate        (const HrModelArch *model,
                                             GError           **error);
 guint32      hr_model_arch_local_layers    (const HrModelArch *model);
 guint32      hr_model_arch_global_layers   (const HrModelArch *model);
+gboolean     hr_model_arch_layer_is_local  (const HrModelArch *model,
+                                            guint32            layer);
 HrSwaPattern hr_swa_period_from_layers     (const gboolean    *sliding,
                                             guint64            n_layers,
                                             guint64           *period);

@@ -51,6 +51,45 @@ G_BEGIN_DECLS
  * reading 4.92 GB at 80 % of their bandwidth. */
 #define HR_LLAMACPP_DATACENTER_FIXED_SECONDS 3.9e-3
 
+/* System memory when the user has not said (and detection has not read
+ * it): 32 GiB of dual-channel DDR5-4800 (2 × 38.4 GB/s), a common desktop
+ * of the last years.  Shown under Assumptions; the CLI takes --ram and
+ * --ram-bandwidth. */
+#define HR_RAM_DEFAULT_GIB               32.0
+#define HR_RAM_DEFAULT_BANDWIDTH_GBPS    76.8
+
+/* What the operating system, the desktop and a browser keep of system
+ * memory: the model may use the rest. */
+#define HR_RAM_SYSTEM_RESERVE_GIB        4.0
+
+/* The share of theoretical RAM bandwidth a CPU reaches reading weights:
+ * STREAM-class benchmarks reach 0.75–0.9 on desktops, llama.cpp's CPU
+ * decode 0.6 (Raspberry Pi 5) to 0.74 (dual EPYC, NUMA-aware) of it
+ * (research notes, system-memory.md). */
+#define HR_RAM_DECODE_EFFICIENCY         0.7
+
+/* Layer split runs the GPUs one after the other for one token; each hand-
+ * off between GPUs costs a copy and a synchronisation.  Fitted on the two
+ * pairs of reference/measured-speed.md: Llama-3-8B Q4_K_M tg1024 on one
+ * vs two RTX 3090 (111.74 vs 108.07 tok/s: +0.30 ms) and RTX 4090
+ * (127.74 vs 122.56: +0.33 ms). */
+#define HR_LAYER_SPLIT_HOP_SECONDS       0.3e-3
+
+/* Row split synchronises the GPUs after every split matrix product:
+ * about seven per layer; an assumption (no measurement at hand), and the
+ * mode is deprecated in llama.cpp (removed from CUDA in b9890). */
+#define HR_ROW_SPLIT_SYNC_SECONDS        20e-6
+
+/* llama.cpp's --fit (on by default since b7407) leaves this much free on
+ * every device beyond what it allocates (--fit-target, common/arg.cpp);
+ * Ollama launches llama-server without -ngl, so its placement is fit's. */
+#define HR_FIT_TARGET_MIB                1024.0
+
+/* Ollama pins a model to one GPU when its own prediction (file + F16 KV)
+ * is at most this share of that GPU's free memory (server/sched.go
+ * bestSingleGPUFit), unless OLLAMA_SCHED_SPREAD is set. */
+#define HR_OLLAMA_SINGLE_GPU_FRACTION    0.8
+
 static const double hr_decode_efficiency_by_family[HR_N_FAMILIES] = {
   [HR_FAMILY_NVIDIA_GEFORCE] = 0.75,
   [HR_FAMILY_NVIDIA_WORKSTATION] = 0.75,

@@ -54,6 +54,51 @@ typedef struct
   guint64 max_num_batched_tokens;  /* vLLM: tokens per scheduler step */
 } HrEngineOptions;
 
+/* How llama.cpp spreads a model over several GPUs (--split-mode). */
+typedef enum
+{
+  HR_SPLIT_DEFAULT,    /* layer with several GPUs, none with one */
+  HR_SPLIT_LAYER,      /* whole layers per GPU, in proportion */
+  HR_SPLIT_ROW,        /* matrices split by rows over every GPU */
+  HR_SPLIT_NONE,       /* one GPU (--main-gpu) */
+} HrSplitMode;
+
+/* llama.cpp and Ollama count at most this many GPUs (GGML_CUDA_MAX_DEVICES). */
+#define HR_MAX_DEVICES      16
+typedef struct
+{
+  gboolean gpu_layers_fixed;      /* FALSE: --n-gpu-layers auto, as many as fit */
+  guint32 gpu_layers;             /* with gpu_layers_fixed: 0 … layers + 1 */
+  HrSplitMode split_mode;
+  guint32 n_tensor_split;         /* 0: in proportion to free memory */
+  double tensor_split[HR_MAX_DEVICES];
+  guint32 n_cpu_moe;              /* routed experts of the first N layers stay
+                                   * in system RAM (--n-cpu-moe) */
+} HrPlacementOptions;
+
+/* System memory, where llama.cpp keeps what the GPUs do not hold.  Zero
+ * fields take the stated assumption (hr-estimate-constants.h). */
+typedef struct
+{
+  guint64 bytes;
+  double bandwidth_gbps;
+} HrSystemMemory;
+
+/* The weights of each layer as the engine loads them (llama.cpp's view:
+ * repeating blocks, the output layer, the input embeddings). */
+typedef struct
+{
+  guint32 n_layers;
+  const guint64 *layer_bytes;     /* every tensor of blk.N (NULL: uniform) */
+  const guint64 *expert_bytes;    /* of which routed experts (NULL: none,
+                                   * or uniform with layer_bytes NULL) */
+  guint64 uniform_layer_bytes;    /* each layer, without per-layer sizes */
+  guint64 uniform_expert_bytes;
+  guint64 output_bytes;           /* output.weight (or the tied copy) + norm */
+  guint64 token_embd_bytes;       /* the input layer, always in RAM */
+  guint64 largest_matrix_bytes;   /* the largest single weight tensor */
+} HrLayerWeights;
+
 typedef struct
 {
   const HrModelArch *model;
@@ -70,7 +115,32 @@ typedef struct
   guint64 weights_bytes;       /* tensor-exact weights; 0 = params × bpw / 8 */
   guint64 token_embd_bytes;    /* the input embedding tensor */
   guint64 ffn_width;           /* FFN width a token goes through */
+  const HrLayerWeights *layers; /* NULL: the weights spread evenly */
+  guint32 experts;             /* MoE: routed experts and those active */
+  guint32 experts_active;
+  HrPlacementOptions placement;
+  HrSystemMemory ram;
 } HrEstimateInput;
+
+typedef enum
+{
+  HR_PLACEMENT_GPU,            /* everything on one GPU */
+  HR_PLACEMENT_SPLIT,          /* everything on several GPUs */
+  HR_PLACEMENT_PARTIAL,        /* some layers (or experts) in system RAM */
+  HR_PLACEMENT_CPU,            /* no layer on a GPU */
+} HrPlacementKind;
+
+/* What one GPU holds. */
+typedef struct
+{
+  guint64 weights_bytes;
+  guint64 kv_bytes;
+  guint64 compute_bytes;       /* compute buffer and backend reserve */
+  guint64 total_bytes;
+  guint64 usable_bytes;
+  guint32 layers;              /* layers as llama.cpp counts them (output too) */
+  gboolean output_layer;
+} HrDeviceLoad;
 
 /* A one-click change that turns an impossible combination into one the
  * engine runs (hr_estimate() fails with HR_ESTIMATE_ERROR_UNSUPPORTED). */
@@ -146,6 +216,21 @@ typedef struct
   guint64 cuda_graph_bytes;    /* vLLM: captured graphs */
   double gpu_memory_utilization;
   guint32 block_size;          /* vLLM: tokens per KV block */
+
+  /* Where everything lives (every profile fills it; llama.cpp and
+   * Ollama may leave layers in system RAM). */
+  HrPlacementKind placement;
+  guint32 gpu_layers;          /* llama.cpp's count: repeating layers + output */
+  guint32 layer_count;         /* layers + 1 */
+  guint32 n_devices;
+  HrDeviceLoad devices[HR_MAX_DEVICES];
+  guint64 host_kv_bytes;       /* KV of the layers held by the CPU */
+  guint64 ram_bytes;           /* system memory assumed or given */
+  guint64 ram_usable_bytes;    /* what the model may take of it */
+  double ram_bandwidth_gbps;
+  gboolean ram_fits;           /* host_bytes ≤ ram_usable_bytes */
+  double decode_gpu_seconds;   /* one decode step: the GPUs' reading */
+  double decode_cpu_seconds;   /*   and the CPU's, for CPU-held layers */
 
   HrFix fix;                   /* with HR_ESTIMATE_ERROR_UNSUPPORTED */
 } HrEstimate;

@@ -135,6 +135,22 @@ hr_estimate (const HrEstimateInput  *input,
 }
 
 /**
+ * hr_estimate_fits_gpu:
+ *
+ * Whether everything sits on the GPUs within their usable memory — what
+ * the matrix's recommended device and the "what would fit" advice ask;
+ * a model that runs with layers in system RAM does not.
+ */
+gboolean
+hr_estimate_fits_gpu (const HrEstimate *estimate)
+{
+  g_return_val_if_fail (estimate != NULL, FALSE);
+
+  return estimate->verdict != HR_VERDICT_NO_FIT &&
+         (estimate->placement == HR_PLACEMENT_GPU || estimate->placement == HR_PLACEMENT_SPLIT);
+}
+
+/**
  * hr_estimate_explain:
  * @formulas: units and KV label set by the caller; its texts are replaced
  *

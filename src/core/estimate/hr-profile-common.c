@@ -121,6 +121,33 @@ hr_profile_ffn_width (const HrEstimateInput *input)
   return input->ffn_width > 0 ? input->ffn_width : 4ull * input->model->hidden;
 }
 
+/* System memory: the user's figures, or the stated assumption; on
+ * unified memory the device's own pool. */
+void
+hr_profile_ram (const HrEstimateInput *input,
+                HrEstimate            *result)
+{
+  const HrDevice *device = input->device;
+  double reserve = HR_RAM_SYSTEM_RESERVE_GIB * HR_GIB;
+
+  if (device->kind == HR_DEVICE_UNIFIED)
+    {
+      /* One pool: what the GPU does not wire is the CPU's. */
+      result->ram_bytes = device->memory_bytes;
+      result->ram_bandwidth_gbps = device->bandwidth_gbps;
+    }
+  else
+    {
+      result->ram_bytes = input->ram.bytes > 0 ? input->ram.bytes
+                                               : (guint64) (HR_RAM_DEFAULT_GIB * HR_GIB);
+      result->ram_bandwidth_gbps = input->ram.bandwidth_gbps > 0
+                                   ? input->ram.bandwidth_gbps
+                                   : HR_RAM_DEFAULT_BANDWIDTH_GBPS;
+    }
+  result->ram_usable_bytes = (double) result->ram_bytes > reserve
+                             ? result->ram_bytes - (guint64) reserve : 0;
+}
+
 double
 hr_decode_efficiency (HrHardwareFamily family)
 {
@@ -186,14 +213,42 @@ hr_profile_finish (const HrEstimateInput  *input,
   result->verdict = verdict_for (result->per_device_bytes, result->usable_bytes);
   result->max_context_past_trained = result->max_context > model->max_context;
 
+  /* Profiles without a placement of their own hold every layer on every
+   * device (tensor parallelism shards each layer). */
+  if (result->n_devices == 0)
+    {
+      result->n_devices = MIN (input->n_gpus, HR_MAX_DEVICES);
+      result->gpu_layers = result->layer_count = model->n_layers + 1;
+      result->placement = input->n_gpus > 1 ? HR_PLACEMENT_SPLIT : HR_PLACEMENT_GPU;
+      for (guint32 d = 0; d < result->n_devices; d++)
+        result->devices[d] = (HrDeviceLoad) {
+          .weights_bytes = result->per_device_weights_bytes,
+          .kv_bytes = result->per_device_kv_bytes,
+          .compute_bytes = result->per_device_overhead_bytes,
+          .total_bytes = result->per_device_bytes,
+          .usable_bytes = result->usable_bytes,
+          .layers = model->n_layers + 1,
+          .output_layer = TRUE,
+        };
+      hr_profile_ram (input, result);
+      result->ram_fits = result->host_bytes <= result->ram_usable_bytes;
+    }
+
   /* One decode step of one sequence reads every active weight once and the
    * whole cache up to the current position (taken as the context):
    * time per token = bytes / (efficiency × bandwidth) + a fixed cost. */
   result->decode_efficiency = hr_decode_efficiency (input->device->family);
   result->decode_fixed_seconds = decode_fixed_seconds;
-  result->bytes_per_token = active_dev + kv_decode_dev;
   bandwidth = input->device->bandwidth_gbps * HR_GB * result->decode_efficiency;
-  result->decode_tokens_per_s = 1.0 / (result->bytes_per_token / bandwidth +
+  /* A profile that places layers on several devices has timed each part
+   * itself; otherwise every device reads its share in parallel. */
+  if (result->decode_gpu_seconds == 0)
+    {
+      result->bytes_per_token = active_dev + kv_decode_dev;
+      result->decode_gpu_seconds = result->bytes_per_token / bandwidth;
+    }
+  result->decode_tokens_per_s = 1.0 / (result->decode_gpu_seconds +
+                                       result->decode_cpu_seconds +
                                        decode_fixed_seconds);
 
   result->kv_cell = hr_model_arch_kv_cell (model);

@@ -25,6 +25,8 @@ guint64  hr_profile_solve_max_context  (const HrModelArch  *model,
                                         double              budget,
                                         double              per_layer_token,
                                         gboolean           *unbounded);
+void     hr_profile_ram             (const HrEstimateInput *input,
+                                     HrEstimate            *result);
 double   hr_decode_efficiency       (HrHardwareFamily       family);
 double   hr_profile_weights         (const HrEstimateInput *input);
 guint64  hr_profile_ffn_width       (const HrEstimateInput *input);

@@ -17,7 +17,7 @@ fits (const HrScenario *scenario,
       HrEstimate       *estimate)
 {
   return hr_scenario_estimate (scenario, estimate, NULL) &&
-         estimate->verdict != HR_VERDICT_NO_FIT;
+         hr_estimate_fits_gpu (estimate);
 }
 
 void

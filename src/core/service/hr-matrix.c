@@ -160,7 +160,7 @@ row_update (HrMatrixRow       *self,
     {
       scenario.hardware = ladder->pdata[i];
       if (hr_scenario_estimate (&scenario, &estimate, NULL) &&
-          estimate.verdict != HR_VERDICT_NO_FIT)
+          hr_estimate_fits_gpu (&estimate))
         tier = ladder->pdata[i];
     }
 

@@ -182,6 +182,8 @@ scenario_input (const HrScenario  *scenario,
   input->device = hr_hardware_get_device (scenario->hardware);
   input->n_gpus = scenario->gpus;
   input->options = scenario->options;
+  input->placement = scenario->placement;
+  input->ram = scenario->ram;
   input->ffn_width = ffn_width (scenario->model);
   hr_scenario_engine_weights (scenario->model, scenario->precision, input->engine,
                               &input->weights_bytes, &input->token_embd_bytes);

@@ -28,6 +28,8 @@ typedef struct
   HrEngine engine;
   guint32 gpus;
   HrEngineOptions options;   /* zero = the engine's defaults */
+  HrPlacementOptions placement; /* zero = auto: as many layers as fit */
+  HrSystemMemory ram;        /* zero = the stated assumption */
 } HrScenario;
 
 gboolean hr_scenario_estimate       (const HrScenario  *scenario,

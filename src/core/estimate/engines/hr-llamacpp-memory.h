@@ -25,6 +25,12 @@ G_BEGIN_DECLS
  * "the SWA cache is always padded to 256 for performance"). */
 #define HR_LLAMACPP_CTX_PAD              256
 
+/* Micro-batches of at least this many tokens run the products of CPU-held
+ * weights on the first GPU, copying the weights over PCIe ("op offload",
+ * ggml-cuda.cu ggml_backend_cuda_device_offload_op; the same 32 on Vulkan,
+ * SYCL and Metal; GGML_OP_OFFLOAD_MIN_BATCH overrides it since b7671). */
+#define HR_LLAMACPP_OP_OFFLOAD_MIN_BATCH 32
+
 /* llama-server's defaults (common/common.h, tools/server/server.cpp):
  * -b 2048, -ub 512, -fa auto (on wherever the backend has the kernel:
  * CUDA, ROCm, Metal, Vulkan, CPU), and -np auto = 4 slots sharing one

@@ -18,6 +18,7 @@
 
 #include "hr-estimate-constants.h"
 #include "hr-profile-common.h"
+#include "hr-llamacpp-placement.h"
 #include "hr-profile-llamacpp.h"
 
 /* llama.cpp at batch 1 on data-centre GPUs is kernel-bound; elsewhere the
@@ -59,6 +60,69 @@ buffers_at (const HrEstimateInput  *input,
   return TRUE;
 }
 
+/* Without a tensor table (an architecture Headroom cannot enumerate), the
+ * weights are spread evenly over the layers, the embeddings and the output
+ * head taking vocabulary × hidden each. */
+static void
+uniform_layers (const HrEstimateInput *input,
+                double                 weights,
+                HrLayerWeights        *out)
+{
+  const HrModelArch *a = input->model;
+  double embd = input->token_embd_bytes > 0
+                ? (double) input->token_embd_bytes
+                : (double) a->vocab * a->hidden * input->bpw / 8.0;
+  double per_layer = MAX (0.0, weights - 2 * embd) / a->n_layers;
+  double k = input->experts > 0 ? (double) input->experts_active / input->experts : 1.0;
+  double dense_share = a->params_active / a->params_total;
+  /* The routed experts' share f of a layer: active = (1 − f) + f k. */
+  double f = k < 1.0 ? CLAMP ((1.0 - dense_share) / (1.0 - k), 0.0, 1.0) : 0.0;
+
+  *out = (HrLayerWeights) {
+    .n_layers = a->n_layers,
+    .uniform_layer_bytes = (guint64) llround (per_layer),
+    .uniform_expert_bytes = (guint64) llround (per_layer * f),
+    .output_bytes = (guint64) llround (embd),
+    .token_embd_bytes = (guint64) llround (embd),
+    .largest_matrix_bytes = (guint64) llround (per_layer / 4),
+  };
+}
+
+static HrSplitMode
+split_mode (const HrEstimateInput *input)
+{
+  if (input->placement.split_mode == HR_SPLIT_DEFAULT)
+    return input->n_gpus > 1 ? HR_SPLIT_LAYER : HR_SPLIT_NONE;
+  return input->placement.split_mode;
+}
+
+/* How the engine places the layers when the user has not said: llama-
+ * server as Headroom launches it gets the most layers that fit; Ollama
+ * leaves it to llama.cpp's --fit, after pinning to one GPU what its own
+ * prediction says fits one (file + F16 cache ≤ 80 % of the GPU). */
+static void
+place_auto (const HrEstimateInput          *input,
+            HrLlamaCppPlacementInput       *in,
+            const HrLlamaCppMemory         *m,
+            double                          weights,
+            HrLlamaCppPlacement            *placement)
+{
+  if (input->engine == HR_ENGINE_OLLAMA)
+    {
+      double predicted = weights + hr_kv_bytes (input->model, input->context, input->batch, 2.0);
+
+      if (in->n_devices > 1 &&
+          predicted <= HR_OLLAMA_SINGLE_GPU_FRACTION * (double) in->usable_bytes)
+        {
+          in->n_devices = 1;
+          in->split[0] = 1.0;
+        }
+      hr_llamacpp_place_fit (in, (guint64) (HR_FIT_TARGET_MIB * HR_MIB), placement);
+      return;
+    }
+  hr_llamacpp_place_most (in, 0, placement);
+}
+
 gboolean
 hr_profile_llamacpp_run (const HrEstimateInput  *input,
                          HrEstimate             *result,
@@ -66,13 +130,27 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
                          GError                **error)
 {
   const HrModelArch *model = input->model;
-  guint32 n_gpus = input->n_gpus;
   HrLlamaCppParams params;
   HrLlamaCppMemory m;
+  HrLayerWeights uniform;
+  HrLlamaCppPlacementInput in = { 0 };
+  HrLlamaCppPlacement p;
   double weights = hr_profile_weights (input);
-  double gpu_weights, bpe;
+  double cell_bytes, bpe, bandwidth, gpu_seconds = 0, cpu_seconds;
   guint64 usable = hr_device_usable_bytes (input->device);
   guint64 low, high, streams;
+  HrSplitMode mode = split_mode (input);
+  guint32 heaviest = 0, used_devices = 0;
+  gboolean all_on_gpu;
+
+  if (input->n_gpus > HR_MAX_DEVICES)
+    return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                            "llama.cpp uses at most %d GPUs", HR_MAX_DEVICES);
+  if (input->placement.gpu_layers_fixed &&
+      input->placement.gpu_layers > model->n_layers + 1)
+    return hr_profile_fail (error, HR_ESTIMATE_ERROR_INVALID,
+                            "GPU layers %u out of range (0–%u, or auto)",
+                            input->placement.gpu_layers, model->n_layers + 1);
 
   if (!buffers_at (input, launch, input->context, &params, &m, &result->fix, error))
     return FALSE;
@@ -80,28 +158,118 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   /* The cache type llama.cpp really uses (Ollama falls back to F16). */
   bpe = params.kv_k_bytes_per_element;
   streams = params.kv_unified ? 1 : MAX (params.n_seq, 1);
+  cell_bytes = hr_kv_cell_bytes (hr_model_arch_kv_cell (model), params.kv_k_bytes_per_element,
+                                 params.kv_v_bytes_per_element);
   result->kv_bytes_per_element = bpe;
   result->kv_type_ignored = bpe != input->kv_bytes_per_element;
   result->kv_tokens = m.kv_cells / streams;
   result->kv_window_tokens = m.kv_swa_cells / streams;
-  result->kv_device_fraction = 1.0 / n_gpus;
   result->reserve_bytes = m.reserve_bytes;
-  result->host_weights_bytes = m.host_bytes;
-
-  gpu_weights = MAX (0.0, weights - (double) m.host_bytes);
   result->kv_bytes = m.kv_bytes;
   result->compute_bytes = m.compute_bytes;
-  result->host_bytes = m.host_bytes + m.output_bytes + m.host_compute_bytes;
   result->flash_attn = params.flash_attn;
-  result->overhead_bytes = (m.compute_bytes + m.reserve_bytes) * n_gpus;
-  result->per_device_weights_bytes = (guint64) llround (gpu_weights / n_gpus);
-  result->per_device_kv_bytes = m.kv_bytes / n_gpus;
-  result->per_device_overhead_bytes = m.compute_bytes + m.reserve_bytes;
-  /* Layer split: every device holds whole heads of its own layers. */
   result->kv_heads_per_device = model->n_kv_heads;
+  hr_profile_ram (input, result);
 
-  /* The largest context that fits, by bisection: the buffers grow with the
-   * padded context in steps, so there is no closed form. */
+  /* Where every layer goes. */
+  if (input->layers == NULL)
+    uniform_layers (input, weights, &uniform);
+  in.arch = model;
+  in.weights = input->layers != NULL ? input->layers : &uniform;
+  in.kv_global_layer_bytes = (guint64) llround ((double) m.kv_cells * cell_bytes);
+  in.kv_local_layer_bytes = (guint64) llround ((double) m.kv_swa_cells * cell_bytes);
+  in.expert_active_share = input->experts > 0
+                           ? (double) input->experts_active / input->experts : 1.0;
+  in.compute_bytes = m.compute_bytes;
+  in.reserve_bytes = m.reserve_bytes;
+  in.host_buffers_bytes = m.output_bytes + m.host_compute_bytes;
+  in.op_offload = params.n_ubatch >= HR_LLAMACPP_OP_OFFLOAD_MIN_BATCH;
+  in.n_devices = mode == HR_SPLIT_NONE ? 1 : input->n_gpus;
+  in.usable_bytes = usable;
+  in.split_mode = mode;
+  in.n_cpu_moe = input->placement.n_cpu_moe;
+  {
+    double sum = 0;
+
+    for (guint32 d = 0; d < in.n_devices; d++)
+      {
+        in.split[d] = d < input->placement.n_tensor_split ? input->placement.tensor_split[d]
+                                                           : (input->placement.n_tensor_split > 0 ? 0 : 1);
+        sum += in.split[d];
+      }
+    if (!(sum > 0))
+      return hr_profile_fail (error, HR_ESTIMATE_ERROR_INVALID,
+                              "the tensor split gives every GPU a zero share");
+    for (guint32 d = 0; d < in.n_devices; d++)
+      in.split[d] /= sum;
+  }
+
+  if (input->placement.gpu_layers_fixed)
+    hr_llamacpp_place (&in, input->placement.gpu_layers, &p);
+  else
+    place_auto (input, &in, &m, weights, &p);
+
+  result->gpu_layers = p.gpu_layers;
+  result->layer_count = model->n_layers + 1;
+  result->n_devices = p.n_devices;
+  memcpy (result->devices, p.devices, sizeof p.devices);
+  result->host_weights_bytes = p.host_weights_bytes;
+  result->host_kv_bytes = p.host_kv_bytes;
+  result->host_bytes = p.host_bytes;
+  result->ram_fits = p.host_bytes <= result->ram_usable_bytes;
+  all_on_gpu = p.gpu_layers == model->n_layers + 1 &&
+               (input->placement.n_cpu_moe == 0 || input->experts == 0);
+  if (p.gpu_layers == 0)
+    result->placement = HR_PLACEMENT_CPU;
+  else if (!all_on_gpu)
+    result->placement = HR_PLACEMENT_PARTIAL;
+  else
+    {
+      for (guint32 d = 0; d < p.n_devices; d++)
+        used_devices += p.devices[d].layers > 0;
+      result->placement = used_devices > 1 || mode == HR_SPLIT_ROW ? HR_PLACEMENT_SPLIT
+                                                                  : HR_PLACEMENT_GPU;
+    }
+
+  /* The per-device figures are the fullest GPU's: it decides the fit. */
+  for (guint32 d = 1; d < p.n_devices; d++)
+    if (p.devices[d].total_bytes > p.devices[heaviest].total_bytes)
+      heaviest = d;
+  result->per_device_weights_bytes = p.devices[heaviest].weights_bytes;
+  result->per_device_kv_bytes = p.devices[heaviest].kv_bytes;
+  result->per_device_overhead_bytes = p.devices[heaviest].compute_bytes;
+  result->overhead_bytes = 0;
+  for (guint32 d = 0; d < p.n_devices; d++)
+    result->overhead_bytes += p.devices[d].compute_bytes;
+  result->kv_device_fraction = (double) result->per_device_kv_bytes / MAX (m.kv_bytes, 1);
+
+  /* A decode step: layer split runs the GPUs one after the other, each
+   * reading its layers' weights and cache; row split reads in parallel and
+   * synchronises after each product; the CPU reads the layers it holds
+   * from RAM.  Large prompts are another matter (op offload). */
+  bandwidth = input->device->bandwidth_gbps * HR_GB * hr_decode_efficiency (input->device->family);
+  for (guint32 d = 0; d < p.n_devices; d++)
+    {
+      double read = (double) p.gpu_weights_read_bytes[d] + (double) p.devices[d].kv_bytes / streams;
+
+      if (mode == HR_SPLIT_ROW)
+        gpu_seconds = MAX (gpu_seconds, read / bandwidth);
+      else
+        gpu_seconds += read / bandwidth;
+      result->bytes_per_token = MAX (result->bytes_per_token, read);
+    }
+  if (mode == HR_SPLIT_ROW && p.n_devices > 1)
+    gpu_seconds += HR_ROW_SPLIT_SYNC_SECONDS * 7 * model->n_layers;
+  else if (used_devices > 1)
+    gpu_seconds += HR_LAYER_SPLIT_HOP_SECONDS * (used_devices - 1);
+  cpu_seconds = ((double) p.host_weights_read_bytes + (double) p.host_kv_bytes / streams) /
+                (result->ram_bandwidth_gbps * HR_GB * HR_RAM_DECODE_EFFICIENCY);
+  result->decode_gpu_seconds = MAX (gpu_seconds, 1e-12);
+  result->decode_cpu_seconds = cpu_seconds;
+
+  /* The largest context that fits every GPU with every layer on it, by
+   * bisection: the buffers grow with the padded context in steps, so
+   * there is no closed form. */
   low = 0;
   high = HR_CONTEXT_MAX;
   while (low < high)
@@ -121,11 +289,18 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   /* Every layer within its window: the cache stops growing. */
   result->max_context_unbounded = low == HR_CONTEXT_MAX;
 
-  return hr_profile_finish (input, result, weights,
-                            hr_kv_bytes (model, input->context, input->batch, bpe),
-                            model->params_active / model->params_total * gpu_weights / n_gpus,
-                            hr_kv_bytes (model, input->context, 1, bpe) / n_gpus,
-                            decode_fixed_seconds (input->device), error);
+  if (!hr_profile_finish (input, result, weights,
+                          hr_kv_bytes (model, input->context, input->batch, bpe),
+                          0, 0, decode_fixed_seconds (input->device), error))
+    return FALSE;
+
+  /* It runs when the GPUs and the system memory hold their parts; with
+   * layers left on the CPU it runs, but not comfortably. */
+  if (!result->ram_fits)
+    result->verdict = HR_VERDICT_NO_FIT;
+  else if (result->placement == HR_PLACEMENT_PARTIAL || result->placement == HR_PLACEMENT_CPU)
+    result->verdict = p.fits ? HR_VERDICT_TIGHT : HR_VERDICT_NO_FIT;
+  return TRUE;
 }
 
 /* llama-server as Headroom's command starts it: --parallel N slots, each
