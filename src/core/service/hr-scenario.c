@@ -7,6 +7,9 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "hr-scenario.h"
 #include "hr-weights.h"
 
@@ -17,8 +20,21 @@ typedef struct
 {
   guint64 weights_bytes;
   guint64 token_embd_bytes;
+  HrLayerWeights layers;          /* points into the arrays below */
+  guint64 *layer_bytes;
+  guint64 *expert_bytes;
   gboolean ok;
 } CachedWeights;
+
+static void
+cached_weights_free (gpointer data)
+{
+  CachedWeights *cached = data;
+
+  g_free (cached->layer_bytes);
+  g_free (cached->expert_bytes);
+  g_free (cached);
+}
 
 static GQuark
 weights_cache_quark (void)
@@ -26,17 +42,81 @@ weights_cache_quark (void)
   return g_quark_from_static_string ("hr-scenario-weights-cache");
 }
 
+/* "blk.12.ffn_up_exps.weight" → 12; G_MAXUINT for tensors outside a block. */
+static guint
+tensor_block (const char *name)
+{
+  guint64 block;
+  char *end;
+
+  if (!g_str_has_prefix (name, "blk."))
+    return G_MAXUINT;
+  block = g_ascii_strtoull (name + 4, &end, 10);
+  if (end == name + 4 || *end != '.' || block >= G_MAXUINT)
+    return G_MAXUINT;
+  return (guint) block;
+}
+
+/* The per-layer view llama.cpp places: repeating blocks (and their routed
+ * experts), the output layer (norm and head — for tied embeddings, the
+ * copy of token_embd llama.cpp makes for it) and the input embeddings. */
+static void
+build_layers (HrModelSpec    *model,
+              GArray         *tensors,
+              double          scale,
+              CachedWeights  *out)
+{
+  guint32 n_layers = hr_model_spec_get_arch (model)->n_layers;
+  HrLayerWeights *l = &out->layers;
+  gboolean has_output = FALSE;
+
+  out->layer_bytes = g_new0 (guint64, n_layers);
+  out->expert_bytes = g_new0 (guint64, n_layers);
+  *l = (HrLayerWeights) {
+    .n_layers = n_layers,
+    .layer_bytes = out->layer_bytes,
+    .expert_bytes = hr_model_spec_is_moe (model) ? out->expert_bytes : NULL,
+  };
+
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      const HrWeightsTensor *t = &g_array_index (tensors, HrWeightsTensor, i);
+      guint64 bytes = (guint64) llround ((double) t->bytes * scale);
+      guint block = tensor_block (t->name);
+
+      if (block < n_layers)
+        {
+          out->layer_bytes[block] += bytes;
+          if (strstr (t->name, "_exps.") != NULL || strstr (t->name, "_chexps.") != NULL)
+            out->expert_bytes[block] += bytes;
+          if (t->n_dims >= 2)
+            l->largest_matrix_bytes = MAX (l->largest_matrix_bytes, bytes);
+        }
+      else if (g_str_equal (t->name, "token_embd.weight"))
+        l->token_embd_bytes += bytes;
+      else if (g_str_has_prefix (t->name, "output"))
+        {
+          l->output_bytes += bytes;
+          has_output |= g_str_equal (t->name, "output.weight");
+        }
+    }
+  if (!has_output)
+    l->output_bytes += l->token_embd_bytes;
+}
+
 static void
 compute_weights (HrModelSpec     *model,
-                 const char      *precision_id,
+                 HrPrecision     *precision,
                  HrWeightsFormat  format,
                  CachedWeights   *out)
 {
+  const char *precision_id = hr_precision_get_id (precision);
+  const char *file_type = hr_model_spec_get_file_type (model);
   HrWeightsOptions options = { .format = format, .imatrix = FALSE };
   g_autoptr(GArray) tensors = NULL;
   HrWeights weights;
+  double scale = 1.0;
 
-  memset (out, 0, sizeof *out);
   if (!hr_weights_compute_with_options (model, precision_id, &options, &weights, NULL))
     return;
 
@@ -44,15 +124,56 @@ compute_weights (HrModelSpec     *model,
    * “Loading model weights took …”. */
   out->weights_bytes = weights.total_bytes + weights.buffer_bytes;
 
-  tensors = hr_weights_list_tensors (model, precision_id, &options, NULL);
-  for (guint i = 0; tensors != NULL && i < tensors->len; i++)
+  /* A GGUF file of this very type: its tensor table is exact, and the
+   * recipe's per-layer split is scaled to it. */
+  if (format == HR_WEIGHTS_FORMAT_GGUF && hr_model_spec_get_file_weights_bytes (model) > 0 &&
+      file_type != NULL && g_ascii_strcasecmp (file_type, hr_precision_get_label (precision)) == 0)
     {
-      const HrWeightsTensor *t = &g_array_index (tensors, HrWeightsTensor, i);
-
-      if (g_str_equal (t->name, "token_embd.weight"))
-        out->token_embd_bytes += t->bytes;
+      scale = (double) hr_model_spec_get_file_weights_bytes (model) / MAX (weights.total_bytes, 1);
+      out->weights_bytes = hr_model_spec_get_file_weights_bytes (model);
     }
+
+  tensors = hr_weights_list_tensors (model, precision_id, &options, NULL);
+  if (tensors == NULL)
+    return;
+  build_layers (model, tensors, scale, out);
+  out->token_embd_bytes = out->layers.token_embd_bytes;
   out->ok = TRUE;
+}
+
+static const CachedWeights *
+engine_weights (HrModelSpec *model,
+                HrPrecision *precision,
+                HrEngine     engine)
+{
+  GHashTable *cache;
+  HrWeightsFormat format;
+  g_autofree char *key = NULL;
+  CachedWeights *cached;
+
+  if (engine == HR_ENGINE_GENERIC)
+    return NULL;
+
+  format = engine == HR_ENGINE_VLLM ? HR_WEIGHTS_FORMAT_SAFETENSORS : HR_WEIGHTS_FORMAT_GGUF;
+  key = g_strdup_printf ("%s/%d", hr_precision_get_id (precision), format);
+
+  cache = g_object_get_qdata (G_OBJECT (model), weights_cache_quark ());
+  if (cache == NULL)
+    {
+      cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_weights_free);
+      g_object_set_qdata_full (G_OBJECT (model), weights_cache_quark (), cache,
+                               (GDestroyNotify) g_hash_table_unref);
+    }
+
+  cached = g_hash_table_lookup (cache, key);
+  if (cached == NULL)
+    {
+      cached = g_new0 (CachedWeights, 1);
+      compute_weights (model, precision, format, cached);
+      g_hash_table_insert (cache, g_steal_pointer (&key), cached);
+    }
+
+  return cached->ok ? cached : NULL;
 }
 
 /**
@@ -71,48 +192,11 @@ hr_scenario_engine_weights (HrModelSpec *model,
                             guint64     *weights_bytes,
                             guint64     *token_embd_bytes)
 {
-  GHashTable *cache;
-  HrWeightsFormat format;
-  g_autofree char *key = NULL;
-  CachedWeights *cached;
+  const CachedWeights *cached = engine_weights (model, precision, engine);
 
-  *weights_bytes = 0;
-  *token_embd_bytes = 0;
-  if (engine == HR_ENGINE_GENERIC)
-    return FALSE;
-
-  format = engine == HR_ENGINE_VLLM ? HR_WEIGHTS_FORMAT_SAFETENSORS : HR_WEIGHTS_FORMAT_GGUF;
-  key = g_strdup_printf ("%s/%d", hr_precision_get_id (precision), format);
-
-  cache = g_object_get_qdata (G_OBJECT (model), weights_cache_quark ());
-  if (cache == NULL)
-    {
-      cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-      g_object_set_qdata_full (G_OBJECT (model), weights_cache_quark (), cache,
-                               (GDestroyNotify) g_hash_table_unref);
-    }
-
-  cached = g_hash_table_lookup (cache, key);
-  if (cached == NULL)
-    {
-      cached = g_new0 (CachedWeights, 1);
-      compute_weights (model, hr_precision_get_id (precision), format, cached);
-      g_hash_table_insert (cache, g_steal_pointer (&key), cached);
-    }
-
-  if (!cached->ok)
-    return FALSE;
-
-  *weights_bytes = cached->weights_bytes;
-  *token_embd_bytes = cached->token_embd_bytes;
-
-  /* A GGUF file of this very type: its tensor table is exact. */
-  if (format == HR_WEIGHTS_FORMAT_GGUF && hr_model_spec_get_file_weights_bytes (model) > 0 &&
-      g_ascii_strcasecmp (hr_model_spec_get_file_type (model),
-                          hr_precision_get_label (precision)) == 0)
-    *weights_bytes = hr_model_spec_get_file_weights_bytes (model);
-
-  return TRUE;
+  *weights_bytes = cached != NULL ? cached->weights_bytes : 0;
+  *token_embd_bytes = cached != NULL ? cached->token_embd_bytes : 0;
+  return cached != NULL;
 }
 
 /* The FFN width one token goes through: dense layers' intermediate size,
@@ -185,8 +269,19 @@ scenario_input (const HrScenario  *scenario,
   input->placement = scenario->placement;
   input->ram = scenario->ram;
   input->ffn_width = ffn_width (scenario->model);
-  hr_scenario_engine_weights (scenario->model, scenario->precision, input->engine,
-                              &input->weights_bytes, &input->token_embd_bytes);
+  input->experts = hr_model_spec_get_experts (scenario->model);
+  input->experts_active = hr_model_spec_get_experts_active (scenario->model);
+  {
+    const CachedWeights *cached = engine_weights (scenario->model, scenario->precision,
+                                                  input->engine);
+
+    if (cached != NULL)
+      {
+        input->weights_bytes = cached->weights_bytes;
+        input->token_embd_bytes = cached->token_embd_bytes;
+        input->layers = &cached->layers;
+      }
+  }
   return TRUE;
 }
 
