@@ -46,6 +46,12 @@ typedef struct
   char *ubatch_arg;
   char *max_num_batched_tokens_arg;
   char *gpu_memory_utilization_arg;
+  char *gpu_layers_arg;
+  char *split_mode_arg;
+  char *tensor_split_arg;
+  char *n_cpu_moe_arg;
+  char *ram_arg;
+  char *ram_bandwidth_arg;
   gboolean json;
   gboolean csv;
   char **rest;
@@ -100,6 +106,12 @@ options_clear (Options *o)
   g_free (o->ubatch_arg);
   g_free (o->max_num_batched_tokens_arg);
   g_free (o->gpu_memory_utilization_arg);
+  g_free (o->gpu_layers_arg);
+  g_free (o->split_mode_arg);
+  g_free (o->tensor_split_arg);
+  g_free (o->n_cpu_moe_arg);
+  g_free (o->ram_arg);
+  g_free (o->ram_bandwidth_arg);
   g_strfreev (o->rest);
   g_clear_object (&o->imported);
   g_clear_object (&o->catalog);
@@ -122,6 +134,7 @@ typedef enum
   OPT_CONTEXTS = 1 << 10,
   OPT_PRECISIONS = 1 << 11,
   OPT_ENGINE_TUNING = 1 << 12,
+  OPT_PLACEMENT = 1 << 13,
 } OptionSet;
 
 static GOptionEntry *
@@ -159,12 +172,25 @@ make_entries (Options   *o,
       "vLLM: share of device memory to use", "F" },
     { "max-num-batched-tokens", 0, 0, G_OPTION_ARG_STRING, &o->max_num_batched_tokens_arg,
       "vLLM: tokens per scheduler step", "N" },
+    { "gpu-layers", 0, 0, G_OPTION_ARG_STRING, &o->gpu_layers_arg,
+      "llama.cpp / Ollama: layers on the GPUs, output layer first (default auto)", "N|auto" },
+    { "split-mode", 0, 0, G_OPTION_ARG_STRING, &o->split_mode_arg,
+      "llama.cpp / Ollama: layer (default with --gpus > 1), row or none", "MODE" },
+    { "tensor-split", 0, 0, G_OPTION_ARG_STRING, &o->tensor_split_arg,
+      "llama.cpp / Ollama: each GPU's share, e.g. 3,1", "A,B,…" },
+    { "n-cpu-moe", 0, 0, G_OPTION_ARG_STRING, &o->n_cpu_moe_arg,
+      "llama.cpp / Ollama: keep the experts of the first N layers in system RAM", "N" },
+    { "ram", 0, 0, G_OPTION_ARG_STRING, &o->ram_arg,
+      "System memory in GiB (default 32)", "GIB" },
+    { "ram-bandwidth", 0, 0, G_OPTION_ARG_STRING, &o->ram_bandwidth_arg,
+      "System memory bandwidth in GB/s (default 76.8)", "GBPS" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
   };
   static const OptionSet bits[] = {
     OPT_MODEL, OPT_PRECISION, OPT_CONTEXT, OPT_BATCH, OPT_KV, OPT_ENGINE,
     OPT_HARDWARE, OPT_GPUS, OPT_JSON, OPT_CSV, OPT_CONTEXTS, OPT_PRECISIONS,
     OPT_ENGINE_TUNING, OPT_ENGINE_TUNING, OPT_ENGINE_TUNING, OPT_ENGINE_TUNING,
+    OPT_PLACEMENT, OPT_PLACEMENT, OPT_PLACEMENT, OPT_PLACEMENT, OPT_PLACEMENT, OPT_PLACEMENT,
   };
   GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (all) + 1);
   guint n = 0;
@@ -259,6 +285,104 @@ parse_count (const char *option,
   return TRUE;
 }
 
+/* A positive decimal number of @option ("3.5"), or FALSE after reporting. */
+static gboolean
+parse_positive (const char *option,
+                const char *text,
+                double      max,
+                double     *value)
+{
+  char *end = NULL;
+  double parsed = g_ascii_strtod (text, &end);
+
+  if (end == text || *end != '\0' || !(parsed > 0) || !isfinite (parsed) || parsed > max)
+    return usage_error ("%s must be a positive number up to %g, not “%s”", option, max,
+                        text), FALSE;
+  *value = parsed;
+  return TRUE;
+}
+
+/* --gpu-layers, --split-mode, --tensor-split, --n-cpu-moe, --ram and
+ * --ram-bandwidth (llama.cpp and Ollama placement; CLI.md "Additions"). */
+static gboolean
+parse_placement (Options *o)
+{
+  HrPlacementOptions *p = &o->scenario.placement;
+
+  if (o->gpu_layers_arg != NULL && g_strcmp0 (o->gpu_layers_arg, "auto") != 0)
+    {
+      gint64 layers;
+
+      if (!parse_count ("--gpu-layers", o->gpu_layers_arg, 0, HR_LAYERS_MAX + 1, 0, &layers))
+        return FALSE;
+      p->gpu_layers_fixed = TRUE;
+      p->gpu_layers = (guint32) layers;
+    }
+
+  if (o->split_mode_arg != NULL)
+    {
+      static const struct { const char *name; HrSplitMode mode; } modes[] = {
+        { "layer", HR_SPLIT_LAYER }, { "row", HR_SPLIT_ROW }, { "none", HR_SPLIT_NONE },
+      };
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < G_N_ELEMENTS (modes) && !found; i++)
+        if (g_strcmp0 (o->split_mode_arg, modes[i].name) == 0)
+          {
+            p->split_mode = modes[i].mode;
+            found = TRUE;
+          }
+      if (!found)
+        return usage_error ("--split-mode must be layer, row or none, not “%s”",
+                            o->split_mode_arg), FALSE;
+    }
+
+  if (o->tensor_split_arg != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit_set (o->tensor_split_arg, ",/", -1);
+      guint n = g_strv_length (parts);
+
+      if (n == 0 || n > HR_MAX_DEVICES)
+        return usage_error ("--tensor-split takes 1 to %d shares, not “%s”", HR_MAX_DEVICES,
+                            o->tensor_split_arg), FALSE;
+      for (guint i = 0; i < n; i++)
+        {
+          char *end = NULL;
+          double share = g_ascii_strtod (parts[i], &end);
+
+          if (end == parts[i] || *end != '\0' || !(share >= 0) || !isfinite (share))
+            return usage_error ("--tensor-split: “%s” is not a share (a number ≥ 0)",
+                                parts[i]), FALSE;
+          p->tensor_split[i] = share;
+        }
+      p->n_tensor_split = n;
+    }
+
+  if (o->n_cpu_moe_arg != NULL)
+    {
+      gint64 layers;
+
+      if (!parse_count ("--n-cpu-moe", o->n_cpu_moe_arg, 0, HR_LAYERS_MAX, 0, &layers))
+        return FALSE;
+      p->n_cpu_moe = (guint32) layers;
+    }
+
+  if (o->ram_arg != NULL)
+    {
+      double gib;
+
+      if (!parse_positive ("--ram", o->ram_arg, 1 << 20, &gib))
+        return FALSE;
+      o->scenario.ram.bytes = (guint64) (gib * HR_GIB);
+    }
+  if (o->ram_bandwidth_arg != NULL &&
+      !parse_positive ("--ram-bandwidth", o->ram_bandwidth_arg, 1e6,
+                       &o->scenario.ram.bandwidth_gbps))
+    return FALSE;
+
+  return TRUE;
+}
+
 /* Fills the scenario from the options, with CLI.md's defaults. */
 static gboolean
 resolve_scenario (Options   *o,
@@ -335,7 +459,7 @@ resolve_scenario (Options   *o,
       o->scenario.options.gpu_memory_utilization = f;
     }
 
-  return TRUE;
+  return parse_placement (o);
 }
 
 /* ------------------------------------------------------------- output */
@@ -391,6 +515,50 @@ add_bool (JsonBuilder *b,
   json_builder_add_boolean_value (b, value);
 }
 
+static const char *
+placement_name (HrPlacementKind kind)
+{
+  static const char * const names[] = {
+    [HR_PLACEMENT_GPU] = "gpu",
+    [HR_PLACEMENT_SPLIT] = "split",
+    [HR_PLACEMENT_PARTIAL] = "partial",
+    [HR_PLACEMENT_CPU] = "cpu",
+  };
+
+  return names[kind];
+}
+
+/* Where everything lives: CLI.md "Additions" (placement). */
+static void
+add_placement (JsonBuilder      *b,
+               const HrEstimate *e)
+{
+  add_string (b, "placement", placement_name (e->placement));
+  add_uint (b, "gpu_layers", e->gpu_layers);
+  add_uint (b, "layer_count", e->layer_count);
+  add_uint (b, "host_bytes", e->host_bytes);
+  add_uint (b, "ram_bytes", e->ram_bytes);
+  add_uint (b, "ram_usable_bytes", e->ram_usable_bytes);
+  add_bool (b, "ram_fits", e->ram_fits);
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint d = 0; d < e->n_devices; d++)
+    {
+      const HrDeviceLoad *load = &e->devices[d];
+
+      json_builder_begin_object (b);
+      add_uint (b, "weights_bytes", load->weights_bytes);
+      add_uint (b, "kv_bytes", load->kv_bytes);
+      add_uint (b, "compute_bytes", load->compute_bytes);
+      add_uint (b, "total_bytes", load->total_bytes);
+      add_uint (b, "usable_bytes", load->usable_bytes);
+      add_uint (b, "layers", load->layers);
+      add_bool (b, "output_layer", load->output_layer);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static int
 run_estimate (Options *o)
 {
@@ -441,9 +609,9 @@ run_estimate (Options *o)
       if (e.engine == HR_ENGINE_LLAMACPP || e.engine == HR_ENGINE_OLLAMA)
         {
           add_uint (b, "compute_bytes", e.compute_bytes);
-          add_uint (b, "host_bytes", e.host_bytes);
           add_bool (b, "flash_attn", e.flash_attn);
         }
+      add_placement (b, &e);
       if (e.engine == HR_ENGINE_VLLM)
         {
           add_uint (b, "kv_capacity_tokens", e.kv_capacity_tokens);
@@ -481,6 +649,14 @@ run_estimate (Options *o)
     g_print ("  max context %12s tokens%s\n", max_ctx,
              e.max_context_past_trained ? " (past the trained maximum)" : "");
     g_print ("  KV saves %.1f %% vs MHA FP16 (%s)\n", e.kv_savings * 100, mha);
+    if (e.placement == HR_PLACEMENT_PARTIAL || e.placement == HR_PLACEMENT_CPU)
+      {
+        g_autofree char *host = hr_format_size (e.host_bytes, u);
+        g_autofree char *ram = hr_format_size (e.ram_usable_bytes, u);
+
+        g_print ("  placement   %u of %u layers on the GPU; %s in system RAM (of %s usable)%s\n",
+                 e.gpu_layers, e.layer_count, host, ram, e.ram_fits ? "" : ": too little RAM");
+      }
     if (e.engine == HR_ENGINE_LLAMACPP || e.engine == HR_ENGINE_OLLAMA)
       {
         g_autofree char *compute = hr_format_size (e.compute_bytes, u);
@@ -917,7 +1093,7 @@ run (int    argc,
   if (g_str_equal (command, "estimate"))
     {
       OptionSet set = OPT_MODEL | OPT_PRECISION | OPT_CONTEXT | OPT_BATCH | OPT_KV |
-                      OPT_ENGINE | OPT_HARDWARE | OPT_GPUS | OPT_JSON | OPT_ENGINE_TUNING;
+                      OPT_ENGINE | OPT_HARDWARE | OPT_GPUS | OPT_JSON | OPT_ENGINE_TUNING | OPT_PLACEMENT;
       if (parse_options (&o, command, NULL, set, &argc, &argv) &&
           resolve_scenario (&o, set))
         status = run_estimate (&o);
@@ -925,7 +1101,7 @@ run (int    argc,
   else if (g_str_equal (command, "matrix"))
     {
       OptionSet set = OPT_MODEL | OPT_KV | OPT_ENGINE | OPT_JSON | OPT_CSV |
-                      OPT_CONTEXTS | OPT_PRECISIONS | OPT_ENGINE_TUNING;
+                      OPT_CONTEXTS | OPT_PRECISIONS | OPT_ENGINE_TUNING | OPT_PLACEMENT;
       if (parse_options (&o, command, NULL, set, &argc, &argv) &&
           resolve_scenario (&o, set))
         status = run_matrix (&o);
@@ -933,7 +1109,7 @@ run (int    argc,
   else if (g_str_equal (command, "hardware"))
     {
       OptionSet set = OPT_MODEL | OPT_PRECISION | OPT_CONTEXT | OPT_KV | OPT_ENGINE |
-                      OPT_JSON | OPT_CSV | OPT_ENGINE_TUNING;
+                      OPT_JSON | OPT_CSV | OPT_ENGINE_TUNING | OPT_PLACEMENT;
       if (parse_options (&o, command, NULL, set, &argc, &argv) &&
           resolve_scenario (&o, set))
         status = run_hardware (&o);
@@ -941,7 +1117,7 @@ run (int    argc,
   else if (g_str_equal (command, "command"))
     {
       OptionSet set = OPT_MODEL | OPT_PRECISION | OPT_CONTEXT | OPT_BATCH | OPT_KV |
-                      OPT_HARDWARE | OPT_GPUS | OPT_ENGINE | OPT_ENGINE_TUNING;
+                      OPT_HARDWARE | OPT_GPUS | OPT_ENGINE | OPT_ENGINE_TUNING | OPT_PLACEMENT;
       if (parse_options (&o, command, "vllm|llamacpp|ollama", set, &argc, &argv))
         {
           g_auto(GStrv) rest = g_steal_pointer (&o.rest);

@@ -96,7 +96,8 @@ typedef struct
   guint64 uniform_expert_bytes;
   guint64 output_bytes;           /* output.weight (or the tied copy) + norm */
   guint64 token_embd_bytes;       /* the input layer, always in RAM */
-  guint64 largest_matrix_bytes;   /* the largest single weight tensor */
+  guint64 largest_dense_bytes;    /* the largest matrix of a block outside
+                                   * the routed experts */
 } HrLayerWeights;
 
 typedef struct

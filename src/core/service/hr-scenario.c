@@ -89,8 +89,8 @@ build_layers (HrModelSpec    *model,
           out->layer_bytes[block] += bytes;
           if (strstr (t->name, "_exps.") != NULL || strstr (t->name, "_chexps.") != NULL)
             out->expert_bytes[block] += bytes;
-          if (t->n_dims >= 2)
-            l->largest_matrix_bytes = MAX (l->largest_matrix_bytes, bytes);
+          else if (t->n_dims >= 2)
+            l->largest_dense_bytes = MAX (l->largest_dense_bytes, bytes);
         }
       else if (g_str_equal (t->name, "token_embd.weight"))
         l->token_embd_bytes += bytes;

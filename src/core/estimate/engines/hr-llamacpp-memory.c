@@ -150,5 +150,6 @@ hr_llamacpp_memory (const HrModelArch      *arch,
    * copying them to the device: 24.01 MiB for Llama-3-8B at n_ctx 8192 =
    * 512 × 4096 × 4 B + 8192 × 512 × 4 B (CUDA_Host compute buffer). */
   out->host_compute_bytes = hr_round_bytes ((double) n_ubatch * (4.0 * hidden + ((double) n_kv + n_kv_swa) * mask_bytes));
+  out->mask_bytes = hr_round_bytes ((double) n_ubatch * ((double) n_kv + n_kv_swa) * mask_bytes);
   out->reserve_bytes = hr_round_bytes (HR_LLAMACPP_BACKEND_RESERVE_MIB * HR_MIB);
 }

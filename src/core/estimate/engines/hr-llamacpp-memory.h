@@ -31,6 +31,13 @@ G_BEGIN_DECLS
  * SYCL and Metal; GGML_OP_OFFLOAD_MIN_BATCH overrides it since b7671). */
 #define HR_LLAMACPP_OP_OFFLOAD_MIN_BATCH 32
 
+/* With every layer on several GPUs in layer split (and no tensor
+ * overrides), llama.cpp pipelines micro-batches across them and keeps
+ * this many copies of every graph input — the masks above all — on each
+ * device and the host (GGML_SCHED_MAX_COPIES, ggml/CMakeLists.txt;
+ * "pipeline parallelism enabled"). */
+#define HR_LLAMACPP_SCHED_MAX_COPIES     4
+
 /* llama-server's defaults (common/common.h, tools/server/server.cpp):
  * -b 2048, -ub 512, -fa auto (on wherever the backend has the kernel:
  * CUDA, ROCm, Metal, Vulkan, CPU), and -np auto = 4 slots sharing one
@@ -110,6 +117,7 @@ typedef struct
                                   * always puts the input layer on the CPU) */
   guint64 host_compute_bytes;    /* inputs the host builds per micro-batch:
                                   * embedded tokens and attention masks */
+  guint64 mask_bytes;            /* the attention masks of one micro-batch */
   guint64 reserve_bytes;         /* backend reserve of one GPU device */
 } HrLlamaCppMemory;
 

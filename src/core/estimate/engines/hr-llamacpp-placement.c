@@ -68,8 +68,8 @@ place_counts (const HrLlamaCppPlacementInput *in,
   guint32 n = 0, first, il, d;
   double gpu_read[HR_MAX_DEVICES] = { 0 };
   double host_read = 0;
-  guint64 host_largest = 0;
   guint64 row_weights = 0;
+  guint64 copied = 0;
   gboolean cpu_work = FALSE;
 
   memset (out, 0, sizeof *out);
@@ -90,18 +90,17 @@ place_counts (const HrLlamaCppPlacementInput *in,
         {
           out->host_weights_bytes += layer_bytes (w, il);
           out->host_kv_bytes += layer_kv (in, il);
+          copied = MAX (copied, w->largest_dense_bytes);
           host_read += layer_read (in, il, TRUE);
         }
       else
         {
           out->host_weights_bytes += w->output_bytes;
           host_read += (double) w->output_bytes;
-          host_largest = MAX (host_largest, w->output_bytes);
+          copied = MAX (copied, w->output_bytes);
         }
       cpu_work = TRUE;
     }
-  if (first > 0)
-    host_largest = MAX (host_largest, w->largest_matrix_bytes);
 
   il = first;
   for (d = 0; d < in->n_devices; d++)
@@ -129,7 +128,6 @@ place_counts (const HrLlamaCppPlacementInput *in,
                   bytes -= expert_bytes (w, il);
                   out->host_weights_bytes += expert_bytes (w, il);
                   host_read += layer_experts_read (in, il);
-                  host_largest = MAX (host_largest, w->largest_matrix_bytes);
                   cpu_work = TRUE;
                 }
               load->kv_bytes += layer_kv (in, il);
@@ -157,6 +155,20 @@ place_counts (const HrLlamaCppPlacementInput *in,
         }
     }
 
+  /* Every layer on several GPUs in layer split, no expert on the CPU:
+   * llama.cpp pipelines micro-batches and copies the inputs four times. */
+  out->pipeline_copies = 1;
+  if (n == L + 1 && in->n_devices > 1 && in->split_mode == HR_SPLIT_LAYER &&
+      in->n_cpu_moe == 0)
+    {
+      guint32 used = 0;
+
+      for (d = 0; d < in->n_devices; d++)
+        used += counts[d] > 0;
+      if (used > 1)
+        out->pipeline_copies = HR_LLAMACPP_SCHED_MAX_COPIES;
+    }
+
   out->fits = TRUE;
   for (d = 0; d < in->n_devices; d++)
     {
@@ -165,13 +177,17 @@ place_counts (const HrLlamaCppPlacementInput *in,
 
       /* Every GPU in use has its backend's context; one that holds a
        * layer, or the first when it runs the CPU layers' big products
-       * (op offload), has a compute buffer — the first one also holds a
-       * copy of the largest CPU-held matrix while it multiplies it. */
+       * (op offload), has a compute buffer.  That first GPU also keeps the
+       * copy of the largest CPU-held matrix it multiplies (the output head
+       * of Qwen3-30B-A3B F16 in llama.cpp's fit-params example: 304.8 +
+       * 593.5 MiB = 898 logged); routed experts are not copied that way
+       * (their GPUs' buffers stay equal in offload-logs case 1). */
       load->compute_bytes = in->reserve_bytes;
-      if (busy || (d == 0 && in->op_offload))
-        load->compute_bytes += in->compute_bytes;
-      if (d == 0 && in->op_offload && cpu_work)
-        load->compute_bytes += host_largest;
+      if (busy || (d == 0 && in->op_offload && cpu_work))
+        load->compute_bytes += in->compute_bytes +
+                               (out->pipeline_copies - 1) * in->mask_bytes;
+      if (d == 0 && in->op_offload)
+        load->compute_bytes += copied;
       load->usable_bytes = in->usable_bytes;
       load->total_bytes = load->weights_bytes + load->kv_bytes + load->compute_bytes;
       if (load->total_bytes > in->usable_bytes)
@@ -180,7 +196,8 @@ place_counts (const HrLlamaCppPlacementInput *in,
     }
 
   out->host_weights_read_bytes = (guint64) llround (host_read);
-  out->host_bytes = out->host_weights_bytes + out->host_kv_bytes + in->host_buffers_bytes;
+  out->host_bytes = out->host_weights_bytes + out->host_kv_bytes + in->host_buffers_bytes +
+                   (out->pipeline_copies - 1) * in->host_inputs_bytes;
 }
 
 /* llama.cpp's proportional split of N offloaded indices: device d gets

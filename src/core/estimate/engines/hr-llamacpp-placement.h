@@ -16,6 +16,7 @@
 #pragma once
 
 #include "hr-estimate-types.h"
+#include "hr-llamacpp-memory.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,8 @@ typedef struct
   guint64 compute_bytes;              /* one GPU's compute buffer */
   guint64 reserve_bytes;              /* one GPU's backend reserve */
   guint64 host_buffers_bytes;         /* inputs and logits, always in RAM */
+  guint64 host_inputs_bytes;          /*   of which the graph inputs */
+  guint64 mask_bytes;                 /* a GPU's copy of the masks */
   gboolean op_offload;                /* micro-batches ≥ 32 tokens: GPU 0
                                        * runs the CPU layers' products */
   guint32 n_devices;                  /* GPUs in use (1 … HR_MAX_DEVICES) */
@@ -49,6 +52,7 @@ typedef struct
   guint64 gpu_weights_read_bytes[HR_MAX_DEVICES]; /* per decoded token */
   guint64 host_weights_read_bytes;
   gboolean fits;                      /* every GPU within usable_bytes */
+  guint32 pipeline_copies;            /* input copies (4 when pipelined) */
 } HrLlamaCppPlacement;
 
 /* The loads for `-ngl @gpu_layers` with the input's split. */

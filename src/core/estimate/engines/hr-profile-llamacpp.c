@@ -31,17 +31,6 @@ decode_fixed_seconds (const HrDevice *device)
          : HR_DECODE_FIXED_SECONDS;
 }
 
-static guint64
-per_device_bytes (const HrEstimateInput  *input,
-                  double                  weights,
-                  const HrLlamaCppMemory *m)
-{
-  double gpu_weights = MAX (0.0, weights - (double) m->host_bytes);
-
-  return (guint64) llround (gpu_weights / input->n_gpus + (double) m->kv_bytes / input->n_gpus) +
-         m->compute_bytes + m->reserve_bytes;
-}
-
 static gboolean
 buffers_at (const HrEstimateInput  *input,
             HrLlamaCppLaunch        launch,
@@ -84,7 +73,8 @@ uniform_layers (const HrEstimateInput *input,
     .uniform_expert_bytes = (guint64) llround (per_layer * f),
     .output_bytes = (guint64) llround (embd),
     .token_embd_bytes = (guint64) llround (embd),
-    .largest_matrix_bytes = (guint64) llround (per_layer / 4),
+    /* the FFN's three matrices carry about two thirds of a dense layer */
+    .largest_dense_bytes = (guint64) llround (per_layer * (1 - f) / 4.5),
   };
 }
 
@@ -94,6 +84,79 @@ split_mode (const HrEstimateInput *input)
   if (input->placement.split_mode == HR_SPLIT_DEFAULT)
     return input->n_gpus > 1 ? HR_SPLIT_LAYER : HR_SPLIT_NONE;
   return input->placement.split_mode;
+}
+
+/* The placement's input for llama.cpp's buffers @m at the input's GPUs
+ * and split; fails when the tensor split gives every GPU nothing. */
+static gboolean
+placement_input (const HrEstimateInput    *input,
+                 const HrLlamaCppParams   *params,
+                 const HrLlamaCppMemory   *m,
+                 const HrLayerWeights     *weights,
+                 HrLlamaCppPlacementInput *in,
+                 GError                  **error)
+{
+  HrSplitMode mode = split_mode (input);
+  double cell_bytes = hr_kv_cell_bytes (hr_model_arch_kv_cell (input->model),
+                                        params->kv_k_bytes_per_element,
+                                        params->kv_v_bytes_per_element);
+  double sum = 0;
+
+  *in = (HrLlamaCppPlacementInput) {
+    .arch = input->model,
+    .weights = weights,
+    .kv_global_layer_bytes = (guint64) llround ((double) m->kv_cells * cell_bytes),
+    .kv_local_layer_bytes = (guint64) llround ((double) m->kv_swa_cells * cell_bytes),
+    .expert_active_share = input->experts > 0
+                           ? (double) input->experts_active / input->experts : 1.0,
+    .compute_bytes = m->compute_bytes,
+    .reserve_bytes = m->reserve_bytes,
+    .host_buffers_bytes = m->output_bytes + m->host_compute_bytes,
+    .host_inputs_bytes = m->host_compute_bytes,
+    .mask_bytes = m->mask_bytes,
+    .op_offload = params->n_ubatch >= HR_LLAMACPP_OP_OFFLOAD_MIN_BATCH,
+    .n_devices = mode == HR_SPLIT_NONE ? 1 : input->n_gpus,
+    .usable_bytes = hr_device_usable_bytes (input->device),
+    .split_mode = mode,
+    .n_cpu_moe = input->placement.n_cpu_moe,
+  };
+
+  /* --tensor-split, or in proportion to free memory: the same devices. */
+  for (guint32 d = 0; d < in->n_devices; d++)
+    {
+      if (input->placement.n_tensor_split == 0)
+        in->split[d] = 1;
+      else
+        in->split[d] = d < input->placement.n_tensor_split ? input->placement.tensor_split[d] : 0;
+      sum += in->split[d];
+    }
+  if (!(sum > 0) || !isfinite (sum))
+    return hr_profile_fail (error, HR_ESTIMATE_ERROR_INVALID,
+                            "the tensor split gives every GPU a zero share");
+  for (guint32 d = 0; d < in->n_devices; d++)
+    in->split[d] /= sum;
+  return TRUE;
+}
+
+/* Whether everything fits the GPUs at @context (for the max context). */
+static gboolean
+fits_whole_at (const HrEstimateInput *input,
+               HrLlamaCppLaunch       launch,
+               const HrLayerWeights  *weights,
+               guint64                context)
+{
+  HrLlamaCppParams params;
+  HrLlamaCppMemory m;
+  HrLlamaCppPlacementInput in;
+  HrLlamaCppPlacement p;
+  HrFix unused;
+
+  if (!buffers_at (input, launch, context, &params, &m, &unused, NULL) ||
+      !placement_input (input, &params, &m, weights, &in, NULL))
+    return FALSE;
+  in.n_cpu_moe = 0;
+  hr_llamacpp_place (&in, input->model->n_layers + 1, &p);
+  return p.fits;
 }
 
 /* How the engine places the layers when the user has not said: llama-
@@ -133,11 +196,11 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   HrLlamaCppParams params;
   HrLlamaCppMemory m;
   HrLayerWeights uniform;
-  HrLlamaCppPlacementInput in = { 0 };
+  const HrLayerWeights *layers;
+  HrLlamaCppPlacementInput in;
   HrLlamaCppPlacement p;
   double weights = hr_profile_weights (input);
-  double cell_bytes, bpe, bandwidth, gpu_seconds = 0, cpu_seconds;
-  guint64 usable = hr_device_usable_bytes (input->device);
+  double bpe, bandwidth, gpu_seconds = 0, cpu_seconds;
   guint64 low, high, streams;
   HrSplitMode mode = split_mode (input);
   guint32 heaviest = 0, used_devices = 0;
@@ -158,8 +221,6 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   /* The cache type llama.cpp really uses (Ollama falls back to F16). */
   bpe = params.kv_k_bytes_per_element;
   streams = params.kv_unified ? 1 : MAX (params.n_seq, 1);
-  cell_bytes = hr_kv_cell_bytes (hr_model_arch_kv_cell (model), params.kv_k_bytes_per_element,
-                                 params.kv_v_bytes_per_element);
   result->kv_bytes_per_element = bpe;
   result->kv_type_ignored = bpe != input->kv_bytes_per_element;
   result->kv_tokens = m.kv_cells / streams;
@@ -174,35 +235,9 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   /* Where every layer goes. */
   if (input->layers == NULL)
     uniform_layers (input, weights, &uniform);
-  in.arch = model;
-  in.weights = input->layers != NULL ? input->layers : &uniform;
-  in.kv_global_layer_bytes = (guint64) llround ((double) m.kv_cells * cell_bytes);
-  in.kv_local_layer_bytes = (guint64) llround ((double) m.kv_swa_cells * cell_bytes);
-  in.expert_active_share = input->experts > 0
-                           ? (double) input->experts_active / input->experts : 1.0;
-  in.compute_bytes = m.compute_bytes;
-  in.reserve_bytes = m.reserve_bytes;
-  in.host_buffers_bytes = m.output_bytes + m.host_compute_bytes;
-  in.op_offload = params.n_ubatch >= HR_LLAMACPP_OP_OFFLOAD_MIN_BATCH;
-  in.n_devices = mode == HR_SPLIT_NONE ? 1 : input->n_gpus;
-  in.usable_bytes = usable;
-  in.split_mode = mode;
-  in.n_cpu_moe = input->placement.n_cpu_moe;
-  {
-    double sum = 0;
-
-    for (guint32 d = 0; d < in.n_devices; d++)
-      {
-        in.split[d] = d < input->placement.n_tensor_split ? input->placement.tensor_split[d]
-                                                           : (input->placement.n_tensor_split > 0 ? 0 : 1);
-        sum += in.split[d];
-      }
-    if (!(sum > 0))
-      return hr_profile_fail (error, HR_ESTIMATE_ERROR_INVALID,
-                              "the tensor split gives every GPU a zero share");
-    for (guint32 d = 0; d < in.n_devices; d++)
-      in.split[d] /= sum;
-  }
+  layers = input->layers != NULL ? input->layers : &uniform;
+  if (!placement_input (input, &params, &m, layers, &in, error))
+    return FALSE;
 
   if (input->placement.gpu_layers_fixed)
     hr_llamacpp_place (&in, input->placement.gpu_layers, &p);
@@ -275,12 +310,8 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   while (low < high)
     {
       guint64 mid = low + (high - low + 1) / 2;
-      HrLlamaCppParams at_params;
-      HrLlamaCppMemory at;
-      HrFix unused;
 
-      if (buffers_at (input, launch, mid, &at_params, &at, &unused, NULL) &&
-          per_device_bytes (input, weights, &at) <= usable)
+      if (fits_whole_at (input, launch, layers, mid))
         low = mid;
       else
         high = mid - 1;
