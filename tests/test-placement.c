@@ -1,0 +1,530 @@
+/* test-placement.c — where llama.cpp and Ollama put every tensor
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The rules of src/core/estimate/engines/hr-llamacpp-placement.c one by
+ * one, then whole estimates against llama.cpp load logs published with
+ * partial offload or several GPUs (research notes "offload-logs.md";
+ * sources in each test): per-device buffers within 3 %, KV exact.
+ */
+
+#include "config.h"
+
+#include "hr-llamacpp-placement.h"
+#include "hr-model-spec.h"
+#include "hr-scenario.h"
+#include "hr-test-util.h"
+
+#define MIB ((double) (1u << 20))
+
+static HrCatalog *catalog;
+
+/* ------------------------------------------------------------- rules */
+
+#define N_LAYERS 32
+
+static guint64 uniform_layer[N_LAYERS];
+static guint64 uniform_experts[N_LAYERS];
+
+static const HrModelArch toy_arch = {
+  .attention = HR_ATTENTION_GQA, .n_layers = N_LAYERS, .hidden = 4096, .n_heads = 32,
+  .n_kv_heads = 8, .head_dim_k = 128, .head_dim_v = 128, .vocab = 128256,
+  .max_context = 131072, .params_total = 8e9, .params_active = 8e9,
+};
+
+/* 100 MiB per layer (of which 60 routed experts when @moe), a 500 MiB
+ * head, 400 MiB embeddings, 10 MiB of KV per layer; 300 MiB compute and
+ * 457 MiB reserve per GPU. */
+static void
+toy_input (HrLlamaCppPlacementInput *in,
+           HrLayerWeights           *w,
+           guint32                   n_devices,
+           gboolean                  moe)
+{
+  for (guint i = 0; i < N_LAYERS; i++)
+    {
+      uniform_layer[i] = 100 * MIB;
+      uniform_experts[i] = 60 * MIB;
+    }
+  *w = (HrLayerWeights) {
+    .n_layers = N_LAYERS,
+    .layer_bytes = uniform_layer,
+    .expert_bytes = moe ? uniform_experts : NULL,
+    .output_bytes = 500 * MIB,
+    .token_embd_bytes = 400 * MIB,
+    .largest_dense_bytes = 20 * MIB,
+  };
+  *in = (HrLlamaCppPlacementInput) {
+    .arch = &toy_arch,
+    .weights = w,
+    .kv_global_layer_bytes = 10 * MIB,
+    .kv_local_layer_bytes = 10 * MIB,
+    .expert_active_share = moe ? 0.25 : 1.0,
+    .compute_bytes = 300 * MIB,
+    .reserve_bytes = 457 * MIB,
+    .host_buffers_bytes = 2 * MIB,
+    .host_inputs_bytes = 1 * MIB,
+    .mask_bytes = 16 * MIB,
+    .op_offload = TRUE,
+    .n_devices = n_devices,
+    .usable_bytes = (guint64) 24 * 1024 * MIB,
+    .split_mode = HR_SPLIT_LAYER,
+  };
+  for (guint d = 0; d < n_devices; d++)
+    in->split[d] = 1.0 / n_devices;
+}
+
+/* -ngl N offloads the output layer first, then the last N − 1 repeating
+ * layers (llama.cpp since b7467); the embeddings never leave the CPU. */
+static void
+test_ngl_order (void)
+{
+  HrLlamaCppPlacementInput in;
+  HrLayerWeights w;
+  HrLlamaCppPlacement p;
+
+  toy_input (&in, &w, 1, FALSE);
+
+  hr_llamacpp_place (&in, 1, &p);
+  g_assert_cmpuint (p.devices[0].layers, ==, 1);
+  g_assert_true (p.devices[0].output_layer);
+  g_assert_cmpuint (p.devices[0].weights_bytes, ==, 500 * MIB);
+  g_assert_cmpuint (p.devices[0].kv_bytes, ==, 0);
+  g_assert_cmpuint (p.host_weights_bytes, ==, 400 * MIB + N_LAYERS * 100 * MIB);
+
+  hr_llamacpp_place (&in, 15, &p);
+  g_assert_cmpuint (p.devices[0].weights_bytes, ==, 500 * MIB + 14 * 100 * MIB);
+  g_assert_cmpuint (p.devices[0].kv_bytes, ==, 14 * 10 * MIB);
+  g_assert_cmpuint (p.host_kv_bytes, ==, (N_LAYERS - 14) * 10 * MIB);
+  g_assert_cmpuint (p.host_weights_bytes, ==, 400 * MIB + (N_LAYERS - 14) * 100 * MIB);
+
+  hr_llamacpp_place (&in, N_LAYERS + 1, &p);
+  g_assert_cmpuint (p.gpu_layers, ==, N_LAYERS + 1);
+  g_assert_cmpuint (p.host_weights_bytes, ==, 400 * MIB);
+  g_assert_cmpuint (p.host_kv_bytes, ==, 0);
+
+  /* more than there are counts as all */
+  hr_llamacpp_place (&in, 999, &p);
+  g_assert_cmpuint (p.gpu_layers, ==, N_LAYERS + 1);
+
+  /* -ngl 0: every layer in RAM; the GPU still multiplies big prompt
+   * batches (op offload) and holds a copy of the largest matrix */
+  hr_llamacpp_place (&in, 0, &p);
+  g_assert_cmpuint (p.devices[0].layers, ==, 0);
+  g_assert_cmpuint (p.devices[0].compute_bytes, ==, (457 + 300 + 500) * MIB);
+}
+
+/* Offloaded index j goes to the first device whose cumulative share
+ * exceeds j / N: -ts 12,26,31,31 over 62 offloaded indices gives
+ * 8 / 16 / 19 / 19 layers (ik_llama.cpp#873, the per-device KV of 4 ×
+ * RTX 3090 with Ling-1T). */
+static void
+test_proportional_split (void)
+{
+  HrLlamaCppPlacementInput in;
+  HrLayerWeights w;
+  HrLlamaCppPlacement p;
+  static guint64 layers[80], experts[80];
+  static const double ts[] = { 12, 26, 31, 31 };
+
+  toy_input (&in, &w, 4, FALSE);
+  for (guint i = 0; i < 80; i++)
+    layers[i] = 100 * MIB;
+  w.n_layers = 80;
+  w.layer_bytes = layers;
+  w.expert_bytes = NULL;
+  (void) experts;
+  for (guint d = 0; d < 4; d++)
+    in.split[d] = ts[d] / 100;
+
+  hr_llamacpp_place (&in, 62, &p);
+  g_assert_cmpuint (p.devices[0].layers, ==, 8);
+  g_assert_cmpuint (p.devices[1].layers, ==, 16);
+  g_assert_cmpuint (p.devices[2].layers, ==, 19);
+  g_assert_cmpuint (p.devices[3].layers, ==, 19);
+  /* the output layer is the last offloaded index: the last GPU */
+  g_assert_true (p.devices[3].output_layer);
+  g_assert_false (p.devices[0].output_layer);
+  /* partial offload: no pipelining */
+  g_assert_cmpuint (p.pipeline_copies, ==, 1);
+}
+
+/* --n-cpu-moe N keeps the routed experts of the first N layers in RAM;
+ * attention and shared tensors stay with the layer. */
+static void
+test_n_cpu_moe (void)
+{
+  HrLlamaCppPlacementInput in;
+  HrLayerWeights w;
+  HrLlamaCppPlacement p;
+
+  toy_input (&in, &w, 1, TRUE);
+  in.n_cpu_moe = 10;
+  hr_llamacpp_place (&in, N_LAYERS + 1, &p);
+  g_assert_cmpuint (p.gpu_layers, ==, N_LAYERS + 1);
+  g_assert_cmpuint (p.devices[0].weights_bytes, ==,
+                    500 * MIB + N_LAYERS * 100 * MIB - 10 * 60 * MIB);
+  g_assert_cmpuint (p.host_weights_bytes, ==, 400 * MIB + 10 * 60 * MIB);
+  /* every layer's KV stays on the GPU with its attention */
+  g_assert_cmpuint (p.devices[0].kv_bytes, ==, N_LAYERS * 10 * MIB);
+  /* a decode step reads a quarter of the CPU-held experts */
+  g_assert_cmpuint (p.host_weights_read_bytes, ==, 10 * 60 * MIB / 4);
+}
+
+/* auto (the llama-server launch Headroom writes) takes the most layers
+ * that fit; llama.cpp's --fit (Ollama's placement) fills the last GPU
+ * first and leaves its margin free on each. */
+static void
+test_auto_and_fit (void)
+{
+  HrLlamaCppPlacementInput in;
+  HrLayerWeights w;
+  HrLlamaCppPlacement p;
+  guint32 n;
+
+  toy_input (&in, &w, 1, FALSE);
+  /* reserve + compute + head = 1257 MiB; then 110 MiB a layer */
+  in.usable_bytes = (1257 + 10 * 110 + 50) * MIB;
+  n = hr_llamacpp_place_most (&in, 0, &p);
+  g_assert_cmpuint (n, ==, 11);
+  g_assert_true (p.fits);
+
+  hr_llamacpp_place_fit (&in, 1024 * MIB, &p);
+  g_assert_cmpuint (p.gpu_layers, <, 11);
+  g_assert_cmpuint (p.devices[0].total_bytes + 1024 * MIB, <=, in.usable_bytes);
+
+  /* two GPUs: fit fills the second (last) one first */
+  toy_input (&in, &w, 2, FALSE);
+  in.usable_bytes = (1257 + 10 * 110 + 1024) * MIB;
+  hr_llamacpp_place_fit (&in, 1024 * MIB, &p);
+  g_assert_true (p.devices[1].output_layer);
+  /* the head and ten layers on the last GPU; the first, without a head,
+   * takes fourteen */
+  g_assert_cmpuint (p.devices[1].layers, ==, 11);
+  g_assert_cmpuint (p.devices[0].layers, ==, 14);
+}
+
+/* Every layer on two GPUs in layer split: four copies of the inputs on
+ * each device and the host; never with layers left on the CPU. */
+static void
+test_pipeline_copies (void)
+{
+  HrLlamaCppPlacementInput in;
+  HrLayerWeights w;
+  HrLlamaCppPlacement p;
+
+  toy_input (&in, &w, 2, FALSE);
+  hr_llamacpp_place (&in, N_LAYERS + 1, &p);
+  g_assert_cmpuint (p.pipeline_copies, ==, 4);
+  g_assert_cmpuint (p.devices[1].compute_bytes, ==, (457 + 300 + 3 * 16) * MIB);
+  g_assert_cmpuint (p.host_bytes, ==, 400 * MIB + 2 * MIB + 3 * 1 * MIB);
+
+  hr_llamacpp_place (&in, N_LAYERS, &p);
+  g_assert_cmpuint (p.pipeline_copies, ==, 1);
+}
+
+/* Row split cuts every offloaded matrix over all GPUs; the KV stays with
+ * the layer's device. */
+static void
+test_row_split (void)
+{
+  HrLlamaCppPlacementInput in;
+  HrLayerWeights w;
+  HrLlamaCppPlacement p;
+
+  toy_input (&in, &w, 2, FALSE);
+  in.split_mode = HR_SPLIT_ROW;
+  hr_llamacpp_place (&in, N_LAYERS + 1, &p);
+  g_assert_cmpuint (p.devices[0].weights_bytes, ==, p.devices[1].weights_bytes);
+  g_assert_cmpuint (p.devices[0].weights_bytes + p.devices[1].weights_bytes, ==,
+                    500 * MIB + N_LAYERS * 100 * MIB);
+  g_assert_cmpuint (p.devices[0].kv_bytes + p.devices[1].kv_bytes, ==, N_LAYERS * 10 * MIB);
+}
+
+/* ------------------------------------------------- whole estimates */
+
+typedef struct
+{
+  const char *model;
+  const char *precision;
+  guint64 context;
+  guint gpus;
+  gint gpu_layers;              /* -1: auto */
+  const double *tensor_split;
+  guint n_tensor_split;
+  guint n_cpu_moe;
+  HrFlashAttn flash_attn;
+} Case;
+
+static void
+estimate_case (const Case *c,
+               HrEstimate *e)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, c->model),
+    .precision = hr_catalog_find_precision (catalog, c->precision),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4090-24gb"),
+    .context = c->context,
+    .batch = 1,
+    .engine = HR_ENGINE_LLAMACPP,
+    .gpus = c->gpus,
+  };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (s.model);
+  s.options.flash_attn = c->flash_attn;
+  if (c->gpu_layers >= 0)
+    {
+      s.placement.gpu_layers_fixed = TRUE;
+      s.placement.gpu_layers = c->gpu_layers;
+    }
+  for (guint i = 0; i < c->n_tensor_split; i++)
+    s.placement.tensor_split[i] = c->tensor_split[i];
+  s.placement.n_tensor_split = c->n_tensor_split;
+  s.placement.n_cpu_moe = c->n_cpu_moe;
+  g_assert_true (hr_scenario_estimate (&s, e, &error));
+  g_assert_no_error (error);
+}
+
+/* A device's buffers as llama.cpp logs them (model + KV + compute, no
+ * CUDA context) against the log, within 3 %. */
+static void
+assert_device (const HrEstimate *e,
+               guint             d,
+               double            model_mib,
+               double            kv_mib,
+               double            compute_mib)
+{
+  const HrDeviceLoad *load = &e->devices[d];
+  double ours = (load->total_bytes - e->reserve_bytes) / MIB;
+  double logged = model_mib + kv_mib + compute_mib;
+
+  g_test_message ("device %u: model %.2f (log %.2f) KV %.2f (log %.2f) compute %.2f (log %.2f) "
+                  "= %.2f vs %.2f MiB (%+.2f %%)", d,
+                  load->weights_bytes / MIB, model_mib, load->kv_bytes / MIB, kv_mib,
+                  (load->compute_bytes - e->reserve_bytes) / MIB, compute_mib, ours, logged,
+                  100 * (ours - logged) / logged);
+  assert_close (load->kv_bytes / MIB, kv_mib, 0.01);
+  assert_close (ours, logged, 0.03 * logged);
+}
+
+/* Case 1: mainline llama.cpp b5622, Qwen3-30B-A3B Q4_K_M, RTX 4090 (9862
+ * MiB free) + RTX 5090 (31518 MiB free), -ngl 99 -ot exps=CPU, 16K
+ * context, flash attention off (ik_llama.cpp#514, comment by mtcl). */
+static void
+test_log_qwen3_moe_two_gpus (void)
+{
+  static const double free_mib[] = { 9862, 31518 };
+  Case c = { "Qwen/Qwen3-30B-A3B", "q4_k_m", 16384, 2, 49, free_mib, 2, 48,
+             HR_FLASH_ATTN_OFF };
+  HrEstimate e;
+
+  estimate_case (&c, &e);
+  g_assert_cmpint (e.placement, ==, HR_PLACEMENT_PARTIAL);
+  g_assert_cmpuint (e.devices[0].layers, ==, 12);
+  g_assert_cmpuint (e.devices[1].layers, ==, 37);
+  g_assert_true (e.devices[1].output_layer);
+  assert_close (e.devices[0].weights_bytes / MIB, 135.76, 0.03 * 135.76);
+  assert_close (e.devices[1].weights_bytes / MIB, 648.66, 0.03 * 648.66);
+  assert_device (&e, 0, 135.76, 384.00, 1080.00);
+  assert_device (&e, 1, 648.66, 1152.00, 1080.00);
+}
+
+/* Case 3: Ollama ≥ 0.30 launching llama-server with --fit, Hermes 3
+ * (Llama-3.1-8B shape) Q4_0, 32K context, RTX 2060: 15 of 33 layers
+ * (a public Ollama server log, 2026-06-28; "offload-logs.md" case 3). */
+static void
+test_log_llama8b_partial (void)
+{
+  Case c = { "meta-llama/Llama-3.1-8B-Instruct", "q4_0", 32768, 1, 15, NULL, 0, 0,
+             HR_FLASH_ATTN_ON };
+  HrEstimate e;
+
+  estimate_case (&c, &e);
+  g_assert_cmpint (e.placement, ==, HR_PLACEMENT_PARTIAL);
+  g_assert_true (e.devices[0].output_layer);
+  assert_device (&e, 0, 2049.43, 1792.00, 248.00);
+  /* the 18 CPU layers' cache, in RAM */
+  assert_close (e.host_kv_bytes / MIB, 2304.00, 0.01);
+  /* the file (4.33 GiB = 4434 MiB) less what the GPU holds */
+  assert_close (e.host_weights_bytes / MIB, 4434 - 2049.43, 0.03 * (4434 - 2049.43));
+}
+
+/* Case 8: Ollama 0.11, Llama-3.x-70B Q8_0 over two GPUs, 81/81 layers:
+ * CUDA0 24277.75, CUDA2 46151.91 MiB of weights, token_embd 1064.62 MiB
+ * in CPU_Mapped (ollama/ollama#11986).  The split follows the devices'
+ * free memory, which the log does not print: the logged ratio stands in. */
+static void
+test_log_llama70b_two_gpus (void)
+{
+  static const double share[] = { 24277.75, 46151.91 };
+  Case c = { "meta-llama/Llama-3.1-70B-Instruct", "q8_0", 2048, 2, 81, share, 2, 0,
+             HR_FLASH_ATTN_ON };
+  HrEstimate e;
+
+  estimate_case (&c, &e);
+  g_assert_cmpint (e.placement, ==, HR_PLACEMENT_SPLIT);
+  assert_close (e.devices[0].weights_bytes / MIB, 24277.75, 0.03 * 24277.75);
+  assert_close (e.devices[1].weights_bytes / MIB, 46151.91, 0.03 * 46151.91);
+  assert_close (e.host_weights_bytes / MIB, 1064.62, 0.03 * 1064.62);
+}
+
+/* Case 9: llama.cpp's fit-params example (tools/fit-params/README.md),
+ * Qwen3-30B-A3B F16 on one RTX 4090 at 4096 tokens: 48 layers with the
+ * experts of 34 of them in RAM, 17904 MiB of weights, 384 MiB of KV.
+ * That build kept the output head on the CPU (-ngl 48 of 49 then), so
+ * the GPU's weights here less the head are what it logged. */
+static void
+test_log_fit_params_moe (void)
+{
+  Case c = { "Qwen/Qwen3-30B-A3B", "fp16", 4096, 1, 49, NULL, 0, 34, HR_FLASH_ATTN_ON };
+  HrEstimate e;
+  double head = 151936.0 * 2048 * 2 / MIB;
+
+  estimate_case (&c, &e);
+  assert_close (e.devices[0].kv_bytes / MIB, 384.00, 0.01);
+  assert_close (e.devices[0].weights_bytes / MIB - head, 17904.0, 0.03 * 17904.0);
+}
+
+/* Case 4: a Qwen2-0.5B-class model with tied embeddings on two RTX 4090
+ * with every layer (pipeline parallelism, four input copies), 32K
+ * context, flash attention off (nixiesearch docs, gpu.md): CUDA0 104.91 +
+ * 208 + 1166.01 MiB, CUDA1 226.06 + 176 + 1166.02 MiB; the tied head's
+ * copy sits on the last GPU.  The log does not name the file type: the
+ * embeddings in Q8_0 (137.94 MiB = 151,936 × 896 × 34/32 B) and about
+ * 8.0 MiB a layer are Q4_0's (Q4_K_M would give 9.8, Q5_K_M 10.7). */
+static void
+test_log_tied_pipeline (void)
+{
+  static const char *json =
+    "{ \"id\": \"test/qwen2-0.5b\", \"name\": \"Qwen2 0.5B\", \"family\": \"Qwen2\","
+    "  \"architecture\": \"qwen2\", \"license\": \"x\", \"release\": \"x\","
+    "  \"layers\": 24, \"hidden\": 896, \"heads\": 14, \"kv_heads\": 2, \"head_dim\": 64,"
+    "  \"intermediate\": 4864, \"vocab\": 151936, \"max_context\": 32768,"
+    "  \"tied_embeddings\": true, \"attention\": \"gqa\", \"attention_bias\": true,"
+    "  \"params\": 494032768, \"active_params\": 494032768 }";
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModelSpec) model = NULL;
+  HrScenario s;
+  HrEstimate e;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  model = hr_model_spec_new_from_json (json_node_get_object (json_parser_get_root (parser)),
+                                       HR_ORIGIN_USER, &error);
+  g_assert_no_error (error);
+  s = (HrScenario) {
+    .model = model,
+    .precision = hr_catalog_find_precision (catalog, "q5_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4090-24gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 2,
+  };
+  s.options.flash_attn = HR_FLASH_ATTN_OFF;
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_cmpint (e.placement, ==, HR_PLACEMENT_SPLIT);
+  g_assert_cmpuint (e.devices[0].layers, ==, 13);
+  g_assert_cmpuint (e.devices[1].layers, ==, 12);
+  assert_close (e.host_weights_bytes / MIB, 137.94, 0.03 * 137.94);
+  assert_device (&e, 0, 104.91, 208.00, 1166.01);
+  assert_device (&e, 1, 226.06, 176.00, 1166.02);
+}
+
+/* ------------------------------------------------- verdicts and RAM */
+
+/* Qwen3-32B Q4_K_M does not fit a 12 GB card: it runs with layers in
+ * system RAM (tight), unless RAM is short too (no fit); the recommended
+ * device and the advice ask for a whole fit. */
+static void
+test_partial_verdicts (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-32B"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-3060-12gb"),
+    .context = 8192, .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 1,
+  };
+  HrEstimate e;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpint (e.placement, ==, HR_PLACEMENT_PARTIAL);
+  g_assert_cmpuint (e.gpu_layers, >, 20);
+  g_assert_cmpuint (e.gpu_layers, <, e.layer_count);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_TIGHT);
+  g_assert_true (e.ram_fits);
+  g_assert_false (hr_estimate_fits_gpu (&e));
+  g_assert_cmpuint (e.devices[0].total_bytes, <=, e.devices[0].usable_bytes);
+  /* slower than on the GPU alone: the CPU reads its layers from RAM */
+  g_assert_cmpfloat (e.decode_cpu_seconds, >, e.decode_gpu_seconds);
+
+  s.ram.bytes = 8 * GIB;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_false (e.ram_fits);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_NO_FIT);
+
+  /* on a Mac the RAM is the device's one pool */
+  s.ram.bytes = 0;
+  s.hardware = hr_catalog_find_hardware (catalog, "apple-m4-max-64gb");
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpuint (e.ram_bytes, ==, hr_hardware_get_memory_bytes (s.hardware));
+  g_assert_cmpint (e.placement, ==, HR_PLACEMENT_GPU);
+}
+
+/* Ollama does not spread a model that fits one GPU (unless
+ * OLLAMA_SCHED_SPREAD); llama-server as Headroom launches it splits it. */
+static void
+test_ollama_single_gpu (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4090-24gb"),
+    .context = 8192, .batch = 1, .engine = HR_ENGINE_OLLAMA, .gpus = 2,
+  };
+  HrEstimate e;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpuint (e.n_devices, ==, 1);
+  g_assert_cmpint (e.placement, ==, HR_PLACEMENT_GPU);
+
+  s.engine = HR_ENGINE_LLAMACPP;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpuint (e.n_devices, ==, 2);
+  g_assert_cmpint (e.placement, ==, HR_PLACEMENT_SPLIT);
+  g_assert_cmpuint (e.devices[0].layers + e.devices[1].layers, ==, e.layer_count);
+
+  /* at most 16 GPUs */
+  s.gpus = 17;
+  g_assert_false (hr_scenario_estimate (&s, &e, NULL));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  catalog = hr_test_builtin_catalog ();
+
+  g_test_add_func ("/placement/rules/ngl-order", test_ngl_order);
+  g_test_add_func ("/placement/rules/proportional-split", test_proportional_split);
+  g_test_add_func ("/placement/rules/n-cpu-moe", test_n_cpu_moe);
+  g_test_add_func ("/placement/rules/auto-and-fit", test_auto_and_fit);
+  g_test_add_func ("/placement/rules/pipeline-copies", test_pipeline_copies);
+  g_test_add_func ("/placement/rules/row-split", test_row_split);
+  g_test_add_func ("/placement/logs/qwen3-moe-two-gpus", test_log_qwen3_moe_two_gpus);
+  g_test_add_func ("/placement/logs/llama8b-partial", test_log_llama8b_partial);
+  g_test_add_func ("/placement/logs/llama70b-two-gpus", test_log_llama70b_two_gpus);
+  g_test_add_func ("/placement/logs/fit-params-moe", test_log_fit_params_moe);
+  g_test_add_func ("/placement/logs/tied-pipeline", test_log_tied_pipeline);
+  g_test_add_func ("/placement/verdicts", test_partial_verdicts);
+  g_test_add_func ("/placement/ollama-single-gpu", test_ollama_single_gpu);
+
+  status = g_test_run ();
+  g_object_unref (catalog);
+  return status;
+}
