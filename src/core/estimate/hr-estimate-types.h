@@ -100,10 +100,21 @@ typedef struct
                                    * the routed experts */
 } HrLayerWeights;
 
+/* Which files hold weights of this precision: GGUF types only exist as
+ * llama.cpp files, AWQ/GPTQ/FP8 only as safetensors checkpoints; float
+ * weights come both ways. */
+typedef enum
+{
+  HR_CHECKPOINT_ANY,
+  HR_CHECKPOINT_GGUF,
+  HR_CHECKPOINT_SAFETENSORS,
+} HrCheckpoint;
+
 typedef struct
 {
   const HrModelArch *model;
-  double bpw;                  /* effective bits per weight of the precision */
+  double bpw;
+  HrCheckpoint checkpoint;     /* the files this precision comes in */                  /* effective bits per weight of the precision */
   double kv_bytes_per_element; /* FP16 2, FP8 1, Q8_0 34/32, Q4_0 18/32 */
   guint64 context;             /* tokens per sequence */
   guint32 batch;               /* parallel sequences */
@@ -150,6 +161,8 @@ typedef enum
   HR_FIX_NONE,
   HR_FIX_FLASH_ATTN_ON,        /* a quantized V cache needs flash attention */
   HR_FIX_KV_FP16,              /* the engine has no such cache type */
+  HR_FIX_ENGINE_AUTO,          /* another engine loads these files */
+  HR_FIX_GPU_COUNT,            /* a tensor-parallel size the heads divide */
 } HrFix;
 
 typedef struct
@@ -234,6 +247,7 @@ typedef struct
   double decode_cpu_seconds;   /*   and the CPU's, for CPU-held layers */
 
   HrFix fix;                   /* with HR_ESTIMATE_ERROR_UNSUPPORTED */
+  guint32 fix_gpus;            /* with HR_FIX_GPU_COUNT: the nearest valid count */
 } HrEstimate;
 
 #define HR_ESTIMATE_ERROR (hr_estimate_error_quark ())

@@ -259,6 +259,10 @@ scenario_input (const HrScenario  *scenario,
 
   input->model = hr_model_spec_get_arch (scenario->model);
   input->bpw = hr_precision_get_bpw (scenario->precision);
+  if (g_strcmp0 (hr_precision_get_kind (scenario->precision), "gguf") == 0)
+    input->checkpoint = HR_CHECKPOINT_GGUF;
+  else if (g_strcmp0 (hr_precision_get_kind (scenario->precision), "safetensors") == 0)
+    input->checkpoint = HR_CHECKPOINT_SAFETENSORS;
   input->kv_bytes_per_element = hr_kv_type_get_bytes_per_element (scenario->kv_type);
   input->context = scenario->context;
   input->batch = scenario->batch;

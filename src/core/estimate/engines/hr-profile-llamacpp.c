@@ -206,6 +206,13 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   guint32 heaviest = 0, used_devices = 0;
   gboolean all_on_gpu;
 
+  if (input->checkpoint == HR_CHECKPOINT_SAFETENSORS)
+    {
+      result->fix = HR_FIX_ENGINE_AUTO;
+      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                              "llama.cpp reads GGUF files; AWQ, GPTQ and FP8 checkpoints "
+                              "are served by vLLM");
+    }
   if (input->n_gpus > HR_MAX_DEVICES)
     return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
                             "llama.cpp uses at most %d GPUs", HR_MAX_DEVICES);

@@ -43,6 +43,22 @@ vllm_estimate (const HrEstimateInput  *input,
   guint32 heads_per_device;
   guint64 cuda_total;
 
+  if (input->checkpoint == HR_CHECKPOINT_GGUF)
+    {
+      result->fix = HR_FIX_ENGINE_AUTO;
+      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                              "vLLM serves safetensors checkpoints; GGUF files are "
+                              "llama.cpp's");
+    }
+  if (!hr_vllm_tp_valid (model, n_gpus))
+    {
+      result->fix = HR_FIX_GPU_COUNT;
+      result->fix_gpus = hr_vllm_nearest_tp (model, n_gpus);
+      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                              "vLLM needs the %u attention heads (and %u KV heads) to divide "
+                              "evenly over the GPUs; %u GPUs do not",
+                              model->n_heads, model->n_kv_heads, n_gpus);
+    }
   if (!kv_type_supported (bpe))
     {
       result->fix = HR_FIX_KV_FP16;

@@ -87,3 +87,32 @@ hr_vllm_memory (const HrModelArch  *arch,
   if (p->max_model_len > 0)
     out->max_concurrency = (double) out->kv_capacity_tokens / (double) p->max_model_len;
 }
+
+gboolean
+hr_vllm_tp_valid (const HrModelArch *arch,
+                  guint32            tp)
+{
+  guint32 kv;
+
+  g_return_val_if_fail (arch != NULL, FALSE);
+
+  kv = arch->attention == HR_ATTENTION_MLA ? arch->n_heads : arch->n_kv_heads;
+  if (tp == 0 || arch->n_heads % tp != 0)
+    return FALSE;
+  return kv % tp == 0 || tp % kv == 0;
+}
+
+/* The valid size closest to @tp, the larger one on a tie (more memory). */
+guint32
+hr_vllm_nearest_tp (const HrModelArch *arch,
+                    guint32            tp)
+{
+  for (guint32 delta = 0; delta <= MAX (tp, arch->n_heads); delta++)
+    {
+      if (hr_vllm_tp_valid (arch, tp + delta))
+        return tp + delta;
+      if (delta < tp && hr_vllm_tp_valid (arch, tp - delta))
+        return tp - delta;
+    }
+  return 1;
+}

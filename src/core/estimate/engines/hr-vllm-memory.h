@@ -82,6 +82,15 @@ typedef struct
   double max_concurrency;        /* capacity / max_model_len */
 } HrVllmMemory;
 
+/* vLLM's tensor-parallel rule (vllm/config: verify_with_parallel_config
+ * and the attention layers): the query heads divide by the size, and the
+ * KV heads either divide by it or divide it (then each GPU keeps a copy
+ * of a head).  MLA models shard their heads the same way. */
+gboolean     hr_vllm_tp_valid                 (const HrModelArch      *arch,
+                                               guint32                 tp);
+guint32      hr_vllm_nearest_tp               (const HrModelArch      *arch,
+                                               guint32                 tp);
+
 void         hr_vllm_params_init_default      (HrVllmParams           *p,
                                                guint64                 max_model_len);
 
