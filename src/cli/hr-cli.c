@@ -932,12 +932,18 @@ run_command (Options    *o,
              const char *which)
 {
   HrCommandKind kind;
+  g_autoptr(HrCommand) command = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
   if (!hr_command_kind_from_string (which, &kind))
     return usage_error ("command needs vllm, llamacpp or ollama, not “%s”", which);
 
-  text = hr_command_generate (kind, &o->scenario);
+  /* A combination the engine cannot run gives no command (CLI.md). */
+  command = hr_command_build (kind, &o->scenario, &error);
+  if (command == NULL)
+    return usage_error ("%s", error->message);
+  text = hr_command_to_shell (command);
   g_print ("%s", text);
   return 0;
 }

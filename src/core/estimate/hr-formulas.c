@@ -77,6 +77,7 @@ hr_formulas_kv_text (const HrEstimateInput *input,
   g_autofree char *tp = NULL;
   g_autofree char *type_owned = NULL;
   const char *type = kv_type_text (result, f, &type_owned);
+  g_autofree char *sequences = hr_format_tokens (streams);
 
   if (a->attention == HR_ATTENTION_MLA)
     /* TRANSLATORS: MLA caches one latent vector per token and layer */
@@ -110,8 +111,8 @@ hr_formulas_kv_text (const HrEstimateInput *input,
 
   /* TRANSLATORS: the KV cache formula with numbers, e.g.
    * "2 × 2 KV heads × 128 × 40 layers × 32,768 tokens × 1 sequence(s) × 2 B (FP16) = 1.25 GiB" */
-  return g_strdup_printf (_("%s × %s × %" G_GUINT64_FORMAT " sequence(s) × %g B (%s)%s = %s"),
-                          per_layer, layer_tokens, streams, result->kv_bytes_per_element, type,
+  return g_strdup_printf (_("%s × %s × %s sequence(s) × %g B (%s)%s = %s"),
+                          per_layer, layer_tokens, sequences, result->kv_bytes_per_element, type,
                           tp ? tp : "", kv);
 }
 

@@ -2,240 +2,483 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Only options the engines really have, checked against their docs:
- *  - vLLM `vllm serve`: --tensor-parallel-size, --max-model-len,
- *    --max-num-seqs, --gpu-memory-utilization, --kv-cache-dtype
- *    {auto,fp8,fp8_e4m3,fp8_e5m2}, --quantization, --dtype,
- *    --enable-prefix-caching, --port.
- *  - llama.cpp `llama-server`: -m, --ctx-size (total over all slots),
- *    --n-gpu-layers, --flash-attn, --cache-type-k/-v {f16,bf16,q8_0,q4_0,…},
- *    --parallel, --host, --port.
- *  - Ollama: a Modelfile with FROM and PARAMETER num_ctx; flash attention,
- *    the KV cache type and parallel requests are server environment
- *    variables (OLLAMA_FLASH_ATTENTION, OLLAMA_KV_CACHE_TYPE, which needs
- *    flash attention, OLLAMA_NUM_PARALLEL) — not Modelfile parameters, which
- *    is what the seed page got wrong.
+ * What the builders share: the estimate a command is built from, the
+ * refusal of what cannot run, the lines, and the shell rendering.
  */
 
 #define G_LOG_DOMAIN "hr-commands"
 
 #include "config.h"
 
-#include "hr-commands.h"
+#include <glib/gi18n-lib.h>
+
+#include "hr-commands-private.h"
+#include "hr-format.h"
+
+G_DEFINE_QUARK (hr-command-error-quark, hr_command_error)
+
+static const char * const kind_names[] = {
+  [HR_COMMAND_VLLM] = "vllm",
+  [HR_COMMAND_LLAMACPP] = "llamacpp",
+  [HR_COMMAND_OLLAMA] = "ollama",
+};
 
 gboolean
 hr_command_kind_from_string (const char    *str,
                              HrCommandKind *kind)
 {
-  if (g_strcmp0 (str, "vllm") == 0)
-    *kind = HR_COMMAND_VLLM;
-  else if (g_strcmp0 (str, "llamacpp") == 0)
-    *kind = HR_COMMAND_LLAMACPP;
-  else if (g_strcmp0 (str, "ollama") == 0)
-    *kind = HR_COMMAND_OLLAMA;
-  else
-    return FALSE;
-  return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+    if (g_strcmp0 (str, kind_names[i]) == 0)
+      {
+        *kind = i;
+        return TRUE;
+      }
+  return FALSE;
 }
 
-static const char *
-kv_id (const HrScenario *scenario)
+const char *
+hr_command_kind_to_string (HrCommandKind kind)
 {
-  return hr_kv_type_get_id (scenario->kv_type);
+  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_names), NULL);
+  return kind_names[kind];
 }
 
-static const char *
-precision_id (const HrScenario *scenario)
+/* ------------------------------------------------------------- lines */
+
+static void
+line_free (gpointer data)
 {
-  return hr_precision_get_id (scenario->precision);
+  HrCommandLine *line = data;
+
+  g_free (line->text);
+  g_strfreev (line->argv);
+  g_clear_pointer (&line->breaks, g_array_unref);
+  g_free (line);
 }
+
+void
+hr_command_free (HrCommand *command)
+{
+  if (command == NULL)
+    return;
+  g_ptr_array_unref (command->lines);
+  g_free (command);
+}
+
+void
+hr_command_note (HrCommand  *command,
+                 const char *format,
+                 ...)
+{
+  HrCommandLine *line = g_new0 (HrCommandLine, 1);
+  va_list args;
+
+  va_start (args, format);
+  line->kind = HR_COMMAND_LINE_NOTE;
+  line->text = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (command->lines, line);
+}
+
+static void
+append_word (HrCommandLine *line,
+             const char    *word)
+{
+  guint n = line->argv ? g_strv_length (line->argv) : 0;
+
+  line->argv = g_renew (char *, line->argv, n + 2);
+  line->argv[n] = g_strdup (word);
+  line->argv[n + 1] = NULL;
+}
+
+HrCommandLine *
+hr_command_run_line (HrCommand  *command,
+                     const char *program)
+{
+  HrCommandLine *line = g_new0 (HrCommandLine, 1);
+
+  line->kind = HR_COMMAND_LINE_RUN;
+  line->text = g_strdup (program);
+  line->breaks = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_ptr_array_add (command->lines, line);
+  return line;
+}
+
+/* The program follows the assignments: it is appended with the first
+ * argument (or on rendering). */
+static void
+ensure_program (HrCommandLine *line)
+{
+  guint n = line->argv ? g_strv_length (line->argv) : 0;
+
+  if (n == line->n_env)
+    append_word (line, line->text);
+}
+
+void
+hr_command_env (HrCommandLine *line,
+                const char    *name,
+                const char    *value)
+{
+  g_autofree char *word = g_strconcat (name, "=", value, NULL);
+  guint n = line->argv ? g_strv_length (line->argv) : 0;
+
+  g_return_if_fail (n == line->n_env);
+  append_word (line, word);
+  line->n_env++;
+}
+
+void
+hr_command_arg (HrCommandLine *line,
+                const char    *option,
+                const char    *value)
+{
+  guint start;
+
+  ensure_program (line);
+  start = g_strv_length (line->argv);
+  g_array_append_val (line->breaks, start);
+  append_word (line, option);
+  if (value != NULL)
+    append_word (line, value);
+}
+
+/* A word on the same line (a sub-command, a file name). */
+void
+hr_command_word (HrCommandLine *line,
+                 const char    *word)
+{
+  ensure_program (line);
+  append_word (line, word);
+}
+
+void
+hr_command_arg_uint (HrCommandLine *line,
+                     const char    *option,
+                     guint64        value)
+{
+  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+
+  hr_command_arg (line, option, text);
+}
+
+void
+hr_command_file (HrCommand          *command,
+                 const char         *name,
+                 const char * const *lines)
+{
+  HrCommandLine *line = g_new0 (HrCommandLine, 1);
+
+  line->kind = HR_COMMAND_LINE_FILE;
+  line->text = g_strdup (name);
+  line->argv = g_strdupv ((char **) lines);
+  g_ptr_array_add (command->lines, line);
+}
+
+/* ------------------------------------------------------------- names */
+
+char *
+hr_command_safe_name (const char *name,
+                      gboolean    lower)
+{
+  GString *out = g_string_new (NULL);
+  gboolean dash = FALSE;
+
+  for (const char *p = name ? name : ""; *p != '\0'; p++)
+    {
+      char c = lower ? g_ascii_tolower (*p) : *p;
+
+      if (g_ascii_isalnum (c) || c == '.' || c == '_' || c == '-')
+        {
+          /* no leading punctuation, no ".." */
+          if (out->len == 0 && !g_ascii_isalnum (c))
+            continue;
+          if (c == '.' && out->len > 0 && out->str[out->len - 1] == '.')
+            continue;
+          g_string_append_c (out, c);
+          dash = FALSE;
+        }
+      else if (!dash && out->len > 0)
+        {
+          g_string_append_c (out, '-');
+          dash = TRUE;
+        }
+    }
+  while (out->len > 0 && !g_ascii_isalnum (out->str[out->len - 1]))
+    g_string_truncate (out, out->len - 1);
+  if (out->len == 0)
+    g_string_append (out, "model");
+  return g_string_free (out, FALSE);
+}
+
+char *
+hr_command_gguf_path (const HrScenario *scenario,
+                      gboolean         *is_placeholder)
+{
+  const char *path = hr_model_spec_get_file_path (scenario->model);
+  const char *file_type = hr_model_spec_get_file_type (scenario->model);
+  g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
+
+  /* The imported file itself, when it is of the precision asked for. */
+  if (path != NULL && (file_type == NULL ||
+                       g_ascii_strcasecmp (file_type,
+                                           hr_precision_get_label (scenario->precision)) == 0))
+    {
+      *is_placeholder = FALSE;
+      return g_canonicalize_filename (path, NULL);
+    }
+
+  *is_placeholder = TRUE;
+  name = hr_command_safe_name (hr_model_spec_get_name (scenario->model), FALSE);
+  label = hr_command_safe_name (hr_precision_get_label (scenario->precision), FALSE);
+  return g_strdup_printf ("./%s-%s.gguf", name, label);
+}
+
+/* ------------------------------------------------------------ quoting */
 
 static gboolean
-is_gguf (const HrScenario *scenario)
+is_safe_char (char c)
 {
-  return g_strcmp0 (hr_precision_get_kind (scenario->precision), "gguf") == 0;
+  return g_ascii_isalnum (c) || strchr ("@%_+=:,./-", c) != NULL;
 }
 
-/* A line continuation as shells want it. */
-static void
-arg (GString    *out,
-     const char *format,
-     ...) G_GNUC_PRINTF (2, 3);
+char *
+hr_shell_quote_word (const char *word)
+{
+  GString *out;
+  gboolean safe = *word != '\0';
+
+  for (const char *p = word; *p != '\0' && safe; p++)
+    safe = is_safe_char (*p);
+  if (safe)
+    return g_strdup (word);
+
+  out = g_string_new ("'");
+  for (const char *p = word; *p != '\0'; p++)
+    {
+      if (*p == '\'')
+        g_string_append (out, "'\\''");
+      else
+        g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '\'');
+  return g_string_free (out, FALSE);
+}
+
+/* "VAR=value": the name bare, the value quoted. */
+static char *
+quote_assignment (const char *word)
+{
+  const char *eq = strchr (word, '=');
+  g_autofree char *name = g_strndup (word, eq - word);
+  g_autofree char *value = hr_shell_quote_word (eq + 1);
+
+  if (*(eq + 1) == '\0')
+    return g_strconcat (name, "=", NULL);
+  return g_strconcat (name, "=", value, NULL);
+}
 
 static void
-arg (GString    *out,
-     const char *format,
-     ...)
+render_run (GString       *out,
+            HrCommandLine *line)
+{
+  guint b = 0;
+
+  ensure_program (line);
+  for (guint i = 0; line->argv[i] != NULL; i++)
+    {
+      g_autofree char *word = i < line->n_env ? quote_assignment (line->argv[i])
+                                              : hr_shell_quote_word (line->argv[i]);
+
+      if (b < line->breaks->len && g_array_index (line->breaks, guint, b) == i)
+        {
+          g_string_append (out, " \\\n  ");
+          b++;
+        }
+      else if (i > 0)
+        g_string_append_c (out, ' ');
+      g_string_append (out, word);
+    }
+  g_string_append_c (out, '\n');
+}
+
+/* A here-document with a quoted delimiter: the shell copies the lines as
+ * they are (no expansion), so paths need no quoting inside. */
+static void
+render_file (GString             *out,
+             const HrCommandLine *line)
+{
+  g_autofree char *name = hr_shell_quote_word (line->text);
+
+  g_string_append_printf (out, "cat > %s <<'EOF'\n", name);
+  for (guint i = 0; line->argv[i] != NULL; i++)
+    g_string_append_printf (out, "%s\n", line->argv[i]);
+  g_string_append (out, "EOF\n");
+}
+
+char *
+hr_command_to_shell (const HrCommand *command)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (command != NULL, NULL);
+
+  for (guint i = 0; i < command->lines->len; i++)
+    {
+      HrCommandLine *line = g_ptr_array_index (command->lines, i);
+
+      switch (line->kind)
+        {
+        case HR_COMMAND_LINE_NOTE:
+          {
+            g_auto(GStrv) parts = g_strsplit (line->text, "\n", -1);
+
+            for (guint k = 0; parts[k] != NULL; k++)
+              g_string_append_printf (out, "# %s\n", parts[k]);
+          }
+          break;
+        case HR_COMMAND_LINE_RUN:
+          render_run (out, line);
+          break;
+        case HR_COMMAND_LINE_FILE:
+          render_file (out, line);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* ------------------------------------------------------------ building */
+
+static gboolean
+cannot_run (GError    **error,
+            const char *format,
+            ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+cannot_run (GError    **error,
+            const char *format,
+            ...)
 {
   va_list args;
 
-  g_string_append (out, " \\\n  ");
   va_start (args, format);
-  g_string_append_vprintf (out, format, args);
+  g_propagate_error (error, g_error_new_valist (HR_COMMAND_ERROR,
+                                                HR_COMMAND_ERROR_CANNOT_RUN, format, args));
   va_end (args);
+  return FALSE;
 }
 
+static HrEngine
+engine_for (HrCommandKind kind)
+{
+  switch (kind)
+    {
+    case HR_COMMAND_VLLM:
+      return HR_ENGINE_VLLM;
+    case HR_COMMAND_OLLAMA:
+      return HR_ENGINE_OLLAMA;
+    case HR_COMMAND_LLAMACPP:
+    default:
+      return HR_ENGINE_LLAMACPP;
+    }
+}
+
+/* Why an estimate says it does not run. */
 static char *
-vllm_command (const HrScenario *scenario)
+no_fit_reason (const HrEstimate *e)
 {
-  GString *out = g_string_new (NULL);
-  const char *kv = kv_id (scenario);
-  const char *precision = precision_id (scenario);
-  char utilization[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *need = NULL;
+  g_autofree char *have = NULL;
 
-  if (is_gguf (scenario))
-    g_string_append_printf (out, "# vLLM serves safetensors checkpoints; %s is a GGUF "
-                            "type, better served by llama.cpp or Ollama.\n",
-                            hr_precision_get_label (scenario->precision));
-  if (g_strcmp0 (kv, "q8_0") == 0 || g_strcmp0 (kv, "q4_0") == 0)
-    g_string_append_printf (out, "# vLLM has no %s KV cache; fp8 is its quantized "
-                            "cache type.\n", hr_kv_type_get_label (scenario->kv_type));
-  if (g_strcmp0 (precision, "awq-int4") == 0 || g_strcmp0 (precision, "gptq-int4") == 0)
-    g_string_append (out, "# Use an AWQ/GPTQ checkpoint of this model: vLLM reads the "
-                     "quantization from its config.\n");
+  if (!e->ram_fits)
+    {
+      need = hr_format_size (e->host_bytes, HR_UNITS_BINARY);
+      have = hr_format_size (e->ram_usable_bytes, HR_UNITS_BINARY);
+      return g_strdup_printf ("it does not fit: %s must stay in system memory, %s is usable",
+                              need, have);
+    }
+  if (e->engine == HR_ENGINE_VLLM)
+    {
+      g_autofree char *tokens = hr_format_tokens (e->kv_capacity_tokens);
 
-  g_string_append_printf (out, "vllm serve %s", hr_model_spec_get_id (scenario->model));
-  arg (out, "--tensor-parallel-size %u", scenario->gpus);
-  arg (out, "--max-model-len %" G_GUINT64_FORMAT, scenario->context);
-  arg (out, "--max-num-seqs %u", scenario->batch);
-  arg (out, "--gpu-memory-utilization %s",
-       g_ascii_formatd (utilization, sizeof utilization, "%.2f",
-                        scenario->options.gpu_memory_utilization > 0
-                        ? scenario->options.gpu_memory_utilization
-                        : HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION));
-  if (scenario->options.max_num_batched_tokens > 0)
-    arg (out, "--max-num-batched-tokens %" G_GUINT64_FORMAT,
-         scenario->options.max_num_batched_tokens);
-  if (g_strcmp0 (precision, "fp8") == 0)
-    arg (out, "--quantization fp8");
-  else if (g_strcmp0 (precision, "fp16") == 0)
-    arg (out, "--dtype float16");
-  else if (g_strcmp0 (precision, "bf16") == 0)
-    arg (out, "--dtype bfloat16");
-  else if (g_strcmp0 (precision, "fp32") == 0)
-    arg (out, "--dtype float32");
-  if (g_strcmp0 (kv, "fp8") == 0)
-    arg (out, "--kv-cache-dtype fp8");
-  arg (out, "--enable-prefix-caching");
-  arg (out, "--port %d", HR_VLLM_DEFAULT_PORT);
-  g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
-}
-
-/* llama.cpp's cache type names. */
-static const char *
-llamacpp_cache_type (const char *kv)
-{
-  if (g_strcmp0 (kv, "fp16") == 0)
-    return "f16";
-  if (g_strcmp0 (kv, "bf16") == 0)
-    return "bf16";
-  if (g_strcmp0 (kv, "q8_0") == 0 || g_strcmp0 (kv, "q4_0") == 0)
-    return kv;
-  return NULL;
-}
-
-static char *
-gguf_file_name (const HrScenario *scenario)
-{
-  g_autofree char *label = g_strdup (hr_precision_get_label (scenario->precision));
-
-  g_strdelimit (label, " /", '_');
-  return g_strdup_printf ("%s-%s.gguf", hr_model_spec_get_name (scenario->model), label);
-}
-
-static char *
-llamacpp_command (const HrScenario *scenario)
-{
-  GString *out = g_string_new (NULL);
-  g_autofree char *file = gguf_file_name (scenario);
-  const char *cache = llamacpp_cache_type (kv_id (scenario));
-  guint layers = hr_model_spec_get_arch (scenario->model)->n_layers;
-
-  if (!is_gguf (scenario) && g_strcmp0 (hr_precision_get_kind (scenario->precision),
-                                        "float") != 0)
-    g_string_append_printf (out, "# llama.cpp reads GGUF files; %s checkpoints need "
-                            "vLLM.\n", hr_precision_get_label (scenario->precision));
-  if (cache == NULL)
-    g_string_append_printf (out, "# llama.cpp has no %s KV cache; using f16.\n",
-                            hr_kv_type_get_label (scenario->kv_type));
-
-  g_string_append_printf (out, "llama-server -m %s", file);
-  /* --ctx-size is shared by all slots: each of --parallel N gets 1/N. */
-  arg (out, "--ctx-size %" G_GUINT64_FORMAT, scenario->context * scenario->batch);
-  /* Every repeating layer plus the output layer. */
-  arg (out, "--n-gpu-layers %u", layers + 1);
-  arg (out, "--flash-attn %s",
-       scenario->options.flash_attn == HR_FLASH_ATTN_OFF ? "off" : "on");
-  if (scenario->options.ubatch > 0)
-    arg (out, "--ubatch-size %u", scenario->options.ubatch);
-  arg (out, "--cache-type-k %s", cache ? cache : "f16");
-  arg (out, "--cache-type-v %s", cache ? cache : "f16");
-  arg (out, "--parallel %u", scenario->batch);
-  arg (out, "--host 127.0.0.1");
-  arg (out, "--port %d", HR_LLAMACPP_DEFAULT_PORT);
-  g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
-}
-
-/* Ollama's OLLAMA_KV_CACHE_TYPE values. */
-static const char *
-ollama_cache_type (const char *kv)
-{
-  if (g_strcmp0 (kv, "q8_0") == 0 || g_strcmp0 (kv, "q4_0") == 0)
-    return kv;
-  return "f16";
-}
-
-static char *
-ollama_modelfile (const HrScenario *scenario)
-{
-  GString *out = g_string_new (NULL);
-  const char *tag = hr_model_spec_get_ollama_tag (scenario->model);
-  g_autofree char *name = g_ascii_strdown (hr_model_spec_get_name (scenario->model), -1);
-  g_autofree char *file = gguf_file_name (scenario);
-
-  g_strdelimit (name, " /.", '-');
-  g_string_append_printf (out, "# Save as Modelfile, then run: ollama create %s-custom "
-                          "-f Modelfile\n", name);
-  if (tag != NULL)
-    g_string_append_printf (out, "FROM %s\n", tag);
-  else
-    g_string_append_printf (out, "# This model has no Ollama library tag: import a "
-                            "GGUF file.\nFROM ./%s\n", file);
-  g_string_append_printf (out, "PARAMETER num_ctx %" G_GUINT64_FORMAT "\n",
-                          scenario->context);
-  g_string_append (out, "\n# Server environment for ollama serve (the KV cache type "
-                   "needs flash attention):\n");
-  g_string_append_printf (out, "# OLLAMA_NUM_PARALLEL=%u OLLAMA_FLASH_ATTENTION=1 "
-                          "OLLAMA_KV_CACHE_TYPE=%s ollama serve\n",
-                          scenario->batch, ollama_cache_type (kv_id (scenario)));
-  return g_string_free (out, FALSE);
+      return g_strdup_printf ("it does not fit: vLLM's KV cache would hold %s tokens, "
+                              "less than one sequence of the context", tokens);
+    }
+  need = hr_format_size (e->per_device_bytes, HR_UNITS_BINARY);
+  have = hr_format_size (e->usable_bytes, HR_UNITS_BINARY);
+  return g_strdup_printf ("it does not fit: %s needed per GPU, %s usable", need, have);
 }
 
 /**
- * hr_command_generate:
+ * hr_command_build:
  *
- * Returns the command (or Modelfile) as text ending in a newline; lines
- * starting with '#' are notes for the user.
+ * The command for @kind that runs @scenario as Headroom estimated it,
+ * or %NULL with an error saying why the engine cannot run it.
  */
-char *
-hr_command_generate (HrCommandKind     kind,
-                     const HrScenario *scenario)
+HrCommand *
+hr_command_build (HrCommandKind      kind,
+                  const HrScenario  *scenario,
+                  GError           **error)
 {
+  g_autoptr(HrCommand) command = NULL;
+  g_autoptr(GError) local_error = NULL;
+  HrScenario s;
+  HrEstimate e;
+  gboolean ok;
+
   g_return_val_if_fail (scenario != NULL, NULL);
   g_return_val_if_fail (scenario->model != NULL && scenario->precision != NULL &&
-                        scenario->kv_type != NULL, NULL);
+                        scenario->kv_type != NULL && scenario->hardware != NULL, NULL);
+
+  /* The command follows the estimate of that very engine. */
+  s = *scenario;
+  s.engine = engine_for (kind);
+  if (!hr_scenario_estimate (&s, &e, &local_error))
+    {
+      cannot_run (error, "%s", local_error->message);
+      return NULL;
+    }
+  if (e.verdict == HR_VERDICT_NO_FIT)
+    {
+      g_autofree char *reason = no_fit_reason (&e);
+
+      cannot_run (error, "%s", reason);
+      return NULL;
+    }
+
+  command = g_new0 (HrCommand, 1);
+  command->kind = kind;
+  command->lines = g_ptr_array_new_with_free_func (line_free);
 
   switch (kind)
     {
     case HR_COMMAND_VLLM:
-      return vllm_command (scenario);
-    case HR_COMMAND_LLAMACPP:
-      return llamacpp_command (scenario);
+      ok = hr_command_build_vllm (command, &s, &e, error);
+      break;
     case HR_COMMAND_OLLAMA:
-      return ollama_modelfile (scenario);
+      ok = hr_command_build_ollama (command, &s, &e, error);
+      break;
+    case HR_COMMAND_LLAMACPP:
     default:
-      g_return_val_if_reached (NULL);
+      ok = hr_command_build_llamacpp (command, &s, &e, error);
+      break;
     }
+  return ok ? g_steal_pointer (&command) : NULL;
+}
+
+char *
+hr_command_generate (HrCommandKind     kind,
+                     const HrScenario *scenario)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCommand) command = hr_command_build (kind, scenario, &error);
+
+  if (command == NULL)
+    /* TRANSLATORS: a command that cannot be written; %s says why */
+    return g_strdup_printf (_("# No command: %s\n"), error->message);
+  return hr_command_to_shell (command);
 }

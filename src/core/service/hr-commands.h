@@ -1,6 +1,14 @@
 /* hr-commands.h — launch commands for vLLM, llama.cpp and Ollama
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A command is built from the estimate of a scenario (so it carries the
+ * placement, the cache type and the context the numbers assume) by one
+ * builder per engine, as lines: notes for the user, programs with their
+ * arguments, and files to write.  hr_command_to_shell() renders them as a
+ * POSIX shell snippet with every word quoted where it must be, so that
+ * what a user pastes runs what Headroom estimated.  A combination the
+ * engine would refuse gives no command but an error saying why.
  */
 
 #pragma once
@@ -20,9 +28,63 @@ typedef enum
 #define HR_VLLM_DEFAULT_PORT 8000
 #define HR_LLAMACPP_DEFAULT_PORT 8080
 
-gboolean  hr_command_kind_from_string (const char       *str,
-                                       HrCommandKind    *kind);
-char     *hr_command_generate         (HrCommandKind     kind,
-                                       const HrScenario *scenario);
+/* The engine versions the commands are written for (README, "Launch
+ * commands"): each line's options exist there with these meanings. */
+#define HR_COMMAND_LLAMACPP_MIN_BUILD "b7553"   /* -ngl counts the output layer first (b7467), -ngl all */
+#define HR_COMMAND_VLLM_MIN_VERSION   "0.21"    /* V1 engine, CUDA graph memory profiled */
+#define HR_COMMAND_OLLAMA_MIN_VERSION "0.30"    /* llama-server with --fit underneath */
+
+typedef enum
+{
+  HR_COMMAND_LINE_NOTE,        /* a comment for the user (translated) */
+  HR_COMMAND_LINE_RUN,         /* environment assignments, program, arguments */
+  HR_COMMAND_LINE_FILE,        /* a file to write, line by line */
+} HrCommandLineKind;
+
+typedef struct
+{
+  HrCommandLineKind kind;
+  char *text;                  /* NOTE: the note; FILE: the file name */
+  GStrv argv;                  /* RUN: "VAR=value"… then program, arguments;
+                                * FILE: the file's lines */
+  guint n_env;                 /* RUN: the first n_env words are "VAR=value" */
+  GArray *breaks;              /* RUN: indices of argv that start a new
+                                * continued line (guint) */
+} HrCommandLine;
+
+typedef struct
+{
+  HrCommandKind kind;
+  GPtrArray *lines;            /* HrCommandLine */
+  gboolean placeholder;        /* a word the user must replace */
+} HrCommand;
+
+#define HR_COMMAND_ERROR (hr_command_error_quark ())
+
+typedef enum
+{
+  HR_COMMAND_ERROR_CANNOT_RUN,  /* the engine would refuse, or it does not fit */
+} HrCommandError;
+
+GQuark      hr_command_error_quark       (void);
+gboolean    hr_command_kind_from_string  (const char        *str,
+                                          HrCommandKind     *kind);
+const char *hr_command_kind_to_string    (HrCommandKind      kind);
+
+HrCommand  *hr_command_build             (HrCommandKind      kind,
+                                          const HrScenario  *scenario,
+                                          GError           **error);
+char       *hr_command_to_shell          (const HrCommand   *command);
+void        hr_command_free              (HrCommand         *command);
+
+/* The shell text, or the reason as a note when there is none. */
+char       *hr_command_generate          (HrCommandKind      kind,
+                                          const HrScenario  *scenario);
+
+/* A word as a POSIX shell reads it back: unquoted when it is made of
+ * safe characters only, single-quoted otherwise. */
+char       *hr_shell_quote_word          (const char        *word);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrCommand, hr_command_free)
 
 G_END_DECLS

@@ -1,0 +1,122 @@
+/* hr-command-llamacpp.c — the llama-server command for an estimate
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Options as llama.cpp's common/arg.cpp defines them (build b10470 read;
+ * the forms used here exist since the builds named beside them):
+ *   --model PATH, --ctx-size N (all slots), --parallel N, --n-gpu-layers N
+ *   (output layer first since b7467), --split-mode layer|row|none,
+ *   --tensor-split A,B, --n-cpu-moe N (b6089), --flash-attn on|off (a value
+ *   since b6325), --cache-type-k/-v TYPE, --ubatch-size N, --host, --port.
+ */
+
+#define G_LOG_DOMAIN "hr-command-llamacpp"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "hr-commands-private.h"
+#include "hr-format.h"
+
+/* llama.cpp's cache type names (--cache-type-k/-v). */
+static const char *
+cache_type (const HrScenario *scenario)
+{
+  const char *kv = hr_kv_type_get_id (scenario->kv_type);
+
+  if (g_strcmp0 (kv, "fp16") == 0)
+    return "f16";
+  if (g_strcmp0 (kv, "bf16") == 0 || g_strcmp0 (kv, "q8_0") == 0 ||
+      g_strcmp0 (kv, "q4_0") == 0)
+    return kv;
+  return NULL;
+}
+
+static char *
+tensor_split_text (const HrEstimate *e)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint d = 0; d < e->n_devices; d++)
+    g_string_append_printf (out, "%s%u", d > 0 ? "," : "", e->devices[d].layers);
+  return g_string_free (out, FALSE);
+}
+
+gboolean
+hr_command_build_llamacpp (HrCommand         *command,
+                           const HrScenario  *scenario,
+                           const HrEstimate  *e,
+                           GError           **error)
+{
+  const HrPlacementOptions *p = &scenario->placement;
+  const char *cache = cache_type (scenario);
+  g_autofree char *path = NULL;
+  gboolean placeholder = FALSE;
+  HrCommandLine *run;
+
+  if (cache == NULL)
+    {
+      g_set_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN,
+                   "llama.cpp has no %s KV cache (f16, bf16, q8_0 and q4_0 are its types)",
+                   hr_kv_type_get_label (scenario->kv_type));
+      return FALSE;
+    }
+
+  path = hr_command_gguf_path (scenario, &placeholder);
+  command->placeholder = placeholder;
+
+  /* TRANSLATORS: a note above a llama-server command; %s is a build, "b7553" */
+  hr_command_note (command, _("llama.cpp %s or later (llama-server)"),
+                   HR_COMMAND_LLAMACPP_MIN_BUILD);
+  if (placeholder)
+    /* TRANSLATORS: %s is a file name, "./Qwen3-32B-Q4_K_M.gguf" */
+    hr_command_note (command, _("%s: the GGUF file you downloaded, in this quantization"),
+                     path);
+  if (e->placement == HR_PLACEMENT_PARTIAL || e->placement == HR_PLACEMENT_CPU)
+    {
+      g_autofree char *ram = hr_format_size (e->host_bytes, HR_UNITS_BINARY);
+
+      /* TRANSLATORS: "28 of 65 layers on the GPU; 11.2 GiB stay in system memory" */
+      hr_command_note (command, _("%u of %u layers on the GPU; %s stay in system memory"),
+                       e->gpu_layers, e->layer_count, ram);
+    }
+
+  run = hr_command_run_line (command, "llama-server");
+  hr_command_arg (run, "--model", path);
+  /* --ctx-size is shared by the slots: each of --parallel N gets 1/N. */
+  hr_command_arg_uint (run, "--ctx-size", scenario->context * scenario->batch);
+  hr_command_arg_uint (run, "--parallel", scenario->batch);
+  /* The layers Headroom placed: given them, --fit leaves them be. */
+  hr_command_arg_uint (run, "--n-gpu-layers", e->gpu_layers);
+  if (scenario->gpus > 1)
+    {
+      HrSplitMode mode = p->split_mode == HR_SPLIT_DEFAULT ? HR_SPLIT_LAYER : p->split_mode;
+
+      hr_command_arg (run, "--split-mode", mode == HR_SPLIT_ROW ? "row"
+                                  : mode == HR_SPLIT_NONE ? "none" : "layer");
+      if (mode == HR_SPLIT_ROW)
+        /* TRANSLATORS: about llama.cpp's row split mode */
+        hr_command_note (command, _("Row split is deprecated: llama.cpp b9890 removed it from "
+                                    "CUDA; it runs with SYCL or older builds"));
+      if (mode != HR_SPLIT_NONE && p->n_tensor_split > 0)
+        {
+          g_autofree char *split = tensor_split_text (e);
+
+          hr_command_arg (run, "--tensor-split", split);
+        }
+    }
+  if (p->n_cpu_moe > 0)
+    hr_command_arg_uint (run, "--n-cpu-moe", p->n_cpu_moe);
+  hr_command_arg (run, "--flash-attn", e->flash_attn ? "on" : "off");
+  if (g_strcmp0 (cache, "f16") != 0)
+    {
+      hr_command_arg (run, "--cache-type-k", cache);
+      hr_command_arg (run, "--cache-type-v", cache);
+    }
+  if (scenario->options.ubatch > 0)
+    hr_command_arg_uint (run, "--ubatch-size", scenario->options.ubatch);
+  hr_command_arg (run, "--host", "127.0.0.1");
+  hr_command_arg_uint (run, "--port", HR_LLAMACPP_DEFAULT_PORT);
+  return TRUE;
+}
