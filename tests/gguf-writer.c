@@ -490,3 +490,71 @@ hr_gguf_writer_write_file (HrGgufWriter  *self,
 
   return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
 }
+
+/* A two-layer llama of tiny widths in Q8_0 (rows of 64), named @name: a
+ * file every importer path accepts, for tests that need one on disk. */
+gboolean
+hr_gguf_writer_write_tiny_llama (const char  *path,
+                                 const char  *name,
+                                 GError     **error)
+{
+  enum { HIDDEN = 64, FFN = 128, HEADS = 4, KV = 2, HEAD_DIM = 16, VOCAB = 256, LAYERS = 2 };
+  static const struct { const char *suffix; guint64 rows, cols; } block[] = {
+    { "attn_norm.weight", HIDDEN, 0 },
+    { "attn_q.weight", HIDDEN, HEADS * HEAD_DIM },
+    { "attn_k.weight", HIDDEN, KV * HEAD_DIM },
+    { "attn_v.weight", HIDDEN, KV * HEAD_DIM },
+    { "attn_output.weight", HEADS * HEAD_DIM, HIDDEN },
+    { "ffn_norm.weight", HIDDEN, 0 },
+    { "ffn_gate.weight", HIDDEN, FFN },
+    { "ffn_up.weight", HIDDEN, FFN },
+    { "ffn_down.weight", FFN, HIDDEN },
+  };
+  HrGgufWriter *w = hr_gguf_writer_new (3);
+  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
+  gboolean ok;
+
+  hr_gguf_writer_add_string (w, "general.architecture", "llama");
+  hr_gguf_writer_add_string (w, "general.name", name);
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);          /* MOSTLY_Q8_0 */
+  hr_gguf_writer_add_uint32 (w, "llama.block_count", LAYERS);
+  hr_gguf_writer_add_uint32 (w, "llama.context_length", 4096);
+  hr_gguf_writer_add_uint32 (w, "llama.embedding_length", HIDDEN);
+  hr_gguf_writer_add_uint32 (w, "llama.feed_forward_length", FFN);
+  hr_gguf_writer_add_uint32 (w, "llama.attention.head_count", HEADS);
+  hr_gguf_writer_add_uint32 (w, "llama.attention.head_count_kv", KV);
+  for (guint i = 0; i < VOCAB; i++)
+    g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
+  hr_gguf_writer_add_string_array (w, "tokenizer.ggml.tokens",
+                                   (const char * const *) tokens->pdata, tokens->len);
+
+  {
+    guint64 dims[2] = { HIDDEN, VOCAB };
+
+    hr_gguf_writer_add_tensor (w, "token_embd.weight", HR_GGML_TYPE_Q8_0, 2, dims,
+                               HIDDEN * VOCAB / 32 * 34);
+    hr_gguf_writer_add_tensor (w, "output.weight", HR_GGML_TYPE_Q8_0, 2, dims,
+                               HIDDEN * VOCAB / 32 * 34);
+  }
+  {
+    guint64 dims[1] = { HIDDEN };
+
+    hr_gguf_writer_add_tensor (w, "output_norm.weight", HR_GGML_TYPE_F32, 1, dims, HIDDEN * 4);
+  }
+  for (guint l = 0; l < LAYERS; l++)
+    for (guint t = 0; t < G_N_ELEMENTS (block); t++)
+      {
+        g_autofree char *tensor = g_strdup_printf ("blk.%u.%s", l, block[t].suffix);
+        guint64 dims[2] = { block[t].rows, block[t].cols };
+
+        if (block[t].cols == 0)
+          hr_gguf_writer_add_tensor (w, tensor, HR_GGML_TYPE_F32, 1, dims, block[t].rows * 4);
+        else
+          hr_gguf_writer_add_tensor (w, tensor, HR_GGML_TYPE_Q8_0, 2, dims,
+                                     block[t].rows * block[t].cols / 32 * 34);
+      }
+
+  ok = hr_gguf_writer_write_file (w, path, error);
+  hr_gguf_writer_free (w);
+  return ok;
+}

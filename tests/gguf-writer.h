@@ -133,4 +133,8 @@ void          hr_gguf_put_string                 (GByteArray    *out,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrGgufWriter, hr_gguf_writer_free)
 
+gboolean      hr_gguf_writer_write_tiny_llama    (const char    *path,
+                                                  const char    *name,
+                                                  GError       **error);
+
 G_END_DECLS

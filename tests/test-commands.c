@@ -1,0 +1,604 @@
+/* test-commands.c — the launch commands a user pastes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every engine × catalog model × precision on a few device set-ups: a
+ * command is written exactly when the engine runs the combination (else
+ * the estimate says why), every statement parses back with a POSIX
+ * shell-words parser to the argv the builder meant, and every option is
+ * one the engine has with a value of its format (the tables in
+ * tests/data/engine-options, read from the engines' sources at the
+ * versions named there).  Names with spaces, "&", quotes and "$(…)" survive a real
+ * /bin/sh run against stub programs that record their arguments.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "gguf-writer.h"
+#include "hr-commands.h"
+#include "hr-model-import.h"
+#include "hr-test-util.h"
+
+static HrCatalog *catalog;
+static JsonObject *tables[3];   /* by HrCommandKind */
+
+static JsonObject *
+load_table (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "engine-options", name,
+                                                 NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* ------------------------------------------------ reading back a text */
+
+typedef struct
+{
+  GPtrArray *statements;   /* GStrv: each statement as the shell splits it */
+  GPtrArray *files;        /* GStrv: each here-document's lines */
+} Parsed;
+
+static void
+parsed_clear (Parsed *p)
+{
+  g_ptr_array_unref (p->statements);
+  g_ptr_array_unref (p->files);
+}
+
+/* Joins continued lines, drops comments, reads here-documents, and
+ * splits each statement with g_shell_parse_argv. */
+static void
+parse_shell (const char *text,
+             Parsed     *p)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr(GString) statement = g_string_new (NULL);
+
+  p->statements = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  p->files = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      gsize len = strlen (line);
+
+      if (statement->len == 0 && (line[0] == '#' || len == 0))
+        continue;
+      if (statement->len == 0 && g_str_has_prefix (line, "cat > ") &&
+          g_str_has_suffix (line, " <<'EOF'"))
+        {
+          g_autoptr(GPtrArray) body = g_ptr_array_new ();
+
+          for (i++; lines[i] != NULL && strcmp (lines[i], "EOF") != 0; i++)
+            g_ptr_array_add (body, g_strdup (lines[i]));
+          g_assert_nonnull (lines[i]);
+          g_ptr_array_add (body, NULL);
+          g_ptr_array_add (p->files, g_ptr_array_free (g_steal_pointer (&body), FALSE));
+          continue;
+        }
+      if (len > 0 && line[len - 1] == '\\')
+        {
+          g_string_append_len (statement, line, len - 1);
+          continue;
+        }
+      g_string_append (statement, line);
+      {
+        char **argv = NULL;
+        g_autoptr(GError) error = NULL;
+
+        if (!g_shell_parse_argv (statement->str, NULL, &argv, &error))
+          g_error ("does not parse: %s\n%s", error->message, statement->str);
+        g_ptr_array_add (p->statements, argv);
+      }
+      g_string_truncate (statement, 0);
+    }
+  g_assert_cmpuint (statement->len, ==, 0);
+}
+
+/* ---------------------------------------------------- option checks */
+
+static JsonObject *
+find_option (JsonObject *table,
+             const char *name)
+{
+  JsonArray *options = json_object_get_array_member (table, "options");
+
+  for (guint i = 0; i < json_array_get_length (options); i++)
+    {
+      JsonObject *o = json_array_get_object_element (options, i);
+      JsonArray *names = json_object_get_array_member (o, "names");
+
+      for (guint k = 0; k < json_array_get_length (names); k++)
+        if (g_strcmp0 (json_array_get_string_element (names, k), name) == 0)
+          return o;
+    }
+  return NULL;
+}
+
+static void
+assert_matches (const char *pattern,
+                const char *value,
+                const char *what)
+{
+  if (!g_regex_match_simple (pattern, value, 0, 0))
+    g_error ("%s: “%s” does not match %s", what, value, pattern);
+}
+
+static gboolean
+in_string_array (JsonObject *table,
+                 const char *member,
+                 const char *value)
+{
+  JsonArray *array = json_object_get_array_member (table, member);
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    if (g_strcmp0 (json_array_get_string_element (array, i), value) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Options after the program (and for vllm the sub-command and model):
+ * each a real option, its value of the right format. */
+static void
+check_options (JsonObject *table,
+               char      **argv,
+               guint       first)
+{
+  for (guint i = first; argv[i] != NULL; i++)
+    {
+      JsonObject *o = find_option (table, argv[i]);
+
+      if (o == NULL)
+        g_error ("%s has no option %s (%s)", json_object_get_string_member (table, "engine"),
+                 argv[i], json_object_get_string_member (table, "version"));
+      if (json_object_has_member (o, "flag"))
+        continue;
+      if (!json_object_has_member (o, "format"))
+        g_error ("%s writes %s, whose value format the table lacks", "headroom", argv[i]);
+      g_assert_nonnull (argv[i + 1]);
+      assert_matches (json_object_get_string_member (o, "format"), argv[i + 1], argv[i]);
+      i++;
+    }
+}
+
+/* The environment assignments before a program. */
+static guint
+skip_env (JsonObject *table,
+          char      **argv)
+{
+  guint i = 0;
+
+  for (; argv[i] != NULL && strchr (argv[i], '=') != NULL && g_ascii_isupper (argv[i][0]); i++)
+    {
+      g_autofree char *name = g_strndup (argv[i], strchr (argv[i], '=') - argv[i]);
+
+      g_assert_true (in_string_array (table, "environment", name));
+      if (json_object_has_member (table, "env_formats"))
+        {
+          JsonObject *formats = json_object_get_object_member (table, "env_formats");
+
+          if (json_object_has_member (formats, name))
+            assert_matches (json_object_get_string_member (formats, name),
+                            strchr (argv[i], '=') + 1, name);
+        }
+    }
+  return i;
+}
+
+static void
+check_statement (HrCommandKind kind,
+                 char        **argv)
+{
+  JsonObject *table = tables[kind];
+  guint i = skip_env (table, argv);
+
+  switch (kind)
+    {
+    case HR_COMMAND_LLAMACPP:
+      g_assert_cmpstr (argv[i], ==, "llama-server");
+      check_options (table, argv, i + 1);
+      break;
+    case HR_COMMAND_VLLM:
+      g_assert_cmpstr (argv[i], ==, "vllm");
+      g_assert_cmpstr (argv[i + 1], ==, "serve");
+      g_assert_nonnull (argv[i + 2]);
+      g_assert_false (g_str_has_prefix (argv[i + 2], "-"));
+      check_options (table, argv, i + 3);
+      break;
+    case HR_COMMAND_OLLAMA:
+      g_assert_cmpstr (argv[i], ==, "ollama");
+      g_assert_true (in_string_array (table, "commands", argv[i + 1]));
+      if (g_str_equal (argv[i + 1], "create") || g_str_equal (argv[i + 1], "run"))
+        assert_matches (json_object_get_string_member (table, "model_name"), argv[i + 2],
+                        "model name");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+check_modelfile (char **lines)
+{
+  JsonObject *table = tables[HR_COMMAND_OLLAMA];
+
+  g_assert_true (g_str_has_prefix (lines[0], "FROM "));
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) words = g_strsplit (lines[i], " ", 3);
+
+      g_assert_cmpstr (words[0], ==, "PARAMETER");
+      g_assert_true (in_string_array (table, "modelfile_parameters", words[1]));
+      assert_matches ("^[0-9]+$", words[2], words[1]);
+    }
+}
+
+/* The text parses back to exactly the lines the builder made. */
+static void
+check_command (const HrCommand *command)
+{
+  g_autofree char *text = hr_command_to_shell (command);
+  Parsed p;
+  guint run = 0, file = 0;
+
+  parse_shell (text, &p);
+  for (guint i = 0; i < command->lines->len; i++)
+    {
+      const HrCommandLine *line = g_ptr_array_index (command->lines, i);
+
+      if (line->kind == HR_COMMAND_LINE_RUN)
+        {
+          char **argv = g_ptr_array_index (p.statements, run++);
+
+          g_assert_true (g_strv_equal ((const char * const *) argv,
+                                       (const char * const *) line->argv));
+          check_statement (command->kind, argv);
+        }
+      else if (line->kind == HR_COMMAND_LINE_FILE)
+        {
+          char **lines = g_ptr_array_index (p.files, file++);
+
+          g_assert_true (g_strv_equal ((const char * const *) lines,
+                                       (const char * const *) line->argv));
+          check_modelfile (lines);
+        }
+    }
+  g_assert_cmpuint (run, ==, p.statements->len);
+  g_assert_cmpuint (file, ==, p.files->len);
+  parsed_clear (&p);
+}
+
+/* ------------------------------------------------------------ corpus */
+
+static HrEngine
+engine_of (HrCommandKind kind)
+{
+  return kind == HR_COMMAND_VLLM ? HR_ENGINE_VLLM
+         : kind == HR_COMMAND_OLLAMA ? HR_ENGINE_OLLAMA : HR_ENGINE_LLAMACPP;
+}
+
+static void
+test_corpus (void)
+{
+  static const struct { const char *hardware; guint gpus; } setups[] = {
+    { "rtx-3060-12gb", 1 }, { "rtx-4090-24gb", 2 }, { "h100-sxm-80gb", 4 },
+    { "apple-m4-max-128gb", 1 },
+  };
+  GListModel *models = hr_catalog_get_models (catalog);
+  GListModel *precisions = hr_catalog_get_precisions (catalog);
+  guint written = 0, refused = 0;
+
+  for (guint m = 0; m < g_list_model_get_n_items (models); m++)
+    for (guint p = 0; p < g_list_model_get_n_items (precisions); p++)
+      for (guint d = 0; d < G_N_ELEMENTS (setups); d++)
+        for (HrCommandKind kind = HR_COMMAND_VLLM; kind <= HR_COMMAND_OLLAMA; kind++)
+          {
+            g_autoptr(HrModelSpec) model = g_list_model_get_item (models, m);
+            g_autoptr(HrPrecision) precision = g_list_model_get_item (precisions, p);
+            g_autoptr(HrCommand) command = NULL;
+            g_autoptr(GError) error = NULL;
+            HrScenario s = {
+              .model = model, .precision = precision,
+              .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+              .hardware = hr_catalog_find_hardware (catalog, setups[d].hardware),
+              .context = 8192, .batch = 1, .gpus = setups[d].gpus,
+            };
+            HrEstimate e;
+            gboolean runs;
+
+            command = hr_command_build (kind, &s, &error);
+            s.engine = engine_of (kind);
+            runs = hr_scenario_estimate (&s, &e, NULL) && e.verdict != HR_VERDICT_NO_FIT;
+            if (command == NULL)
+              {
+                /* refused exactly when the engine's rules or the memory
+                 * say it does not run */
+                g_assert_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN);
+                g_assert_false (runs);
+                refused++;
+                continue;
+              }
+            g_assert_true (runs);
+            check_command (command);
+            written++;
+          }
+  g_test_message ("%u commands written and checked, %u refused with a reason", written, refused);
+  g_assert_cmpuint (written, >, 1000);
+}
+
+/* ------------------------------------------------- hostile names */
+
+/* Runs @text with /bin/sh in @dir, where stub llama-server, vllm and
+ * ollama record their arguments (NUL-separated) and OLLAMA_* / VLLM_*
+ * variables; returns what each invocation recorded. */
+static GPtrArray *
+run_with_stubs (const char *dir,
+                const char *text)
+{
+  g_autofree char *bin = g_build_filename (dir, "bin", NULL);
+  g_autofree char *script = g_build_filename (dir, "script.sh", NULL);
+  g_autofree char *log = g_build_filename (dir, "calls", NULL);
+  g_autofree char *path_env = NULL;
+  static const char *programs[] = { "llama-server", "vllm", "ollama" };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *stub = g_strdup_printf (
+    "#!/bin/sh\n"
+    "for v in $(env | grep -E '^(OLLAMA|VLLM)_' | cut -d= -f1 | sort); do\n"
+    "  printf '%%s=%%s\\036' \"$v\" \"$(printenv \"$v\")\" >> '%s'\n"
+    "done\n"
+    "printf '%%s\\036' \"$(basename \"$0\")\" \"$@\" >> '%s'\n"
+    "printf '\\n' >> '%s'\n", log, log, log);
+  const char *argv[] = { "/bin/sh", script, NULL };
+  int status = 0;
+  GPtrArray *calls = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_auto(GStrv) records = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (bin, 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (programs); i++)
+    {
+      g_autofree char *file = g_build_filename (bin, programs[i], NULL);
+
+      g_assert_true (g_file_set_contents (file, stub, -1, &error));
+      g_assert_cmpint (g_chmod (file, 0700), ==, 0);
+    }
+  g_assert_true (g_file_set_contents (script, text, -1, &error));
+  g_unlink (log);
+
+  path_env = g_strconcat ("PATH=", bin, ":/usr/bin:/bin", NULL);
+  {
+    const char *envp[] = { path_env, NULL };
+
+    g_assert_true (g_spawn_sync (dir, (char **) argv, (char **) envp, G_SPAWN_DEFAULT, NULL,
+                                 NULL, NULL, NULL, &status, &error));
+  }
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_get_contents (log, &contents, NULL, &error));
+  records = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; records[i] != NULL && records[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) words = g_strsplit (records[i], "\036", -1);
+      guint n = g_strv_length (words);
+
+      /* the last separator leaves an empty word */
+      g_free (words[n - 1]);
+      words[n - 1] = NULL;
+      g_ptr_array_add (calls, g_steal_pointer (&words));
+    }
+  return calls;
+}
+
+/* A GGUF whose name and path carry every character a shell would act on:
+ * the commands name that very file and the shell sees the intended
+ * words; nothing is executed that the text did not mean to run. */
+static void
+test_hostile_names (void)
+{
+  g_autofree char *dir = hr_test_make_temp_dir ("test-commands");
+  g_autofree char *sub = g_build_filename (dir, "R&D <models> it's $(touch pwned)", NULL);
+  g_autofree char *path = g_build_filename (sub, "Evil $(touch pwned) `id` & 'q' \"d\".gguf",
+                                            NULL);
+  g_autofree char *pwned = g_build_filename (dir, "pwned", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModelSpec) model = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0700), ==, 0);
+  g_assert_true (hr_gguf_writer_write_tiny_llama (path, "R&D <test> $(touch pwned) 'x'", &error));
+  model = hr_model_import_file (path, &error);
+  g_assert_no_error (error);
+
+  for (HrCommandKind kind = HR_COMMAND_LLAMACPP; kind <= HR_COMMAND_OLLAMA; kind++)
+    {
+      HrScenario s = {
+        .model = model,
+        .precision = hr_catalog_find_precision (catalog, "q8_0"),
+        .kv_type = hr_catalog_find_kv_type (catalog, "q8_0"),
+        .hardware = hr_catalog_find_hardware (catalog, "rtx-3060-12gb"),
+        .context = 2048, .batch = 2, .gpus = 1,
+      };
+      g_autoptr(HrCommand) command = hr_command_build (kind, &s, &error);
+      g_autofree char *text = NULL;
+      g_autoptr(GPtrArray) calls = NULL;
+      g_autofree char *real = g_canonicalize_filename (path, NULL);
+      guint run = 0;
+
+      g_assert_no_error (error);
+      check_command (command);
+      g_assert_false (command->placeholder);
+      text = hr_command_to_shell (command);
+      calls = run_with_stubs (dir, text);
+      for (guint i = 0; i < command->lines->len; i++)
+        {
+          const HrCommandLine *line = g_ptr_array_index (command->lines, i);
+          char **seen;
+          guint k = 0;
+
+          if (line->kind != HR_COMMAND_LINE_RUN)
+            continue;
+          seen = g_ptr_array_index (calls, run++);
+          /* the environment the program saw, then its argv */
+          for (guint w = 0; w < line->n_env; w++, k++)
+            g_assert_cmpstr (seen[k], ==, line->argv[w]);
+          for (guint w = line->n_env; line->argv[w] != NULL; w++, k++)
+            g_assert_cmpstr (seen[k], ==, line->argv[w]);
+          g_assert_null (seen[k]);
+        }
+      g_assert_cmpuint (run, ==, calls->len);
+      if (kind == HR_COMMAND_LLAMACPP)
+        g_assert_true (g_strv_contains ((const char * const *)
+                                        g_ptr_array_index (calls, 0), real));
+      else
+        {
+          /* the Modelfile the shell wrote names the file */
+          g_autofree char *modelfile = g_build_filename (dir, "Modelfile", NULL);
+          g_autofree char *contents = NULL;
+          g_autofree char *from = g_strconcat ("FROM ", real, "\n", NULL);
+
+          g_assert_true (g_file_get_contents (modelfile, &contents, NULL, &error));
+          g_assert_true (g_str_has_prefix (contents, from));
+        }
+      g_assert_false (g_file_test (pwned, G_FILE_TEST_EXISTS));
+    }
+  /* vLLM cannot serve a GGUF file: no command, a reason */
+  {
+    HrScenario s = {
+      .model = model, .precision = hr_catalog_find_precision (catalog, "bf16"),
+      .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+      .hardware = hr_catalog_find_hardware (catalog, "rtx-3060-12gb"),
+      .context = 2048, .batch = 1, .gpus = 1,
+    };
+    g_autoptr(HrCommand) command = hr_command_build (HR_COMMAND_VLLM, &s, &error);
+
+    g_assert_null (command);
+    g_assert_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN);
+    g_clear_error (&error);
+  }
+  hr_test_remove_temp_dir (dir);
+}
+
+/* ---------------------------------------------------- engine rules */
+
+static char *
+command_text (HrCommandKind  kind,
+              const char    *model,
+              const char    *precision,
+              const char    *kv,
+              const char    *hardware,
+              guint          gpus,
+              guint64        context,
+              GError       **error)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, model),
+    .precision = hr_catalog_find_precision (catalog, precision),
+    .kv_type = hr_catalog_find_kv_type (catalog, kv),
+    .hardware = hr_catalog_find_hardware (catalog, hardware),
+    .context = context, .batch = 1, .gpus = gpus,
+  };
+  g_autoptr(HrCommand) command = hr_command_build (kind, &s, error);
+
+  return command ? hr_command_to_shell (command) : NULL;
+}
+
+static void
+test_rules (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  /* llama.cpp refuses a quantized V cache without flash attention: the
+   * estimate (and so the command) never pairs them */
+  {
+    HrScenario s = {
+      .model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct"),
+      .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+      .kv_type = hr_catalog_find_kv_type (catalog, "q8_0"),
+      .hardware = hr_catalog_find_hardware (catalog, "rtx-4090-24gb"),
+      .context = 8192, .batch = 1, .gpus = 1,
+    };
+    g_autoptr(HrCommand) command = NULL;
+
+    s.options.flash_attn = HR_FLASH_ATTN_OFF;
+    command = hr_command_build (HR_COMMAND_LLAMACPP, &s, &error);
+    g_assert_null (command);
+    g_assert_nonnull (strstr (error->message, "flash attention"));
+    g_clear_error (&error);
+  }
+
+  /* vLLM: TP sizes the heads divide (64 heads, 8 KV heads) */
+  text = command_text (HR_COMMAND_VLLM, "Qwen/Qwen3-32B", "bf16", "fp16", "h100-sxm-80gb", 3,
+                       8192, &error);
+  g_assert_null (text);
+  g_assert_nonnull (strstr (error->message, "divide"));
+  g_clear_error (&error);
+  text = command_text (HR_COMMAND_VLLM, "Qwen/Qwen3-32B", "bf16", "fp16", "h100-sxm-80gb", 4,
+                       8192, &error);
+  g_assert_nonnull (strstr (text, "--tensor-parallel-size 4"));
+  /* never float16 (refused for Gemma 2/3, GLM-4): the checkpoint's type */
+  g_assert_null (strstr (text, "float16"));
+  g_clear_pointer (&text, g_free);
+
+  /* quantized checkpoints: the known repository, never the base one */
+  text = command_text (HR_COMMAND_VLLM, "Qwen/Qwen3-32B", "awq-int4", "fp16", "h100-sxm-80gb", 1,
+                       8192, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "vllm serve Qwen/Qwen3-32B-AWQ"));
+  g_clear_pointer (&text, g_free);
+
+  /* a context past the trained one: vLLM's explicit override */
+  text = command_text (HR_COMMAND_VLLM, "google/gemma-2-9b-it", "bf16", "fp16", "h100-sxm-80gb",
+                       1, 32768, &error);
+  g_assert_nonnull (strstr (text, "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve"));
+  g_clear_pointer (&text, g_free);
+
+  /* vLLM has no Q8_0 cache */
+  text = command_text (HR_COMMAND_VLLM, "Qwen/Qwen3-32B", "bf16", "q8_0", "h100-sxm-80gb", 1,
+                       8192, &error);
+  g_assert_null (text);
+  g_clear_error (&error);
+
+  /* Ollama: the library tag of this very quantization */
+  text = command_text (HR_COMMAND_OLLAMA, "Qwen/Qwen3-32B", "q8_0", "fp16", "h100-sxm-80gb", 1,
+                       8192, &error);
+  g_assert_nonnull (strstr (text, "FROM qwen3:32b-q8_0\n"));
+  g_assert_null (strstr (text, "OLLAMA_FLASH_ATTENTION"));
+  g_clear_pointer (&text, g_free);
+
+  /* llama.cpp: the layers Headroom placed when it does not fit whole */
+  text = command_text (HR_COMMAND_LLAMACPP, "Qwen/Qwen3-32B", "q4_k_m", "fp16", "rtx-3060-12gb",
+                       1, 8192, &error);
+  g_assert_nonnull (text);
+  g_assert_null (strstr (text, "--n-gpu-layers 65"));
+  g_assert_nonnull (strstr (text, "layers on the GPU"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  catalog = hr_test_builtin_catalog ();
+  tables[HR_COMMAND_LLAMACPP] = load_table ("llama-server.json");
+  tables[HR_COMMAND_VLLM] = load_table ("vllm-serve.json");
+  tables[HR_COMMAND_OLLAMA] = load_table ("ollama.json");
+
+  g_test_add_func ("/commands/rules", test_rules);
+  g_test_add_func ("/commands/hostile-names", test_hostile_names);
+  g_test_add_func ("/commands/corpus", test_corpus);
+
+  status = g_test_run ();
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    json_object_unref (tables[i]);
+  g_object_unref (catalog);
+  return status;
+}
