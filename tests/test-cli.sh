@@ -91,7 +91,7 @@ check_ok 'vllm serve THUDM/GLM-4-9B-0414' "vllm command" -- command vllm $G --pr
 # An AWQ command never serves the base repository (vLLM would load BF16):
 # a known AWQ checkpoint, or a placeholder the user must replace.
 check_ok "'<awq-int4-checkpoint-of-THUDM/GLM-4-9B-0414>'" "vllm AWQ without a known checkpoint" -- command vllm $G --precision awq-int4
-check_ok '--tensor-parallel-size 2' "vllm TP" -- command vllm $G --precision bf16 --gpus 2
+check_ok '--tensor-parallel-size 2' "vllm TP" -- command vllm $G --precision bf16 --gpus 2 --hardware rtx-3090-24gb
 check_ok '--cache-type-k q8_0' "llama.cpp command" -- command llamacpp $G --precision q4_k_m --kv-type q8_0
 check_ok '--ctx-size 65536' "llama.cpp total context over slots" -- command llamacpp $G --precision q4_k_m --batch 2
 # The library's glm4:9b is GLM-4-9B-Chat (2024), not the 0414 checkpoint:
@@ -102,7 +102,7 @@ check_ok '"compute_bytes"' "llamacpp profile reports its compute buffer" -- esti
 check_ok '"host_bytes"' "ollama profile reports host memory" -- estimate $G --precision q4_k_m --engine ollama --json
 check_ok '"kv_capacity_tokens"' "vllm profile reports KV capacity" -- estimate $G --precision bf16 --engine vllm --hardware rtx-3090-24gb --json
 check_ok '"max_concurrency"' "vllm profile reports concurrency" -- estimate $G --precision bf16 --engine vllm --hardware rtx-3090-24gb --json
-check_ok '--gpu-memory-utilization 0.80' "vllm command takes the utilization" -- command vllm $G --precision bf16 --hardware rtx-3090-24gb --context 8192 --gpu-memory-utilization 0.8
+check_ok '--gpu-memory-utilization 0.95' "vllm command takes the utilization" -- command vllm $G --precision bf16 --hardware rtx-3090-24gb --context 8192 --gpu-memory-utilization 0.95
 check_ok 'compute' "matrix with an engine profile" -- estimate $G --precision q4_k_m --engine llamacpp --flash-attn off --ubatch 1024
 
 echo "1..$n"

@@ -586,7 +586,7 @@ test_vllm_llama31_8b_rtx3090 (void)
       HrVllmParams p;
       HrVllmMemory m;
 
-      hr_vllm_params_init_default (&p, cases[i].max_model_len);
+      hr_vllm_params_init_v0 (&p, cases[i].max_model_len);
       p.max_num_batched_tokens = cases[i].max_model_len;
       hr_vllm_memory (&a, 14336, (guint64) (23.58 * HR_GIB), (guint64) (14.9888 * HR_GIB),
                       131072, 1, &p, &m);
@@ -616,7 +616,7 @@ test_vllm_sampler_phase (void)
   HrVllmParams p;
   HrVllmMemory m;
 
-  hr_vllm_params_init_default (&p, 8192);
+  hr_vllm_params_init_v0 (&p, 8192);
   p.max_num_batched_tokens = 8192;
   for (guint32 tp = 1; tp <= 2; tp++)
     {
@@ -633,8 +633,9 @@ test_vllm_defaults (void)
   HrVllmParams p;
   HrVllmMemory m;
 
+  /* vLLM 0.21 and later: 92 % (the 0.6 profile kept 90 %) */
   hr_vllm_params_init_default (&p, 32768);
-  g_assert_cmpfloat (p.gpu_memory_utilization, ==, 0.90);
+  g_assert_cmpfloat (p.gpu_memory_utilization, ==, 0.92);
   g_assert_cmpuint (p.block_size, ==, 16);
   g_assert_cmpuint (p.max_num_seqs, ==, 256);
   g_assert_cmpuint (p.max_num_batched_tokens, ==, 2048);
@@ -644,7 +645,7 @@ test_vllm_defaults (void)
   hr_vllm_memory (&a, 14336, (guint64) (23.58 * HR_GIB), (guint64) (14.9888 * HR_GIB),
                   131072, 1, &p, &m);
   g_assert_cmpuint (m.cuda_graph_bytes, >, 0);
-  g_assert_cmpuint (m.budget_bytes, ==, (guint64) llround (0.9 * (guint64) (23.58 * HR_GIB)));
+  g_assert_cmpuint (m.budget_bytes, ==, (guint64) llround (0.92 * (guint64) (23.58 * HR_GIB)));
 
   /* nothing left: no blocks, no negative sizes */
   hr_vllm_memory (&a, 14336, (guint64) (16 * HR_GIB), (guint64) (14.9888 * HR_GIB),

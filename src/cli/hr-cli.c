@@ -52,6 +52,12 @@ typedef struct
   char *n_cpu_moe_arg;
   char *ram_arg;
   char *ram_bandwidth_arg;
+  char *vllm_version_arg;
+  char *tp_arg;
+  char *pp_arg;
+  char *dp_arg;
+  char *nodes_arg;
+  char *gpus_per_node_arg;
   gboolean json;
   gboolean csv;
   char **rest;
@@ -112,6 +118,12 @@ options_clear (Options *o)
   g_free (o->n_cpu_moe_arg);
   g_free (o->ram_arg);
   g_free (o->ram_bandwidth_arg);
+  g_free (o->vllm_version_arg);
+  g_free (o->tp_arg);
+  g_free (o->pp_arg);
+  g_free (o->dp_arg);
+  g_free (o->nodes_arg);
+  g_free (o->gpus_per_node_arg);
   g_strfreev (o->rest);
   g_clear_object (&o->imported);
   g_clear_object (&o->catalog);
@@ -135,6 +147,7 @@ typedef enum
   OPT_PRECISIONS = 1 << 11,
   OPT_ENGINE_TUNING = 1 << 12,
   OPT_PLACEMENT = 1 << 13,
+  OPT_SERVING = 1 << 14,
 } OptionSet;
 
 static GOptionEntry *
@@ -184,6 +197,18 @@ make_entries (Options   *o,
       "System memory in GiB (default 32)", "GIB" },
     { "ram-bandwidth", 0, 0, G_OPTION_ARG_STRING, &o->ram_bandwidth_arg,
       "System memory bandwidth in GB/s (default 76.8)", "GBPS" },
+    { "vllm-version", 0, 0, G_OPTION_ARG_STRING, &o->vllm_version_arg,
+      "vLLM: 0.21 (default: 0.21 and later), 0.19 or 0.6, for older logs", "V" },
+    { "tp", 0, 0, G_OPTION_ARG_STRING, &o->tp_arg,
+      "vLLM / SGLang: tensor-parallel size", "N" },
+    { "pp", 0, 0, G_OPTION_ARG_STRING, &o->pp_arg,
+      "vLLM / SGLang: pipeline stages", "N" },
+    { "dp", 0, 0, G_OPTION_ARG_STRING, &o->dp_arg,
+      "vLLM / SGLang: data-parallel replicas", "N" },
+    { "nodes", 0, 0, G_OPTION_ARG_STRING, &o->nodes_arg,
+      "vLLM / SGLang: machines", "N" },
+    { "gpus-per-node", 0, 0, G_OPTION_ARG_STRING, &o->gpus_per_node_arg,
+      "vLLM / SGLang: GPUs in each machine", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
   };
   static const OptionSet bits[] = {
@@ -191,6 +216,7 @@ make_entries (Options   *o,
     OPT_HARDWARE, OPT_GPUS, OPT_JSON, OPT_CSV, OPT_CONTEXTS, OPT_PRECISIONS,
     OPT_ENGINE_TUNING, OPT_ENGINE_TUNING, OPT_ENGINE_TUNING, OPT_ENGINE_TUNING,
     OPT_PLACEMENT, OPT_PLACEMENT, OPT_PLACEMENT, OPT_PLACEMENT, OPT_PLACEMENT, OPT_PLACEMENT,
+    OPT_ENGINE_TUNING, OPT_SERVING, OPT_SERVING, OPT_SERVING, OPT_SERVING, OPT_SERVING,
   };
   GOptionEntry *entries = g_new0 (GOptionEntry, G_N_ELEMENTS (all) + 1);
   guint n = 0;
@@ -383,6 +409,57 @@ parse_placement (Options *o)
   return TRUE;
 }
 
+/* --vllm-version and the serving layout: --tp, --pp, --dp, --nodes,
+ * --gpus-per-node (CLI.md "Additions", serving).  Without --tp, a machine's
+ * GPUs are one tensor-parallel group and machines are pipeline stages,
+ * as vLLM's documentation recommends. */
+static gboolean
+parse_serving (Options *o)
+{
+  HrLayout *l = &o->scenario.layout;
+  gint64 tp, pp, dp, nodes, per_node;
+
+  if (o->vllm_version_arg != NULL)
+    {
+      if (g_strcmp0 (o->vllm_version_arg, "0.21") == 0)
+        o->scenario.options.vllm_generation = HR_VLLM_V1;
+      else if (g_strcmp0 (o->vllm_version_arg, "0.19") == 0)
+        o->scenario.options.vllm_generation = HR_VLLM_V1_0_19;
+      else if (g_strcmp0 (o->vllm_version_arg, "0.6") == 0)
+        o->scenario.options.vllm_generation = HR_VLLM_V0_6;
+      else
+        return usage_error ("--vllm-version must be 0.21, 0.19 or 0.6, not “%s”",
+                            o->vllm_version_arg), FALSE;
+    }
+
+  if (!parse_count ("--tp", o->tp_arg, 1, HR_GPUS_MAX, 0, &tp) ||
+      !parse_count ("--pp", o->pp_arg, 1, HR_LAYERS_MAX, 0, &pp) ||
+      !parse_count ("--dp", o->dp_arg, 1, HR_GPUS_MAX, 0, &dp) ||
+      !parse_count ("--nodes", o->nodes_arg, 1, HR_GPUS_MAX, 0, &nodes) ||
+      !parse_count ("--gpus-per-node", o->gpus_per_node_arg, 1, HR_GPUS_MAX, 0, &per_node))
+    return FALSE;
+  if (tp == 0 && pp == 0 && dp == 0 && nodes == 0 && per_node == 0)
+    return TRUE;
+
+  if (nodes > 0 && per_node > 0 && tp == 0 && pp == 0)
+    {
+      tp = per_node;
+      pp = nodes / MAX (dp, 1) > 0 ? nodes / MAX (dp, 1) : 1;
+    }
+  l->tp = tp > 0 ? tp : (guint32) (o->gpus_arg ? o->scenario.gpus : (per_node > 0 ? per_node : 1));
+  l->pp = pp > 0 ? pp : 1;
+  l->dp = dp > 0 ? dp : 1;
+  l->nodes = nodes > 0 ? nodes : 1;
+  if ((gint64) l->tp * l->pp * l->dp > HR_GPUS_MAX)
+    return usage_error ("--tp × --pp × --dp is more than %d GPUs", HR_GPUS_MAX), FALSE;
+  if (per_node > 0 && (gint64) l->tp * l->pp * l->dp != per_node * l->nodes)
+    return usage_error ("--tp %u × --pp %u × --dp %u does not make %u machines of %"
+                        G_GINT64_FORMAT " GPUs", l->tp, l->pp, l->dp, l->nodes, per_node),
+           FALSE;
+  o->scenario.gpus = l->tp * l->pp * l->dp;
+  return TRUE;
+}
+
 /* Fills the scenario from the options, with CLI.md's defaults. */
 static gboolean
 resolve_scenario (Options   *o,
@@ -459,7 +536,7 @@ resolve_scenario (Options   *o,
       o->scenario.options.gpu_memory_utilization = f;
     }
 
-  return parse_placement (o);
+  return parse_placement (o) && parse_serving (o);
 }
 
 /* ------------------------------------------------------------- output */
@@ -612,6 +689,16 @@ run_estimate (Options *o)
           add_bool (b, "flash_attn", e.flash_attn);
         }
       add_placement (b, &e);
+      if (e.engine == HR_ENGINE_VLLM)
+        {
+          json_builder_set_member_name (b, "layout");
+          json_builder_begin_object (b);
+          add_uint (b, "tp", e.layout.tp);
+          add_uint (b, "pp", e.layout.pp);
+          add_uint (b, "dp", e.layout.dp);
+          add_uint (b, "nodes", e.layout.nodes);
+          json_builder_end_object (b);
+        }
       if (e.engine == HR_ENGINE_VLLM)
         {
           add_uint (b, "kv_capacity_tokens", e.kv_capacity_tokens);
@@ -1099,7 +1186,7 @@ run (int    argc,
   if (g_str_equal (command, "estimate"))
     {
       OptionSet set = OPT_MODEL | OPT_PRECISION | OPT_CONTEXT | OPT_BATCH | OPT_KV |
-                      OPT_ENGINE | OPT_HARDWARE | OPT_GPUS | OPT_JSON | OPT_ENGINE_TUNING | OPT_PLACEMENT;
+                      OPT_ENGINE | OPT_HARDWARE | OPT_GPUS | OPT_JSON | OPT_ENGINE_TUNING | OPT_PLACEMENT | OPT_SERVING;
       if (parse_options (&o, command, NULL, set, &argc, &argv) &&
           resolve_scenario (&o, set))
         status = run_estimate (&o);
@@ -1107,7 +1194,7 @@ run (int    argc,
   else if (g_str_equal (command, "matrix"))
     {
       OptionSet set = OPT_MODEL | OPT_KV | OPT_ENGINE | OPT_JSON | OPT_CSV |
-                      OPT_CONTEXTS | OPT_PRECISIONS | OPT_ENGINE_TUNING | OPT_PLACEMENT;
+                      OPT_CONTEXTS | OPT_PRECISIONS | OPT_ENGINE_TUNING | OPT_PLACEMENT | OPT_SERVING;
       if (parse_options (&o, command, NULL, set, &argc, &argv) &&
           resolve_scenario (&o, set))
         status = run_matrix (&o);
@@ -1115,7 +1202,7 @@ run (int    argc,
   else if (g_str_equal (command, "hardware"))
     {
       OptionSet set = OPT_MODEL | OPT_PRECISION | OPT_CONTEXT | OPT_KV | OPT_ENGINE |
-                      OPT_JSON | OPT_CSV | OPT_ENGINE_TUNING | OPT_PLACEMENT;
+                      OPT_JSON | OPT_CSV | OPT_ENGINE_TUNING | OPT_PLACEMENT | OPT_SERVING;
       if (parse_options (&o, command, NULL, set, &argc, &argv) &&
           resolve_scenario (&o, set))
         status = run_hardware (&o);
@@ -1123,7 +1210,7 @@ run (int    argc,
   else if (g_str_equal (command, "command"))
     {
       OptionSet set = OPT_MODEL | OPT_PRECISION | OPT_CONTEXT | OPT_BATCH | OPT_KV |
-                      OPT_HARDWARE | OPT_GPUS | OPT_ENGINE | OPT_ENGINE_TUNING | OPT_PLACEMENT;
+                      OPT_HARDWARE | OPT_GPUS | OPT_ENGINE | OPT_ENGINE_TUNING | OPT_PLACEMENT | OPT_SERVING;
       if (parse_options (&o, command, "vllm|llamacpp|ollama", set, &argc, &argv))
         {
           g_auto(GStrv) rest = g_steal_pointer (&o.rest);

@@ -25,9 +25,13 @@ G_BEGIN_DECLS
 #define HR_OVERHEAD_UNIFIED_DISCOUNT_GIB 0.42
 
 /* CUDA reports less than a card's nominal memory as its total (what
- * vLLM multiplies by gpu_memory_utilization): an RTX 3090 with 24 GiB
- * logs “total_gpu_memory=23.58GiB” (vllm-project/vllm#10517). */
+ * vLLM multiplies by gpu_memory_utilization), more on larger cards: an
+ * RTX 3090 with 24 GiB logs “total_gpu_memory=23.58GiB” (vllm-project/
+ * vllm#10517), an H100 with 80 GiB 79.19 GiB (vLLM 0.19 logs of
+ * llm-d-planner): 0.42 GiB, and 0.007 GiB for every GiB past 24. */
 #define HR_CUDA_UNREPORTED_GIB           0.42
+#define HR_CUDA_UNREPORTED_BASE_GIB      24.0
+#define HR_CUDA_UNREPORTED_PER_GIB       0.007
 
 /* A total at or below this fraction of usable memory “fits comfortably”;
  * above it, up to usable memory, it is “tight”: 10 % headroom absorbs

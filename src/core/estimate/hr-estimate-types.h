@@ -52,6 +52,7 @@ typedef struct
   guint32 ubatch;                  /* llama.cpp, Ollama: physical batch */
   double gpu_memory_utilization;   /* vLLM: share of device memory */
   guint64 max_num_batched_tokens;  /* vLLM: tokens per scheduler step */
+  guint32 vllm_generation;         /* vLLM: an HrVllmGeneration (0 = 0.21+) */
 } HrEngineOptions;
 
 /* How llama.cpp spreads a model over several GPUs (--split-mode). */
@@ -75,6 +76,17 @@ typedef struct
   guint32 n_cpu_moe;              /* routed experts of the first N layers stay
                                    * in system RAM (--n-cpu-moe) */
 } HrPlacementOptions;
+
+/* How vLLM and SGLang spread a model: tensor parallel inside a stage,
+ * pipeline stages, data-parallel replicas, over one or more machines.
+ * Zero fields: tp = the GPU count, one stage, one replica, one machine. */
+typedef struct
+{
+  guint32 tp;
+  guint32 pp;
+  guint32 dp;
+  guint32 nodes;
+} HrLayout;
 
 /* System memory, where llama.cpp keeps what the GPUs do not hold.  Zero
  * fields take the stated assumption (hr-estimate-constants.h). */
@@ -132,6 +144,8 @@ typedef struct
   guint32 experts_active;
   HrPlacementOptions placement;
   HrSystemMemory ram;
+  HrLayout layout;             /* vLLM, SGLang */
+  gboolean small_batch_device; /* vLLM keeps its small defaults (the A100) */
 } HrEstimateInput;
 
 typedef enum
@@ -245,6 +259,10 @@ typedef struct
   gboolean ram_fits;           /* host_bytes ≤ ram_usable_bytes */
   double decode_gpu_seconds;   /* one decode step: the GPUs' reading */
   double decode_cpu_seconds;   /*   and the CPU's, for CPU-held layers */
+
+  HrLayout layout;             /* vLLM, SGLang: as resolved */
+  guint32 max_num_seqs;        /* vLLM, SGLang: sequences a step may hold */
+  guint64 max_num_batched_tokens;
 
   HrFix fix;                   /* with HR_ESTIMATE_ERROR_UNSUPPORTED */
   guint32 fix_gpus;            /* with HR_FIX_GPU_COUNT: the nearest valid count */

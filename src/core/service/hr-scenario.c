@@ -272,6 +272,9 @@ scenario_input (const HrScenario  *scenario,
   input->options = scenario->options;
   input->placement = scenario->placement;
   input->ram = scenario->ram;
+  input->layout = scenario->layout;
+  /* vLLM keeps its small batch defaults on the A100 (get_batch_defaults). */
+  input->small_batch_device = g_str_has_prefix (hr_hardware_get_id (scenario->hardware), "a100");
   input->ffn_width = ffn_width (scenario->model);
   input->experts = hr_model_spec_get_experts (scenario->model);
   input->experts_active = hr_model_spec_get_experts_active (scenario->model);

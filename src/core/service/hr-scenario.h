@@ -30,6 +30,7 @@ typedef struct
   HrEngineOptions options;   /* zero = the engine's defaults */
   HrPlacementOptions placement; /* zero = auto: as many layers as fit */
   HrSystemMemory ram;        /* zero = the stated assumption */
+  HrLayout layout;           /* vLLM, SGLang; zero = tp over the GPUs */
 } HrScenario;
 
 gboolean hr_scenario_estimate       (const HrScenario  *scenario,

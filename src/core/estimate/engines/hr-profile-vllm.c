@@ -18,14 +18,20 @@
 #include "hr-estimate-constants.h"
 #include "hr-profile.h"
 #include "hr-profile-common.h"
+#include "hr-parallel-layout.h"
 #include "hr-vllm-memory.h"
 
-/* vLLM's KV cache types are the model's 16-bit type ("auto") and FP8
- * (--kv-cache-dtype fp8); it has no block-quantized GGUF types. */
-static gboolean
-kv_type_supported (double bytes_per_element)
+/* vLLM budgets on the total the driver reports, not the nominal size. */
+static guint64
+cuda_total_bytes (const HrDevice *device)
 {
-  return bytes_per_element == 2.0 || bytes_per_element == 1.0;
+  double gib = device->memory_bytes / HR_GIB;
+  double unreported = HR_CUDA_UNREPORTED_GIB +
+                      HR_CUDA_UNREPORTED_PER_GIB * MAX (gib - HR_CUDA_UNREPORTED_BASE_GIB, 0.0);
+
+  return device->kind == HR_DEVICE_DISCRETE
+         ? device->memory_bytes - (guint64) (unreported * HR_GIB)
+         : device->memory_bytes;
 }
 
 static gboolean
@@ -34,93 +40,117 @@ vllm_estimate (const HrEstimateInput  *input,
                GError                **error)
 {
   const HrModelArch *model = input->model;
-  guint32 n_gpus = input->n_gpus;
   double bpe = input->kv_bytes_per_element;
-  HrVllmParams params;
-  HrVllmMemory m;
   double weights = hr_profile_weights (input);
-  double kv_fraction, kv_per_token_dev;
-  guint32 heads_per_device;
+  double kv_fraction, kv_per_layer_token;
+  HrVllmParams params;
+  HrVllmMemory binding = { 0 };
+  HrStage binding_stage = { 0 };
+  HrLayout layout;
+  guint32 heads_per_device, gpus;
   guint64 cuda_total;
 
-  if (input->checkpoint == HR_CHECKPOINT_GGUF)
-    {
-      result->fix = HR_FIX_ENGINE_AUTO;
-      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
-                              "vLLM serves safetensors checkpoints; GGUF files are "
-                              "llama.cpp's");
-    }
-  if (!hr_vllm_tp_valid (model, n_gpus))
-    {
-      result->fix = HR_FIX_GPU_COUNT;
-      result->fix_gpus = hr_vllm_nearest_tp (model, n_gpus);
-      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
-                              "vLLM needs the %u attention heads (and %u KV heads) to divide "
-                              "evenly over the GPUs; %u GPUs do not",
-                              model->n_heads, model->n_kv_heads, n_gpus);
-    }
-  if (!kv_type_supported (bpe))
-    {
-      result->fix = HR_FIX_KV_FP16;
-      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
-                              "vLLM has no such KV cache type (it offers FP16/BF16 and FP8)");
-    }
+  if (!hr_profile_serving_check (input, "vLLM", &layout, result, error))
+    return FALSE;
+  gpus = layout.tp * layout.pp;
 
-  /* vLLM budgets on the total the driver reports, not the nominal size. */
-  cuda_total = input->device->kind == HR_DEVICE_DISCRETE
-               ? input->device->memory_bytes - (guint64) (HR_CUDA_UNREPORTED_GIB * HR_GIB)
-               : input->device->memory_bytes;
-
-  hr_vllm_params_init_default (&params, input->context);
+  cuda_total = cuda_total_bytes (input->device);
+  hr_vllm_params_init_for_device (&params, input->context, cuda_total,
+                                  input->small_batch_device);
+  /* --max-num-seqs as the command writes it: the parallel sequences. */
   params.max_num_seqs = input->batch;
+  params.pp = layout.pp;
+  /* An older vLLM, to check against its logs. */
+  if (input->options.vllm_generation == HR_VLLM_V1_0_19)
+    {
+      params.generation = HR_VLLM_V1_0_19;
+      params.gpu_memory_utilization = HR_VLLM_V0_GPU_MEMORY_UTILIZATION;
+    }
+  else if (input->options.vllm_generation == HR_VLLM_V0_6)
+    {
+      hr_vllm_params_init_v0 (&params, input->context);
+      params.max_num_seqs = input->batch;
+    }
   if (input->options.gpu_memory_utilization > 0)
     params.gpu_memory_utilization = input->options.gpu_memory_utilization;
   if (input->options.max_num_batched_tokens > 0)
     params.max_num_batched_tokens = input->options.max_num_batched_tokens;
 
-  kv_fraction = hr_profile_kv_device_fraction (model, n_gpus, &heads_per_device);
-  /* vLLM pages a full-attention cache for every layer. */
-  kv_per_token_dev = hr_kv_bytes_per_token (model, bpe) * kv_fraction;
-  hr_vllm_memory (model, hr_profile_ffn_width (input), cuda_total,
-                  (guint64) llround (weights / n_gpus), kv_per_token_dev, n_gpus, &params, &m);
+  kv_fraction = hr_profile_kv_device_fraction (model, layout.tp, &heads_per_device);
+  kv_per_layer_token = hr_kv_bytes_per_token (model, bpe) / model->n_layers * kv_fraction;
 
+  /* Every stage sizes its own cache; the engine keeps the fewest blocks
+   * (DefaultKVCacheConfigBuilder: "the smallest" over the ranks). */
+  for (guint32 stage = 0; stage < layout.pp; stage++)
+    {
+      HrStage st;
+      HrVllmMemory m;
+
+      hr_layout_stage (input, &layout, HR_PP_REMAINDER_FRONT, weights, stage, &st);
+      hr_vllm_memory (model, hr_profile_ffn_width (input), cuda_total,
+                      (guint64) llround (st.weights_bytes),
+                      kv_per_layer_token * st.n_layers, layout.tp, &params, &m);
+      /* only the last stage samples */
+      if (!st.last && layout.pp > 1)
+        {
+          HrVllmParams no_sampler = params;
+
+          no_sampler.max_num_seqs = 1;
+          hr_vllm_memory (model, hr_profile_ffn_width (input), cuda_total,
+                          (guint64) llround (st.weights_bytes),
+                          kv_per_layer_token * st.n_layers, layout.tp, &no_sampler, &m);
+        }
+      if (stage == 0 || m.kv_blocks < binding.kv_blocks)
+        {
+          binding = m;
+          binding_stage = st;
+        }
+    }
+
+  result->layout = layout;
+  result->max_num_seqs = params.max_num_seqs;
+  result->max_num_batched_tokens = params.max_num_batched_tokens;
   result->kv_bytes_per_element = bpe;
-  result->kv_device_fraction = kv_fraction;
-  result->kv_capacity_tokens = m.kv_capacity_tokens;
-  result->max_concurrency = m.max_concurrency;
+  result->kv_device_fraction = kv_fraction * binding_stage.n_layers / model->n_layers;
+  result->kv_capacity_tokens = binding.kv_capacity_tokens;
+  result->max_concurrency = binding.max_concurrency;
   result->kv_heads_per_device = heads_per_device;
   result->kv_replicated = model->attention != HR_ATTENTION_MLA &&
-                          (guint64) heads_per_device * n_gpus > model->n_kv_heads;
-  result->per_device_weights_bytes = (guint64) llround (weights / n_gpus);
-  result->per_device_kv_bytes = m.kv_cache_bytes;
-  result->per_device_overhead_bytes = m.activation_peak_bytes + m.non_torch_bytes +
-                                      m.cuda_graph_bytes;
-  result->kv_bytes = m.kv_cache_bytes * n_gpus;
-  result->overhead_bytes = result->per_device_overhead_bytes * n_gpus;
-  result->max_context = m.kv_capacity_tokens;
-  result->budget_bytes = m.budget_bytes;
-  result->activation_bytes = m.activation_peak_bytes;
-  result->non_torch_bytes = m.non_torch_bytes;
-  result->cuda_graph_bytes = m.cuda_graph_bytes;
+                          (guint64) heads_per_device * layout.tp > model->n_kv_heads;
+  result->per_device_weights_bytes = binding.weights_bytes;
+  /* the cache each GPU allocates: the common block count */
+  result->per_device_kv_bytes = hr_round_bytes ((double) binding.kv_capacity_tokens *
+                                                kv_per_layer_token * binding_stage.n_layers);
+  result->per_device_overhead_bytes = binding.activation_peak_bytes + binding.non_torch_bytes +
+                                      binding.cuda_graph_bytes;
+  result->kv_bytes = result->per_device_kv_bytes * gpus * layout.dp;
+  result->overhead_bytes = result->per_device_overhead_bytes * gpus * layout.dp;
+  result->max_context = binding.kv_capacity_tokens;
+  result->budget_bytes = binding.budget_bytes;
+  result->activation_bytes = binding.activation_peak_bytes;
+  result->non_torch_bytes = binding.non_torch_bytes;
+  result->cuda_graph_bytes = binding.cuda_graph_bytes;
   result->gpu_memory_utilization = params.gpu_memory_utilization;
   result->block_size = params.block_size;
 
-  if (!hr_profile_finish (input, result, weights,
+  if (!hr_profile_finish (input, result, weights * layout.dp,
                           hr_kv_bytes (model, input->context, input->batch, bpe),
-                          model->params_active / model->params_total * weights / n_gpus,
-                          hr_kv_bytes (model, input->context, 1, bpe) * kv_fraction,
+                          model->params_active / model->params_total * binding.weights_bytes,
+                          hr_kv_bytes (model, input->context, 1, bpe) * kv_fraction *
+                          binding_stage.n_layers / model->n_layers,
                           HR_DECODE_FIXED_SECONDS, error))
     return FALSE;
 
   /* vLLM refuses to start when one sequence of max_model_len does not fit
-   * the cache; it fits tightly when fewer than the requested sequences
-   * can run at once. */
-  if (m.kv_cache_bytes == 0 || m.kv_capacity_tokens < input->context)
+   * the cache.  It fits comfortably when the cache holds the requested
+   * sequences with the same 10 % to spare as the other profiles' rule,
+   * tightly when it just holds them. */
+  if (binding.kv_cache_bytes == 0 || binding.kv_capacity_tokens < input->context)
     result->verdict = HR_VERDICT_NO_FIT;
-  else if (m.max_concurrency < input->batch)
-    result->verdict = HR_VERDICT_TIGHT;
-  else
+  else if ((double) input->batch <= HR_COMFORTABLE_FRACTION * binding.max_concurrency)
     result->verdict = HR_VERDICT_COMFORTABLE;
+  else
+    result->verdict = HR_VERDICT_TIGHT;
   return TRUE;
 }
 

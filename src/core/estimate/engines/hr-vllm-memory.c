@@ -13,19 +13,51 @@
 
 
 void
-hr_vllm_params_init_default (HrVllmParams *p,
-                             guint64       max_model_len)
+hr_vllm_params_init_v0 (HrVllmParams *p,
+                        guint64       max_model_len)
 {
   g_return_if_fail (p != NULL);
 
   *p = (HrVllmParams) {
-    .gpu_memory_utilization = HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION,
+    .generation = HR_VLLM_V0_6,
+    .gpu_memory_utilization = HR_VLLM_V0_GPU_MEMORY_UTILIZATION,
     .max_num_batched_tokens = HR_VLLM_DEFAULT_MAX_NUM_BATCHED_TOKENS,
     .max_model_len = max_model_len,
     .max_num_seqs = HR_VLLM_DEFAULT_MAX_NUM_SEQS,
     .block_size = HR_VLLM_DEFAULT_BLOCK_SIZE,
     .enforce_eager = FALSE,
+    .pp = 1,
   };
+}
+
+void
+hr_vllm_params_init_for_device (HrVllmParams *p,
+                                guint64       max_model_len,
+                                guint64       device_bytes,
+                                gboolean      is_a100)
+{
+  g_return_if_fail (p != NULL);
+
+  hr_vllm_params_init_v0 (p, max_model_len);
+  p->generation = HR_VLLM_V1;
+  p->gpu_memory_utilization = HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION;
+  if ((double) device_bytes >= HR_VLLM_HUGE_GPU_GIB * HR_GIB)
+    {
+      p->max_num_batched_tokens = HR_VLLM_HUGE_MAX_NUM_BATCHED_TOKENS;
+      p->max_num_seqs = HR_VLLM_LARGE_MAX_NUM_SEQS;
+    }
+  else if ((double) device_bytes >= HR_VLLM_LARGE_GPU_GIB * HR_GIB && !is_a100)
+    {
+      p->max_num_batched_tokens = HR_VLLM_LARGE_MAX_NUM_BATCHED_TOKENS;
+      p->max_num_seqs = HR_VLLM_LARGE_MAX_NUM_SEQS;
+    }
+}
+
+void
+hr_vllm_params_init_default (HrVllmParams *p,
+                             guint64       max_model_len)
+{
+  hr_vllm_params_init_for_device (p, max_model_len, 0, FALSE);
 }
 
 void
@@ -38,7 +70,7 @@ hr_vllm_memory (const HrModelArch  *arch,
                 const HrVllmParams *p,
                 HrVllmMemory       *out)
 {
-  double tokens, seqs, hidden, mlp, sampler, activation, budget, non_torch, left;
+  double tokens, seqs, hidden, mlp, sampler, activation, budget, non_torch, graphs, left;
   double block_bytes;
   guint32 block_size;
 
@@ -61,23 +93,35 @@ hr_vllm_memory (const HrModelArch  *arch,
    * size is replicated and the sampler sees the gathered vocabulary. */
   mlp = tokens * (HR_VLLM_MLP_INTERMEDIATE_COEF * (double) ffn_width / tp +
                   HR_VLLM_MLP_HIDDEN_COEF * hidden) * HR_VLLM_ACTIVATION_BYTES;
-  sampler = seqs * (double) arch->vocab * HR_VLLM_SAMPLER_BYTES_PER_LOGIT +
+  sampler = seqs * (double) arch->vocab *
+            (p->generation == HR_VLLM_V0_6 ? HR_VLLM_SAMPLER_BYTES_PER_LOGIT
+                                           : HR_VLLM_V1_SAMPLER_BYTES_PER_LOGIT) +
             tokens * hidden * HR_VLLM_ACTIVATION_BYTES;
   activation = MAX (mlp, sampler);
 
   budget = (double) device_bytes * p->gpu_memory_utilization;
-  non_torch = HR_VLLM_NON_TORCH_GIB * HR_GIB;
+  if (p->generation == HR_VLLM_V0_6)
+    non_torch = HR_VLLM_NON_TORCH_GIB * HR_GIB;
+  else if (tp > 1)
+    non_torch = HR_VLLM_V1_NON_TORCH_TP_GIB * HR_GIB;
+  else if (p->pp > 1)
+    non_torch = HR_VLLM_V1_NON_TORCH_PP_GIB * HR_GIB;
+  else
+    non_torch = HR_VLLM_V1_NON_TORCH_GIB * HR_GIB;
+  graphs = p->enforce_eager ? 0
+           : (p->generation == HR_VLLM_V0_6 ? HR_VLLM_CUDA_GRAPH_GIB : HR_VLLM_V1_CUDA_GRAPH_GIB) * HR_GIB;
 
-  /* vLLM 0.6: available_kv_cache_memory = total_gpu_memory ×
-   * gpu_memory_utilization − (peak torch memory + non-torch memory),
-   * where the torch peak holds the weights and the activations. */
-  left = budget - (double) weights_bytes_per_device - activation - non_torch;
+  /* available KV = total × gpu_memory_utilization − (weights + activation
+   * peak + non-torch memory), and since 0.21 − the CUDA graphs' estimate
+   * (0.6: peak torch memory held the weights and activations). */
+  left = budget - (double) weights_bytes_per_device - activation - non_torch -
+         (p->generation == HR_VLLM_V1 ? graphs : 0);
 
   out->budget_bytes = hr_round_bytes (budget);
   out->weights_bytes = weights_bytes_per_device;
   out->activation_peak_bytes = hr_round_bytes (activation);
   out->non_torch_bytes = hr_round_bytes (non_torch);
-  out->cuda_graph_bytes = p->enforce_eager ? 0 : hr_round_bytes (HR_VLLM_CUDA_GRAPH_GIB * HR_GIB);
+  out->cuda_graph_bytes = hr_round_bytes (graphs);
   out->kv_cache_bytes = hr_round_bytes (left);
 
   block_bytes = (double) block_size * kv_bytes_per_token_per_device;

@@ -15,15 +15,33 @@
 
 G_BEGIN_DECLS
 
-/* vLLM's defaults (vllm/engine/arg_utils.py, config): 90 % of the device,
- * blocks of 16 tokens, CUDA graphs on.  `vllm serve` batches at most 2048
- * tokens and 256 sequences per step (8192 and 1024 on ≥ 70 GiB GPUs other
- * than the A100); vLLM 0.6 without chunked prefill used
+/* Two generations of vLLM allocate differently.  Headroom's commands
+ * target V1 (0.21 and later); the 0.6 profile stays for the logs it was
+ * calibrated on. */
+typedef enum
+{
+  HR_VLLM_V1,        /* 0.21+: CUDA graph memory comes off the budget */
+  HR_VLLM_V1_0_19,   /* V1 before 0.21: graphs captured after the cache */
+  HR_VLLM_V0_6,      /* 0.6: graphs after the cache, another sampler */
+} HrVllmGeneration;
+
+/* vLLM's defaults (vllm/engine/arg_utils.py, config/cache.py at 002f10e0):
+ * 92 % of the device since 0.21 (90 % before, raised with the CUDA graph
+ * profiling of PR #38284), blocks of 16 tokens, CUDA graphs on.  `vllm
+ * serve` batches at most 2048 tokens and 256 sequences per step; 8192
+ * and 1024 on GPUs of 70 GiB and more other than the A100; 16384 from
+ * 160 GiB (get_batch_defaults).  vLLM 0.6 without chunked prefill used
  * max(max_model_len, 2048) tokens. */
-#define HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION 0.90
+#define HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION 0.92
+#define HR_VLLM_V0_GPU_MEMORY_UTILIZATION      0.90
 #define HR_VLLM_DEFAULT_BLOCK_SIZE       16
 #define HR_VLLM_DEFAULT_MAX_NUM_SEQS     256
 #define HR_VLLM_DEFAULT_MAX_NUM_BATCHED_TOKENS 2048
+#define HR_VLLM_LARGE_GPU_GIB            70.0
+#define HR_VLLM_LARGE_MAX_NUM_SEQS       1024
+#define HR_VLLM_LARGE_MAX_NUM_BATCHED_TOKENS 8192
+#define HR_VLLM_HUGE_GPU_GIB             160.0
+#define HR_VLLM_HUGE_MAX_NUM_BATCHED_TOKENS 16384
 
 /* Activations are 16-bit whatever the weight format (BF16/FP16 compute). */
 #define HR_VLLM_ACTIVATION_BYTES         2.0
@@ -48,25 +66,43 @@ G_BEGIN_DECLS
 #define HR_VLLM_MLP_HIDDEN_COEF          3.0
 #define HR_VLLM_SAMPLER_BYTES_PER_LOGIT  39.0
 
+/* V1's sampler keeps fewer copies: 15.45 B per sequence and vocabulary
+ * entry, fitted on Llama-3.1-8B on an H100 (vLLM 0.19.0, 1024 sequences:
+ * "torch peak memory increase: 1.89GiB"); it gives Qwen2.5-7B and Qwen3-8B
+ * 2.24 GiB (logged 2.21), Gemma-2-27B 3.77 (3.66), Mistral-Small-3.1
+ * 1.93 (2.03) — llm-d-planner's v0.19 logs, research notes vllm.md A1. */
+#define HR_VLLM_V1_SAMPLER_BYTES_PER_LOGIT 15.45
+
 /* Memory outside torch's allocator: CUDA context, cuBLAS workspace, NCCL.
  * 0.35 GiB in the calibration log (RTX 3090, one GPU); other vLLM logs
  * show 0.16–0.47 GiB on one GPU and several GiB with tensor parallelism
  * on H100s (vllm-project/vllm#10511: 1.79 GiB, 3.58 GiB with -tp 2). */
 #define HR_VLLM_NON_TORCH_GIB            0.35
 
-/* CUDA graphs are captured after the KV cache is allocated and come out of
- * the (1 − gpu_memory_utilization) margin: vLLM logs "Graph capturing
- * finished in N secs, took 0.11 … 0.96 GiB" across models. */
+/* V1's "non-torch forward increase": 0.24–0.26 GiB on one GPU; 2.07–2.21
+ * GiB with tensor parallelism (custom all-reduce and NCCL buffers); 0.07
+ * per pipeline stage (vLLM 0.19.0 on H100, 16 logs of llm-d-planner). */
+#define HR_VLLM_V1_NON_TORCH_GIB         0.25
+#define HR_VLLM_V1_NON_TORCH_TP_GIB      2.1
+#define HR_VLLM_V1_NON_TORCH_PP_GIB      0.07
+
+/* CUDA graphs.  0.6 captured them after the KV cache, out of the
+ * (1 − gpu_memory_utilization) margin: "took 0.11 … 0.96 GiB" across
+ * models.  Since 0.21 vLLM estimates their memory before and takes it off
+ * the budget: 0.54–1.70 GiB estimated in the v0.19 logs, median 0.84. */
 #define HR_VLLM_CUDA_GRAPH_GIB           0.5
+#define HR_VLLM_V1_CUDA_GRAPH_GIB        0.85
 
 typedef struct
 {
+  HrVllmGeneration generation;
   double gpu_memory_utilization;
   guint64 max_num_batched_tokens;
   guint64 max_model_len;
   guint32 max_num_seqs;
   guint32 block_size;
   gboolean enforce_eager;
+  guint32 pp;                    /* pipeline stages (V1 non-torch only) */
 } HrVllmParams;
 
 typedef struct
@@ -75,7 +111,7 @@ typedef struct
   guint64 weights_bytes;
   guint64 activation_peak_bytes;
   guint64 non_torch_bytes;
-  guint64 cuda_graph_bytes;      /* outside the budget */
+  guint64 cuda_graph_bytes;      /* V1: off the budget; 0.6: outside it */
   guint64 kv_cache_bytes;        /* what the budget leaves (>= 0) */
   guint64 kv_blocks;
   guint64 kv_capacity_tokens;
@@ -91,7 +127,15 @@ gboolean     hr_vllm_tp_valid                 (const HrModelArch      *arch,
 guint32      hr_vllm_nearest_tp               (const HrModelArch      *arch,
                                                guint32                 tp);
 
+/* V1 (0.21+) defaults for a GPU of @device_bytes (0: the smallest). */
 void         hr_vllm_params_init_default      (HrVllmParams           *p,
+                                               guint64                 max_model_len);
+void         hr_vllm_params_init_for_device   (HrVllmParams           *p,
+                                               guint64                 max_model_len,
+                                               guint64                 device_bytes,
+                                               gboolean                is_a100);
+/* vLLM 0.6's, for the logs the first profile was calibrated on. */
+void         hr_vllm_params_init_v0           (HrVllmParams           *p,
                                                guint64                 max_model_len);
 
 /* @ffn_width as for hr_llamacpp_memory(); tensor parallelism splits it,
