@@ -166,7 +166,7 @@ make_entries (Options   *o,
     { "kv-type", 0, 0, G_OPTION_ARG_STRING, &o->kv_type,
       "KV cache type: fp16, bf16, fp8, q8_0, q4_0", "K" },
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine,
-      "Engine profile: auto (default), generic, llamacpp, ollama, vllm", "E" },
+      "Engine profile: auto (default), generic, llamacpp, ollama, vllm, sglang", "E" },
     { "hardware", 0, 0, G_OPTION_ARG_STRING, &o->hardware,
       "Device id (headroom-cli devices)", "H" },
     { "gpus", 0, 0, G_OPTION_ARG_STRING, &o->gpus_arg,
@@ -496,7 +496,7 @@ resolve_scenario (Options   *o,
 
   o->scenario.engine = HR_DEFAULT_ENGINE;
   if (o->engine != NULL && !hr_engine_from_string (o->engine, &o->scenario.engine))
-    return usage_error ("unknown engine “%s” (auto, generic, llamacpp, ollama, vllm)",
+    return usage_error ("unknown engine “%s” (auto, generic, llamacpp, ollama, vllm, sglang)",
                         o->engine), FALSE;
 
   {
@@ -689,7 +689,7 @@ run_estimate (Options *o)
           add_bool (b, "flash_attn", e.flash_attn);
         }
       add_placement (b, &e);
-      if (e.engine == HR_ENGINE_VLLM)
+      if (e.engine == HR_ENGINE_VLLM || e.engine == HR_ENGINE_SGLANG)
         {
           json_builder_set_member_name (b, "layout");
           json_builder_begin_object (b);
@@ -698,11 +698,10 @@ run_estimate (Options *o)
           add_uint (b, "dp", e.layout.dp);
           add_uint (b, "nodes", e.layout.nodes);
           json_builder_end_object (b);
-        }
-      if (e.engine == HR_ENGINE_VLLM)
-        {
           add_uint (b, "kv_capacity_tokens", e.kv_capacity_tokens);
           add_double (b, "max_concurrency", e.max_concurrency);
+          add_uint (b, "max_num_seqs", e.max_num_seqs);
+          add_double (b, "gpu_memory_fraction", e.gpu_memory_utilization);
         }
       json_builder_end_object (b);
       root = json_builder_get_root (b);
@@ -751,7 +750,7 @@ run_estimate (Options *o)
         g_print ("  compute buffer %s per device (flash attention %s); %s in host RAM\n",
                  compute, e.flash_attn ? "on" : "off", host);
       }
-    if (e.engine == HR_ENGINE_VLLM)
+    if (e.engine == HR_ENGINE_VLLM || e.engine == HR_ENGINE_SGLANG)
       {
         g_autofree char *capacity = hr_format_tokens (e.kv_capacity_tokens);
         g_print ("  KV capacity %s tokens, %.2fx concurrency at this context\n",

@@ -19,6 +19,7 @@ hr_engine_get_type (void)
         { HR_ENGINE_LLAMACPP, "HR_ENGINE_LLAMACPP", "llamacpp" },
         { HR_ENGINE_OLLAMA, "HR_ENGINE_OLLAMA", "ollama" },
         { HR_ENGINE_VLLM, "HR_ENGINE_VLLM", "vllm" },
+        { HR_ENGINE_SGLANG, "HR_ENGINE_SGLANG", "sglang" },
         { HR_ENGINE_AUTO, "HR_ENGINE_AUTO", "auto" },
         { 0, NULL, NULL },
       };

@@ -24,11 +24,12 @@ typedef enum
   HR_ENGINE_LLAMACPP,
   HR_ENGINE_OLLAMA,
   HR_ENGINE_VLLM,
+  HR_ENGINE_SGLANG,
   HR_ENGINE_AUTO,      /* not a profile: the scenario picks one (hr_scenario_engine) */
 } HrEngine;
 
 /* The engine profiles hr_estimate() dispatches to (all but AUTO). */
-#define HR_N_ENGINES 4
+#define HR_N_ENGINES 5
 
 typedef enum
 {

@@ -21,6 +21,7 @@ static const HrEngineProfile * const profiles[HR_N_ENGINES] = {
   [HR_ENGINE_LLAMACPP] = &hr_profile_llamacpp,
   [HR_ENGINE_OLLAMA] = &hr_profile_ollama,
   [HR_ENGINE_VLLM] = &hr_profile_vllm,
+  [HR_ENGINE_SGLANG] = &hr_profile_sglang,
 };
 
 static const char * const engine_names[] = {
@@ -28,6 +29,7 @@ static const char * const engine_names[] = {
   [HR_ENGINE_LLAMACPP] = "llamacpp",
   [HR_ENGINE_OLLAMA] = "ollama",
   [HR_ENGINE_VLLM] = "vllm",
+  [HR_ENGINE_SGLANG] = "sglang",
   [HR_ENGINE_AUTO] = "auto",
 };
 

@@ -39,5 +39,6 @@ extern const HrEngineProfile hr_profile_nominal;
 extern const HrEngineProfile hr_profile_llamacpp;
 extern const HrEngineProfile hr_profile_ollama;
 extern const HrEngineProfile hr_profile_vllm;
+extern const HrEngineProfile hr_profile_sglang;
 
 G_END_DECLS

@@ -154,7 +154,8 @@ engine_weights (HrModelSpec *model,
   if (engine == HR_ENGINE_GENERIC)
     return NULL;
 
-  format = engine == HR_ENGINE_VLLM ? HR_WEIGHTS_FORMAT_SAFETENSORS : HR_WEIGHTS_FORMAT_GGUF;
+  format = engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG
+           ? HR_WEIGHTS_FORMAT_SAFETENSORS : HR_WEIGHTS_FORMAT_GGUF;
   key = g_strdup_printf ("%s/%d", hr_precision_get_id (precision), format);
 
   cache = g_object_get_qdata (G_OBJECT (model), weights_cache_quark ());

@@ -9,6 +9,7 @@
 
 #include "hr-parallel-layout.h"
 #include "hr-profile-common.h"
+#include "hr-estimate-constants.h"
 #include "hr-vllm-memory.h"
 
 gboolean
@@ -145,5 +146,19 @@ hr_profile_serving_check (const HrEstimateInput  *input,
                               engine);
     }
   return TRUE;
+}
+
+/* The serving engines budget on the total the driver reports, not the
+ * nominal size. */
+guint64
+hr_cuda_total_bytes (const HrDevice *device)
+{
+  double gib = device->memory_bytes / HR_GIB;
+  double unreported = HR_CUDA_UNREPORTED_GIB +
+                      HR_CUDA_UNREPORTED_PER_GIB * MAX (gib - HR_CUDA_UNREPORTED_BASE_GIB, 0.0);
+
+  return device->kind == HR_DEVICE_DISCRETE
+         ? device->memory_bytes - (guint64) (unreported * HR_GIB)
+         : device->memory_bytes;
 }
 

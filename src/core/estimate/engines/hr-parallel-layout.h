@@ -31,6 +31,7 @@ typedef struct
   double weights_bytes;      /* one tensor-parallel rank's */
 } HrStage;
 
+guint64  hr_cuda_total_bytes        (const HrDevice        *device);
 gboolean hr_layout_resolve          (const HrEstimateInput *input,
                                      HrLayout              *layout,
                                      GError               **error);

@@ -21,19 +21,6 @@
 #include "hr-parallel-layout.h"
 #include "hr-vllm-memory.h"
 
-/* vLLM budgets on the total the driver reports, not the nominal size. */
-static guint64
-cuda_total_bytes (const HrDevice *device)
-{
-  double gib = device->memory_bytes / HR_GIB;
-  double unreported = HR_CUDA_UNREPORTED_GIB +
-                      HR_CUDA_UNREPORTED_PER_GIB * MAX (gib - HR_CUDA_UNREPORTED_BASE_GIB, 0.0);
-
-  return device->kind == HR_DEVICE_DISCRETE
-         ? device->memory_bytes - (guint64) (unreported * HR_GIB)
-         : device->memory_bytes;
-}
-
 static gboolean
 vllm_estimate (const HrEstimateInput  *input,
                HrEstimate             *result,
@@ -54,7 +41,7 @@ vllm_estimate (const HrEstimateInput  *input,
     return FALSE;
   gpus = layout.tp * layout.pp;
 
-  cuda_total = cuda_total_bytes (input->device);
+  cuda_total = hr_cuda_total_bytes (input->device);
   hr_vllm_params_init_for_device (&params, input->context, cuda_total,
                                   input->small_batch_device);
   /* --max-num-seqs as the command writes it: the parallel sequences. */
