@@ -20,6 +20,8 @@ static const char * const family_names[] = {
   [HR_FAMILY_AMD_INSTINCT] = "amd-instinct",
   [HR_FAMILY_INTEL_ARC] = "intel-arc",
   [HR_FAMILY_APPLE_SILICON] = "apple-silicon",
+  [HR_FAMILY_AMD_APU] = "amd-apu",
+  [HR_FAMILY_NVIDIA_SOC] = "nvidia-soc",
 };
 
 const char *
@@ -47,9 +49,37 @@ hr_device_unified_share (const HrDevice *device)
 {
   g_return_val_if_fail (device != NULL, 0);
 
+  if (device->family == HR_FAMILY_AMD_APU)
+    return HR_APU_GPU_SHARE;
+  if (device->family == HR_FAMILY_NVIDIA_SOC)
+    return HR_SOC_GPU_SHARE;
   return (double) device->memory_bytes <= HR_UNIFIED_SMALL_MEMORY_GIB * HR_GIB
          ? HR_UNIFIED_GPU_SHARE_SMALL
          : HR_UNIFIED_GPU_SHARE;
+}
+
+HrBackend
+hr_device_backend (const HrDevice *device)
+{
+  g_return_val_if_fail (device != NULL, HR_BACKEND_CUDA);
+
+  switch (device->family)
+    {
+    case HR_FAMILY_APPLE_SILICON:
+      return HR_BACKEND_METAL;
+    case HR_FAMILY_AMD_RADEON:
+    case HR_FAMILY_AMD_INSTINCT:
+    case HR_FAMILY_AMD_APU:
+      return HR_BACKEND_ROCM;
+    case HR_FAMILY_INTEL_ARC:
+      return HR_BACKEND_SYCL;
+    case HR_FAMILY_NVIDIA_GEFORCE:
+    case HR_FAMILY_NVIDIA_WORKSTATION:
+    case HR_FAMILY_NVIDIA_DATACENTER:
+    case HR_FAMILY_NVIDIA_SOC:
+    default:
+      return HR_BACKEND_CUDA;
+    }
 }
 
 guint64

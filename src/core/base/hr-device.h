@@ -27,9 +27,21 @@ typedef enum
   HR_FAMILY_AMD_INSTINCT,
   HR_FAMILY_INTEL_ARC,
   HR_FAMILY_APPLE_SILICON,
+  HR_FAMILY_AMD_APU,           /* Ryzen AI Max ("Strix Halo"): a share of system RAM */
+  HR_FAMILY_NVIDIA_SOC,        /* DGX Spark (GB10): unified LPDDR5X */
 } HrHardwareFamily;
 
-#define HR_N_FAMILIES 7
+#define HR_N_FAMILIES 9
+
+/* The GPU programming interface llama.cpp runs on a family: the speed
+ * model's constants are per backend. */
+typedef enum
+{
+  HR_BACKEND_CUDA,
+  HR_BACKEND_METAL,
+  HR_BACKEND_ROCM,
+  HR_BACKEND_SYCL,
+} HrBackend;
 
 /* A device (one GPU, or one Apple SoC). */
 typedef struct
@@ -38,12 +50,24 @@ typedef struct
   HrHardwareFamily family;
   guint64 memory_bytes;        /* as the device reports it */
   double bandwidth_gbps;       /* decimal GB/s */
+  double matrix_tflops;        /* dense FP16 matrix peak as llama.cpp drives
+                                * it (GeForce: FP16 accumulate); 0 = unknown */
+  gboolean hbm;                /* high-bandwidth memory (stacked) */
+  double tdp_watts;            /* board power; 0 = unknown */
+  double pcie_gbps;            /* host link, pinned copies, GB/s; 0 = none */
 } HrDevice;
 
 /* Memory a discrete GPU keeps for the driver and display: the seed's
  * 136,404-token maximum on a 12 GiB RTX 3060 implies a usable 11.81 GiB
  * (SEED-SPEC.md, "max context"). */
 #define HR_DISCRETE_RESERVE_GIB          0.19
+
+/* Ryzen AI Max and DGX Spark give the GPU a share of system memory set by
+ * the firmware and the OS: up to 96 of 128 GB on a Ryzen AI Max+ 395
+ * (AMD's Variable Graphics Memory), most of it on a DGX Spark (assumed
+ * 90 %, the rest for the OS). */
+#define HR_APU_GPU_SHARE                 0.75
+#define HR_SOC_GPU_SHARE                 0.90
 
 /* Apple unified memory: the share macOS lets the GPU wire by default
  * (recommendedMaxWorkingSetSize), about 2/3 on machines with up to 36 GB
@@ -54,6 +78,7 @@ typedef struct
 
 guint64      hr_device_usable_bytes         (const HrDevice   *device);
 double       hr_device_unified_share        (const HrDevice   *device);
+HrBackend    hr_device_backend              (const HrDevice   *device);
 
 const char  *hr_hardware_family_to_string   (HrHardwareFamily  family);
 gboolean     hr_hardware_family_from_string (const char       *str,

@@ -24,9 +24,14 @@ struct _HrHardware
   char *kind;
   char *memory_type;
   char *source;
+  char *pcie;
+  char *source_quality;
   double memory_gib;
   double bandwidth_gbps;
   double fp16_tflops;
+  double int8_tops;
+  double tdp_w;
+  double pcie_gbps;
 
   HrDevice device;
 };
@@ -46,7 +51,14 @@ static const HrField fields[] = {
   F ("source", HR_FIELD_STRING, FALSE, source, "Where the figures come from"),
   F ("memory_gib", HR_FIELD_DOUBLE, TRUE, memory_gib, "Memory in GiB as the device reports it"),
   F ("bandwidth_gbps", HR_FIELD_DOUBLE, TRUE, bandwidth_gbps, "Memory bandwidth, GB/s"),
-  F ("fp16_tflops", HR_FIELD_DOUBLE, FALSE, fp16_tflops, "Dense FP16 tensor TFLOPS"),
+  F ("fp16_tflops", HR_FIELD_DOUBLE, FALSE, fp16_tflops,
+     "Dense FP16 matrix TFLOPS as llama.cpp drives it (GeForce: FP16 accumulate)"),
+  F ("int8_tops", HR_FIELD_DOUBLE, FALSE, int8_tops, "Dense INT8 tensor TOPS"),
+  F ("tdp_w", HR_FIELD_DOUBLE, FALSE, tdp_w, "Board power, W"),
+  F ("pcie", HR_FIELD_STRING, FALSE, pcie, "Host link, e.g. 4.0 x16"),
+  F ("pcie_gbps", HR_FIELD_DOUBLE, FALSE, pcie_gbps, "Host link, pinned copies, GB/s"),
+  F ("source_quality", HR_FIELD_STRING, FALSE, source_quality,
+     "vendor, whitepaper, derived …"),
 };
 
 enum {
@@ -141,7 +153,8 @@ hr_hardware_new_from_json (JsonObject  *object,
   if (!hr_hardware_family_from_string (self->family, &self->device.family))
     return fail (error, "field “family” is not a known hardware family "
                  "(nvidia-geforce, nvidia-workstation, nvidia-datacenter, "
-                 "amd-radeon, amd-instinct, intel-arc, apple-silicon)"), NULL;
+                 "nvidia-soc, amd-radeon, amd-instinct, amd-apu, intel-arc, "
+                 "apple-silicon)"), NULL;
 
   /* 1 TiB per device is beyond any product; it catches unit mistakes. */
   if (!(self->memory_gib > 0 && self->memory_gib <= 1024))
@@ -149,8 +162,17 @@ hr_hardware_new_from_json (JsonObject  *object,
   if (!(self->bandwidth_gbps > 0 && self->bandwidth_gbps <= 100000))
     return fail (error, "field “bandwidth_gbps” must be in (0, 100000]"), NULL;
 
+  if (self->fp16_tflops < 0 || self->tdp_w < 0 || self->pcie_gbps < 0 ||
+      !isfinite (self->fp16_tflops) || !isfinite (self->tdp_w) || !isfinite (self->pcie_gbps))
+    return fail (error, "fields “fp16_tflops”, “tdp_w” and “pcie_gbps” must not be "
+                 "negative"), NULL;
+
   self->device.memory_bytes = (guint64) llround (self->memory_gib * HR_GIB);
   self->device.bandwidth_gbps = self->bandwidth_gbps;
+  self->device.matrix_tflops = self->fp16_tflops;
+  self->device.hbm = self->memory_type != NULL && g_str_has_prefix (self->memory_type, "HBM");
+  self->device.tdp_watts = self->tdp_w;
+  self->device.pcie_gbps = self->pcie_gbps;
 
   return g_steal_pointer (&self);
 }

@@ -102,6 +102,8 @@ static const double hr_decode_efficiency_by_family[HR_N_FAMILIES] = {
   [HR_FAMILY_AMD_INSTINCT] = 0.65,
   [HR_FAMILY_INTEL_ARC] = 0.55,
   [HR_FAMILY_APPLE_SILICON] = 0.55,
+  [HR_FAMILY_AMD_APU] = 0.55,          /* as Apple's unified memory */
+  [HR_FAMILY_NVIDIA_SOC] = 0.55,
 };
 
 G_END_DECLS
