@@ -29,6 +29,19 @@ def matrix_tflops(d):
     return (d.get('fp16_tensor_tflops_fp16acc') or d.get('fp16_tensor_tflops')
             or d.get('gpu_fp32_tflops'))
 
+# The fabric GPUs of this kind talk over, best first: NVSwitch / NVLink,
+# AMD Infinity Fabric, a two-card NVLink bridge, else PCIe (none on a SoC).
+def fabric(d):
+    links = d.get('interconnect') or []
+    for prefix, name in (('nvswitch', 'nvswitch'), ('nvlink-5', 'nvlink'), ('nvlink-4', 'nvlink'),
+                         ('nvlink-3', 'nvlink'), ('nvlink-2', 'nvlink'),
+                         ('infinity-fabric-mi', 'infinity-fabric'),
+                         ('nvlink-bridge', 'nvlink-bridge'), ('infinity-fabric-bridge', 'nvlink-bridge'),
+                         ('pcie', 'pcie')):
+        if any(l.startswith(prefix) for l in links):
+            return name
+    return 'none'
+
 def entry(d, old=None):
     e = {
         'id': d['id'],
@@ -45,6 +58,7 @@ def entry(d, old=None):
         'tdp_w': d.get('tdp_w'),
         'pcie': d.get('pcie') or '',
         'pcie_gbps': pcie_gbps(d.get('pcie')),
+        'interconnect': fabric(d),
         'pci_ids': d.get('pci_ids') or [],
         'source': '; '.join(d.get('source') or []),
         'source_quality': d.get('source_quality') or '',

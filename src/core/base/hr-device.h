@@ -43,6 +43,17 @@ typedef enum
   HR_BACKEND_SYCL,
 } HrBackend;
 
+/* What GPUs of a kind talk to each other over (tensor parallelism's
+ * all-reduces, pipeline hand-offs). */
+typedef enum
+{
+  HR_FABRIC_PCIE,
+  HR_FABRIC_NVLINK_BRIDGE,     /* two cards bridged */
+  HR_FABRIC_NVLINK,            /* NVLink between every GPU of a board (NVSwitch) */
+  HR_FABRIC_INFINITY,          /* AMD Infinity Fabric */
+  HR_FABRIC_NONE,              /* a single SoC */
+} HrFabric;
+
 /* A device (one GPU, or one Apple SoC). */
 typedef struct
 {
@@ -55,6 +66,7 @@ typedef struct
   gboolean hbm;                /* high-bandwidth memory (stacked) */
   double tdp_watts;            /* board power; 0 = unknown */
   double pcie_gbps;            /* host link, pinned copies, GB/s; 0 = none */
+  HrFabric fabric;
 } HrDevice;
 
 /* Memory a discrete GPU keeps for the driver and display: the seed's

@@ -25,6 +25,7 @@ struct _HrHardware
   char *memory_type;
   char *source;
   char *pcie;
+  char *interconnect;
   char *source_quality;
   double memory_gib;
   double bandwidth_gbps;
@@ -57,6 +58,8 @@ static const HrField fields[] = {
   F ("tdp_w", HR_FIELD_DOUBLE, FALSE, tdp_w, "Board power, W"),
   F ("pcie", HR_FIELD_STRING, FALSE, pcie, "Host link, e.g. 4.0 x16"),
   F ("pcie_gbps", HR_FIELD_DOUBLE, FALSE, pcie_gbps, "Host link, pinned copies, GB/s"),
+  F ("interconnect", HR_FIELD_STRING, FALSE, interconnect,
+     "GPU to GPU: nvswitch, nvlink, nvlink-bridge, infinity-fabric, pcie, none"),
   F ("source_quality", HR_FIELD_STRING, FALSE, source_quality,
      "vendor, whitepaper, derived …"),
 };
@@ -173,6 +176,19 @@ hr_hardware_new_from_json (JsonObject  *object,
   self->device.hbm = self->memory_type != NULL && g_str_has_prefix (self->memory_type, "HBM");
   self->device.tdp_watts = self->tdp_w;
   self->device.pcie_gbps = self->pcie_gbps;
+  {
+    static const struct { const char *name; HrFabric fabric; } fabrics[] = {
+      { "nvswitch", HR_FABRIC_NVLINK }, { "nvlink", HR_FABRIC_NVLINK },
+      { "nvlink-bridge", HR_FABRIC_NVLINK_BRIDGE }, { "infinity-fabric", HR_FABRIC_INFINITY },
+      { "pcie", HR_FABRIC_PCIE }, { "none", HR_FABRIC_NONE },
+    };
+
+    /* unknown or absent: PCIe, what every add-in card has */
+    self->device.fabric = HR_FABRIC_PCIE;
+    for (guint i = 0; self->interconnect != NULL && i < G_N_ELEMENTS (fabrics); i++)
+      if (g_str_equal (self->interconnect, fabrics[i].name))
+        self->device.fabric = fabrics[i].fabric;
+  }
 
   return g_steal_pointer (&self);
 }
