@@ -1,0 +1,286 @@
+/* hr-speed.c — how fast llama.cpp answers: decode at depth, prompt, TTFT
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The formulas of tests/calibration/speed/README.md, where each is derived
+ * and checked; this file and the reference implementation there give the
+ * same numbers (test-speed checks a few).
+ */
+
+#define G_LOG_DOMAIN "hr-speed"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "hr-estimate-constants.h"
+#include "hr-speed.h"
+
+static gboolean
+is_metal (const HrDevice *device)
+{
+  return hr_device_backend (device) == HR_BACKEND_METAL;
+}
+
+static double
+bandwidth (const HrDevice *device)
+{
+  return device->bandwidth_gbps * HR_GB;
+}
+
+/* What the batch-1 kernels can draw: HBM parts are held back by the
+ * latency × bytes-in-flight of llama.cpp's mat-vec kernels. */
+static double
+decode_bandwidth (const HrDevice *device)
+{
+  double bw = bandwidth (device);
+
+  if (device->hbm && !is_metal (device))
+    bw = 1.0 / (1.0 / bw + 1.0 / HR_SPEED_HBM_CAP);
+  return bw;
+}
+
+/* The usable matrix peak: the datasheet's, within what the board's power
+ * sustains.  Without a figure, a peak of 100 FLOP per byte of bandwidth
+ * (about a mid-range GPU) rather than none. */
+double
+hr_speed_matrix_flops (const HrDevice *device)
+{
+  double peak = device->matrix_tflops > 0 ? device->matrix_tflops * 1e12
+                                          : 100.0 * bandwidth (device);
+
+  if (device->tdp_watts > 0 && !is_metal (device))
+    peak = 1.0 / (1.0 / peak + 1.0 / (HR_SPEED_TFLOPS_PER_WATT * 1e12 * device->tdp_watts));
+  return peak;
+}
+
+HrQuantFamily
+hr_speed_quant_family (double        bpw,
+                       HrCheckpoint  checkpoint,
+                       const char   *label)
+{
+  static const char * const legacy[] = { "q8_0", "q4_0", "q4_1", "q5_0", "q5_1" };
+
+  if (checkpoint != HR_CHECKPOINT_GGUF)
+    return bpw >= 16 ? HR_QUANT_FLOAT : HR_QUANT_LEGACY;
+  for (guint i = 0; label != NULL && i < G_N_ELEMENTS (legacy); i++)
+    if (g_ascii_strcasecmp (label, legacy[i]) == 0)
+      return HR_QUANT_LEGACY;
+  return HR_QUANT_KQUANT;
+}
+
+/* ---------------------------------------------------------------- decode */
+
+/* Metal unpacks quantized weights on its ALUs: with little compute per
+ * byte of bandwidth (M1 Max) that, not memory, bounds a token. */
+static double
+metal_unpack_seconds (const HrSpeedInput *in,
+                      const HrSpeedGpu   *g,
+                      double              bpw)
+{
+  double ops = in->family == HR_QUANT_FLOAT ? 2.0
+               : in->family == HR_QUANT_LEGACY ? HR_SPEED_O_KQ_METAL / 2
+               : HR_SPEED_O_KQ_METAL;
+  double weights = g->stream_bytes * 8 / MAX (bpw, 1.0);
+
+  return weights * ops / hr_speed_matrix_flops (g->device);
+}
+
+/* One GPU's share of a token with @depth tokens cached: its weights, its
+ * layers' fixed cost, and the cache read once per query head (llama.cpp
+ * without flash attention, as measured). */
+static void
+gpu_token (const HrSpeedInput *in,
+           const HrSpeedGpu   *g,
+           double              depth,
+           double             *stream,
+           double             *fixed)
+{
+  const HrModelArch *a = in->arch;
+  gboolean metal = is_metal (g->device);
+  double bw = decode_bandwidth (g->device);
+  double eta_w = metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA;
+  double eta_att = metal ? HR_SPEED_ETA_ATT_METAL : HR_SPEED_ETA_ATT_CUDA;
+  double bpw = g->layer_params > 0 ? g->layer_bytes * 8 / g->layer_params : 16;
+  double t_w = g->stream_bytes / (eta_w * bw);
+  double layers = in->tensor_parallel ? (double) a->n_layers / in->n_gpus : g->layers;
+
+  if (metal)
+    t_w = MAX (t_w, metal_unpack_seconds (in, g, bpw));
+  *stream = t_w + depth * layers * 4.0 * a->n_heads * a->head_dim_k / (eta_att * bw);
+  *fixed = g->layers * (metal ? HR_SPEED_C_LAYER_METAL : HR_SPEED_C_LAYER_CUDA);
+}
+
+double
+hr_speed_token_seconds (const HrSpeedInput *in,
+                        double              depth)
+{
+  const HrModelArch *a = in->arch;
+  double t = 0, slowest = 0, fixed_max = 0;
+  guint32 busy = 0;
+
+  g_return_val_if_fail (in != NULL && in->arch != NULL, 0);
+
+  for (guint32 i = 0; i < in->n_gpus; i++)
+    {
+      double stream, fixed;
+
+      if (in->gpus[i].layers == 0 && in->gpus[i].stream_bytes == 0)
+        continue;
+      gpu_token (in, &in->gpus[i], depth, &stream, &fixed);
+      busy++;
+      if (in->tensor_parallel)
+        {
+          /* every GPU runs every layer on its shard, at once */
+          slowest = MAX (slowest, stream);
+          fixed_max = MAX (fixed_max, fixed);
+        }
+      else
+        t += stream + fixed;
+    }
+  if (in->tensor_parallel)
+    /* two all-reduces a layer: after attention and after the MLP */
+    t = slowest + fixed_max + (busy > 1 ? 2.0 * a->n_layers * in->allreduce_seconds : 0);
+  else if (busy > 1)
+    t += (busy - 1) * HR_SPEED_HOP_SECONDS;
+
+  /* Layers the CPU holds read RAM, their cache too. */
+  if (in->cpu_layers > 0)
+    {
+      double kv_token = 2.0 * a->n_kv_heads * a->head_dim_k * 2.0;
+
+      t += (in->cpu_bytes + depth * kv_token * in->cpu_layers) /
+           (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
+      if (busy > 0)
+        t += HR_SPEED_HOP_SECONDS;
+    }
+  return t;
+}
+
+/* ---------------------------------------------------------------- prompt */
+
+/* One micro-batch of @n tokens at positions @p0 … on a GPU running
+ * @layers layers of @params matrix weights and @bytes of weights. */
+static double
+ubatch_seconds (const HrSpeedInput *in,
+                const HrDevice     *device,
+                double              layers,
+                double              params,
+                double              bytes,
+                double              p0,
+                double              n)
+{
+  const HrModelArch *a = in->arch;
+  gboolean metal = is_metal (device);
+  double bw = bandwidth (device);
+  double flops = hr_speed_matrix_flops (device);
+  double eta_mm = metal ? HR_SPEED_ETA_MM_METAL : HR_SPEED_ETA_MM_CUDA;
+  double eta_q = eta_mm, t_flop, read, t_mm, t_deq = 0, units, t_att;
+
+  if (metal && in->family == HR_QUANT_KQUANT)
+    eta_q *= HR_SPEED_PHI_KQ_METAL;
+  else if (metal && in->family == HR_QUANT_LEGACY)
+    eta_q *= 0.5 * (1 + HR_SPEED_PHI_KQ_METAL);
+
+  /* the products: compute, or reading the weights once */
+  t_flop = 2.0 * params * n / (eta_q * flops);
+  read = !metal || in->family == HR_QUANT_FLOAT ? 2.0 * params : bytes;
+  t_mm = MAX (t_flop, read / ((metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA) * bw));
+  /* CUDA expands quantized weights to F16 before cuBLAS */
+  if (!metal && in->family != HR_QUANT_FLOAT)
+    t_deq = (bytes + 2.0 * params) / bw;
+  /* attention over the window: the score block of every head */
+  units = layers * a->n_heads * n * (p0 + n);
+  t_att = units * 4.0 * a->head_dim_k / (eta_mm * flops) +
+          units * (metal ? HR_SPEED_BETA_METAL : HR_SPEED_BETA_CUDA) / bw;
+  return t_mm + t_deq + t_att;
+}
+
+static double
+gpu_ubatch (const HrSpeedInput *in,
+            const HrSpeedGpu   *g,
+            double              p0,
+            double              n)
+{
+  double layers = in->tensor_parallel ? (double) in->arch->n_layers / in->n_gpus : g->layers;
+
+  return ubatch_seconds (in, g->device, layers, g->layer_params, g->layer_bytes, p0, n);
+}
+
+/* One llama_decode call of micro-batches starting at @p0. */
+static double
+call_seconds (const HrSpeedInput *in,
+              double              p0,
+              double              chunk)
+{
+  double ub = MAX (in->n_ubatch, 1);
+  guint32 n_ub = (guint32) ceil (chunk / ub);
+  double serial = 0, fin[HR_MAX_DEVICES] = { 0 };
+  guint32 stages = 0;
+  const HrSpeedGpu *used[HR_MAX_DEVICES];
+
+  for (guint32 i = 0; i < in->n_gpus; i++)
+    if (in->gpus[i].layers > 0)
+      used[stages++] = &in->gpus[i];
+
+  for (guint32 u = 0; u < n_ub; u++)
+    {
+      double n = MIN (ub, chunk - u * ub), pos = p0 + u * ub, prev = 0, slowest = 0;
+
+      /* Layers the CPU holds: the first GPU multiplies them too (op
+       * offload from 32 tokens), after copying them over PCIe; below,
+       * the CPU runs them from RAM. */
+      if (in->cpu_layers > 0)
+        {
+          double cpu_params = in->cpu_layer_bytes > 0 && stages > 0
+                              ? used[0]->layer_params / MAX (used[0]->layers, 1) * in->cpu_layers
+                              : 0;
+
+          if (n >= HR_SPEED_OP_OFFLOAD_MIN_BATCH && in->host_link_gbps > 0 && stages > 0)
+            serial += ubatch_seconds (in, used[0]->device, in->cpu_layers, cpu_params,
+                                      in->cpu_layer_bytes, pos, n) +
+                      in->cpu_layer_bytes /
+                      (HR_SPEED_MMAP_COPY_SHARE * in->host_link_gbps * HR_GB);
+          else
+            serial += in->cpu_layer_bytes / (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
+        }
+
+      for (guint32 s = 0; s < stages; s++)
+        {
+          double t = gpu_ubatch (in, used[s], pos, n);
+
+          if (in->tensor_parallel)
+            {
+              slowest = MAX (slowest, t);
+              continue;
+            }
+          if (s + 1 < stages)
+            t += HR_SPEED_HOP_SECONDS + n * in->arch->hidden * 4.0 / (HR_SPEED_HOP_LINK_GBPS * HR_GB);
+          serial += t;
+          fin[s] = MAX (prev, fin[s]) + t;
+          prev = fin[s];
+        }
+      if (in->tensor_parallel)
+        serial += slowest + (stages > 1 ? 2.0 * in->arch->n_layers * in->allreduce_seconds : 0);
+    }
+
+  /* A layer split pipelines the micro-batches of a call (not with layers
+   * on the CPU, and one micro-batch has nothing to overlap with). */
+  if (stages > 1 && !in->tensor_parallel && in->cpu_layers == 0 && n_ub > 1)
+    return HR_SPEED_RHO_PIPE * fin[stages - 1] + (1 - HR_SPEED_RHO_PIPE) * serial;
+  return serial;
+}
+
+double
+hr_speed_prefill_seconds (const HrSpeedInput *in,
+                          guint64             prompt_tokens)
+{
+  double total = 0;
+
+  g_return_val_if_fail (in != NULL && in->arch != NULL, 0);
+
+  for (guint64 pos = 0; pos < prompt_tokens; pos += HR_SPEED_N_BATCH)
+    total += call_seconds (in, (double) pos,
+                           (double) MIN ((guint64) HR_SPEED_N_BATCH, prompt_tokens - pos));
+  return total;
+}

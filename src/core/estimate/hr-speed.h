@@ -1,0 +1,101 @@
+/* hr-speed.h — how fast llama.cpp answers: decode at depth, prompt, TTFT
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A model fitted on llama-bench measurements (reference/measured-speed.md,
+ * every tg and pp row; the fit and its cross-validation are in
+ * tests/calibration/speed/README.md).  Decode streams each GPU's weights
+ * at a share of its bandwidth, pays a fixed cost per layer, and reads the
+ * cache of every query head; prompts are matrix products at a share of the
+ * GPU's matrix peak (limited by its board power), the weights read once
+ * per micro-batch, and attention over the whole window.  GPUs of a layer
+ * split run one after the other for a token and pipeline micro-batches
+ * for a prompt; layers held by the CPU read RAM, and big prompt batches
+ * copy them to the first GPU over PCIe.  Pure functions; seconds, bytes.
+ */
+
+#pragma once
+
+#include "hr-estimate-types.h"
+
+G_BEGIN_DECLS
+
+/* The constants, fitted by least squares on log error (96 tg rows for the
+ * decode ones, 87 pp rows for the prompt ones, the decode ones held);
+ * llama.cpp of May 2024 (b2824–b2843, the builds measured: no flash
+ * attention, quantized prompt matrices expanded to F16 for cuBLAS). */
+#define HR_SPEED_ETA_W_CUDA        0.935     /* share of bandwidth streaming weights */
+#define HR_SPEED_ETA_W_METAL       0.820
+#define HR_SPEED_C_LAYER_CUDA      92.6e-6   /* s per layer per token: small kernels */
+#define HR_SPEED_C_LAYER_METAL     129.5e-6
+#define HR_SPEED_ETA_ATT_CUDA      1.63      /* cache read per query head (L2 reuse > 1) */
+#define HR_SPEED_ETA_ATT_METAL     0.472
+#define HR_SPEED_HBM_CAP           3.43e12   /* B/s: batch-1 kernels on HBM parts */
+#define HR_SPEED_O_KQ_METAL        30.1      /* FP32 ops to unpack a K-quant weight */
+#define HR_SPEED_ETA_MM_CUDA       0.754     /* share of the matrix peak in prompt GEMMs */
+#define HR_SPEED_ETA_MM_METAL      0.677
+#define HR_SPEED_PHI_KQ_METAL      0.774     /* Metal quantized GEMM vs F16 */
+#define HR_SPEED_RHO_PIPE          0.652     /* achieved share of micro-batch overlap */
+
+/* Fixed, not fitted. */
+#define HR_SPEED_BETA_CUDA         24.0      /* B per attention score without flash attention */
+#define HR_SPEED_BETA_METAL        16.0      /*   (counted from the kernels) */
+#define HR_SPEED_HOP_SECONDS       0.3e-3    /* a token crossing to the next GPU */
+#define HR_SPEED_HOP_LINK_GBPS     25.0      /* activations between GPUs, PCIe 4.0 x16 */
+/* A sustained matrix peak cannot draw more than the board's power: the
+ * usable peak is the harmonic mean of the datasheet peak and 1 TFLOPS per
+ * watt (a prior, not fitted; with it the matrix efficiency was refitted on
+ * the calibration rows, and data-centre prompts of public rows fall from
+ * +29 / +76 % to +1 / +9 % off on A100 / H100 PCIe). */
+#define HR_SPEED_TFLOPS_PER_WATT   1.0
+/* mmap'd weights cross PCIe through a staging buffer at about half the
+ * pinned rate (offload-logs case 3: RTX 2060, 14 of 32 layers). */
+#define HR_SPEED_MMAP_COPY_SHARE   0.5
+#define HR_SPEED_N_BATCH           2048      /* llama_decode call (-b) */
+#define HR_SPEED_OP_OFFLOAD_MIN_BATCH 32     /* CPU-held products go to the GPU */
+#define HR_SPEED_MAX_INFLIGHT      4         /* micro-batches a layer split pipelines */
+
+typedef enum
+{
+  HR_QUANT_FLOAT,       /* F32, F16, BF16 */
+  HR_QUANT_LEGACY,      /* Q8_0, Q4_0, Q5_x: one scale per 32 weights */
+  HR_QUANT_KQUANT,      /* K-quants, IQ, TQ: packed super-blocks */
+} HrQuantFamily;
+
+/* One GPU of a layer split (or the only one). */
+typedef struct
+{
+  const HrDevice *device;
+  guint32 layers;               /* repeating layers it runs */
+  double stream_bytes;          /* weights it streams per decoded token */
+  double layer_bytes;           /* its layers' weights (prompt read) */
+  double layer_params;          /* its layers' matrix weights (active) */
+} HrSpeedGpu;
+
+typedef struct
+{
+  const HrModelArch *arch;
+  HrQuantFamily family;
+  guint32 n_gpus;
+  HrSpeedGpu gpus[HR_MAX_DEVICES];
+  gboolean tensor_parallel;     /* the GPUs share every layer (vLLM, SGLang) */
+  double allreduce_seconds;     /* with tensor_parallel: one all-reduce */
+  /* layers the CPU holds (partial offload) */
+  guint32 cpu_layers;
+  double cpu_bytes;             /* streamed per decoded token */
+  double cpu_layer_bytes;       /* copied to the first GPU per prompt micro-batch */
+  double ram_gbps;
+  double host_link_gbps;        /* the first GPU's PCIe, pinned */
+  guint32 n_ubatch;
+} HrSpeedInput;
+
+HrQuantFamily hr_speed_quant_family   (double                 bpw,
+                                       HrCheckpoint           checkpoint,
+                                       const char            *label);
+double        hr_speed_token_seconds  (const HrSpeedInput    *in,
+                                       double                 depth);
+double        hr_speed_prefill_seconds (const HrSpeedInput   *in,
+                                        guint64               prompt_tokens);
+double        hr_speed_matrix_flops   (const HrDevice        *device);
+
+G_END_DECLS
