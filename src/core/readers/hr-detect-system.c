@@ -266,7 +266,8 @@ cpuinfo_field (const char *line,
   gsize n = strlen (key);
   const char *p;
 
-  if (g_ascii_strncasecmp (line, key, n) != 0)
+  /* Keys are case-sensitive: “model” (a number) is not “Model” (Arm's name). */
+  if (strncmp (line, key, n) != 0)
     return NULL;
   p = line + n;
   while (*p == ' ' || *p == '\t')
