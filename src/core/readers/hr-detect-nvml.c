@@ -230,11 +230,45 @@ read_device (Nvml             *nvml,
   g_ptr_array_add (findings->gpus, g_steal_pointer (&gpu));
 }
 
+/* sysfs saw the NVIDIA GPUs first (without memory figures): NVML's
+ * replace them, by PCI slot, or all of them if NVML gave no slot. */
+static void
+drop_sysfs_duplicates (HrDetectFindings *findings,
+                       guint             first_nvml)
+{
+  gboolean all = FALSE;
+
+  for (guint i = first_nvml; i < findings->gpus->len; i++)
+    all = all || ((HrGpuInfo *) g_ptr_array_index (findings->gpus, i))->pci_slot == NULL;
+
+  for (guint i = first_nvml; i-- > 0;)
+    {
+      HrGpuInfo *old = g_ptr_array_index (findings->gpus, i);
+      gboolean same = all;
+
+      if (old->vendor != HR_GPU_VENDOR_NVIDIA)
+        continue;
+      for (guint j = first_nvml; j < findings->gpus->len && !same; j++)
+        {
+          HrGpuInfo *gpu = g_ptr_array_index (findings->gpus, j);
+
+          same = old->pci_slot != NULL && gpu->pci_slot != NULL &&
+                 g_ascii_strcasecmp (old->pci_slot, gpu->pci_slot) == 0;
+        }
+      if (same)
+        {
+          g_ptr_array_remove_index (findings->gpus, i);
+          first_nvml--;
+        }
+    }
+}
+
 /**
  * hr_detect_nvml:
  * @library: a file name or path for g_module_open()
  *
- * Adds the NVIDIA GPUs NVML reports.  The library stays loaded: NVML
+ * Adds the NVIDIA GPUs NVML reports, in place of the ones sysfs gave
+ * (hr_detect_drm() runs first).  The library stays loaded: NVML
  * keeps threads of its own, and unloading it under them is not safe.
  */
 void
@@ -243,6 +277,7 @@ hr_detect_nvml (const char       *library,
 {
   Nvml nvml = { 0 };
   unsigned int count = 0;
+  guint first = findings->gpus->len;
   nvmlReturn_t rc;
 
   if (!load (&nvml, library, findings))
@@ -272,6 +307,7 @@ hr_detect_nvml (const char       *library,
         }
       for (guint i = 0; i < count; i++)
         read_device (&nvml, i, findings);
+      drop_sysfs_duplicates (findings, first);
     }
 
   rc = nvml.shutdown ();

@@ -306,7 +306,7 @@ read_card (HrTree           *tree,
     gpu->pci_slot = g_path_get_basename (dev);
 
   if (slot_known (findings, gpu->pci_slot))
-    return;   /* NVML's, or a second card node of the same GPU */
+    return;   /* a second card node of the same GPU */
 
   speed = read_line_attr (tree, dev, "max_link_speed");
   gpu->pcie_generation = pcie_generation_from_speed (speed);
@@ -324,7 +324,8 @@ read_card (HrTree           *tree,
       read_intel (tree, card_real, dev, gpu);
       break;
     case HR_PCI_VENDOR_NVIDIA:
-      /* NVML did not report it: no driver library, or nouveau. */
+      /* No memory figures here: NVML, read next, replaces this entry; it
+       * stays when NVML is missing (nouveau, no driver library). */
       gpu->vendor = HR_GPU_VENDOR_NVIDIA;
       break;
     default:
@@ -364,7 +365,7 @@ is_card_name (const char *name)
 /**
  * hr_detect_drm:
  *
- * Adds the GPUs of /sys/class/drm that are not in @findings yet.
+ * Adds the GPUs of /sys/class/drm.
  */
 void
 hr_detect_drm (HrTree           *tree,

@@ -477,6 +477,13 @@ add_model (HrLocalScan   *self,
   g_list_store_append (self->models, model);
 }
 
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_ascii_strcasecmp (*(const char * const *) a, *(const char * const *) b);
+}
+
 /* The entries of @dir (resolved inside @tree), or %NULL; each one counts
  * against the bounds, and listing stops when one is reached. */
 static GPtrArray *
@@ -495,7 +502,7 @@ list_dir (HrLocalScan *self,
   names = g_ptr_array_new_with_free_func (g_free);
   while (tick (self) && (name = g_dir_read_name (handle)) != NULL)
     g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_ascii_strcasecmp);
+  g_ptr_array_sort (names, compare_names);
   return names;
 }
 
