@@ -162,5 +162,28 @@ status=$?
 quiet_ok "local-models with no caches"
 json_check "an empty list" 'd == []'
 
+# --------------------------------------------------------- custom devices
+
+mkdir -p "$tmp/data/headroom"
+cat >"$tmp/data/headroom/custom-devices.json" <<'JSON'
+{
+  "hardware": [
+    { "id": "custom-rtx-2080-ti", "name": "RTX 2080 Ti", "vendor": "NVIDIA",
+      "family": "nvidia-geforce", "kind": "discrete", "memory_gib": 11,
+      "bandwidth_gbps": 616, "fp16_tflops": 53.8, "custom": true }
+  ]
+}
+JSON
+XDG_DATA_HOME="$tmp/data" "$cli" estimate $G --precision q4_k_m --hardware custom-rtx-2080-ti \
+  --json >"$tmp/out" 2>"$tmp/err"
+status=$?
+quiet_ok "a custom device with --hardware"
+json_check "the custom device's figures" \
+  'd["hardware"] == "custom-rtx-2080-ti" and d["usable_bytes"] < 11 * 2**30'
+XDG_DATA_HOME="$tmp/data" "$cli" devices --json >"$tmp/out" 2>"$tmp/err"
+status=$?
+json_check "custom devices are listed with the catalog's" \
+  'any(x["id"] == "custom-rtx-2080-ti" for x in d)'
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
