@@ -125,31 +125,6 @@ sparse (const char *root,
   fclose (f);
 }
 
-/* Removes @dir and everything below it, never following a link. */
-void
-hr_test_remove_tree (const char *dir)
-{
-  g_autoptr(GDir) handle = NULL;
-  const char *name;
-  GStatBuf st;
-
-  if (g_lstat (dir, &st) != 0)
-    return;
-  if (!S_ISDIR (st.st_mode))
-    {
-      g_unlink (dir);
-      return;
-    }
-  g_chmod (dir, 0755);
-  handle = g_dir_open (dir, 0, NULL);
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      hr_test_remove_tree (path);
-    }
-  g_rmdir (dir);
-}
-
 /* ----------------------------------------------------------- system */
 
 static void
@@ -238,6 +213,38 @@ card (const char *root,
   return g_steal_pointer (&dev);
 }
 
+/* amdgpu's memory figures, in the device's directory @dev. */
+static void
+amd_vram (const char *root,
+          const char *dev,
+          const char *total,
+          const char *used)
+{
+  g_autofree char *total_path = g_strdup_printf ("%s/mem_info_vram_total", dev);
+  g_autofree char *used_path = g_strdup_printf ("%s/mem_info_vram_used", dev);
+
+  put (root, total_path, total);
+  put (root, used_path, used);
+}
+
+/* A card node under @device_dir whose device link is @device_target,
+ * and its link in /sys/class/drm: the skeleton of the hostile cards. */
+static void
+bare_card (const char *root,
+           const char *device_dir,
+           const char *name,
+           const char *device_target)
+{
+  g_autofree char *node = g_strdup_printf ("sys/devices/%s/drm/%s", device_dir, name);
+  g_autofree char *link = g_strdup_printf ("%s/device", node);
+  g_autofree char *class_link = g_strdup_printf ("sys/class/drm/%s", name);
+  g_autofree char *target = g_strdup_printf ("../../devices/%s/drm/%s", device_dir, name);
+
+  directory (root, node);
+  link_to (root, link, device_target);
+  link_to (root, class_link, target);
+}
+
 static void
 pci_ids (const char *root)
 {
@@ -285,7 +292,6 @@ hr_fake_system_write (const char *root,
                       const char *scenario)
 {
   g_autofree char *dev = NULL;
-  g_autofree char *path = NULL;
 
   directory (root, "sys/class/drm");
   put (root, "sys/class/drm/version", "drm 1.1.0 20060810\n");
@@ -298,11 +304,7 @@ hr_fake_system_write (const char *root,
       cpuinfo (root, "AMD Ryzen 9 7950X 16-Core Processor", 16, 32);
       pci_ids (root);
       dev = card (root, &c);
-      path = g_strdup_printf ("%s/mem_info_vram_total", dev);
-      put (root, path, "25753026560\n");
-      g_free (path);
-      path = g_strdup_printf ("%s/mem_info_vram_used", dev);
-      put (root, path, "1073741824\n");
+      amd_vram (root, dev, "25753026560\n", "1073741824\n");
     }
   else if (g_str_equal (scenario, "intel-arc"))
     {
@@ -338,11 +340,7 @@ hr_fake_system_write (const char *root,
       cpuinfo (root, "AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", 16, 32);
       pci_ids (root);
       dev = card (root, &apu);
-      path = g_strdup_printf ("%s/mem_info_vram_total", dev);
-      put (root, path, "536870912\n");
-      g_free (path);
-      path = g_strdup_printf ("%s/mem_info_vram_used", dev);
-      put (root, path, "104857600\n");
+      amd_vram (root, dev, "536870912\n", "104857600\n");
     }
   else if (g_str_equal (scenario, "nvidia-sysfs"))
     {
@@ -365,41 +363,31 @@ hr_fake_system_write (const char *root,
       fifo (root, "usr/share/hwdata/pci.ids");
 
       /* card0: the device link loops */
-      directory (root, "sys/devices/loop/drm/card0");
       link_to (root, "sys/devices/loop/a", "b");
       link_to (root, "sys/devices/loop/b", "a");
-      link_to (root, "sys/devices/loop/drm/card0/device", "../../a");
-      link_to (root, "sys/class/drm/card0", "../../devices/loop/drm/card0");
+      bare_card (root, "loop", "card0", "../../a");
 
       /* card1: the device link leaves the tree for the real /sys */
-      directory (root, "sys/devices/away/drm/card1");
-      link_to (root, "sys/devices/away/drm/card1/device", "/sys/devices/system/cpu");
-      link_to (root, "sys/class/drm/card1", "../../devices/away/drm/card1");
+      bare_card (root, "away", "card1", "/sys/devices/system/cpu");
 
       /* card2: vendor is a FIFO; card3: vendor is far too big; card4:
        * binary garbage; card5: device is a file; card6: a link to
        * itself; a card name too long to be a number */
       fifo (root, "sys/devices/fifo/vendor");
       put (root, "sys/devices/fifo/device", "0x744c\n");
-      directory (root, "sys/devices/fifo/drm/card2");
-      link_to (root, "sys/devices/fifo/drm/card2/device", "../..");
-      link_to (root, "sys/class/drm/card2", "../../devices/fifo/drm/card2");
+      bare_card (root, "fifo", "card2", "../..");
 
       for (guint i = 0; i < 300 * 1024; i++)
         g_string_append_c (big, '1');
       put (root, "sys/devices/big/vendor", big->str);
       put (root, "sys/devices/big/device", "0x744c\n");
-      directory (root, "sys/devices/big/drm/card3");
-      link_to (root, "sys/devices/big/drm/card3/device", "../..");
-      link_to (root, "sys/class/drm/card3", "../../devices/big/drm/card3");
+      bare_card (root, "big", "card3", "../..");
 
       for (guint i = 0; i < sizeof garbage; i++)
         garbage[i] = (guint8) (i * 37 + 11);
       put_bytes (root, "sys/devices/garbage/vendor", garbage, sizeof garbage);
       put_bytes (root, "sys/devices/garbage/device", garbage, sizeof garbage);
-      directory (root, "sys/devices/garbage/drm/card4");
-      link_to (root, "sys/devices/garbage/drm/card4/device", "../..");
-      link_to (root, "sys/class/drm/card4", "../../devices/garbage/drm/card4");
+      bare_card (root, "garbage", "card4", "../..");
 
       directory (root, "sys/class/drm/card5");
       put (root, "sys/class/drm/card5/device", "not a directory\n");
@@ -429,7 +417,6 @@ write_gguf (const char *path,
 {
   enum { HIDDEN = 256, HEADS = 4, KV = 2, HEAD_DIM = 64, FFN = 512, VOCAB = 64, LAYERS = 2 };
   g_autoptr(HrGgufWriter) w = hr_gguf_writer_new (3);
-  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   const guint n_tensors = 3 + LAYERS * 9;
   guint64 dims[2];
@@ -456,10 +443,7 @@ write_gguf (const char *path,
       hr_gguf_writer_add_uint32 (w, "llama.attention.head_count", HEADS);
       hr_gguf_writer_add_uint32 (w, "llama.attention.head_count_kv", KV);
       hr_gguf_writer_add_uint32 (w, "llama.rope.dimension_count", HEAD_DIM);
-      for (guint i = 0; i < VOCAB; i++)
-        g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
-      hr_gguf_writer_add_string_array (w, "tokenizer.ggml.tokens",
-                                       (const char * const *) tokens->pdata, tokens->len);
+      hr_gguf_writer_add_tokens (w, VOCAB);
 
       TENSOR ("token_embd.weight", HR_GGML_TYPE_Q8_0, HIDDEN, VOCAB, HIDDEN * VOCAB / 32 * 34);
       for (guint l = 0; l < LAYERS; l++)

@@ -32,6 +32,4 @@ HrLocalRoots *hr_fake_models_roots      (const char *home);
 void          hr_fake_write_tiny_gguf   (const char *path,
                                          const char *name);
 
-void          hr_test_remove_tree       (const char *dir);
-
 G_END_DECLS

@@ -13,29 +13,6 @@
 #include "hr-catalog-json.h"
 #include "hr-test-util.h"
 
-typedef struct
-{
-  char *dir;
-  HrCatalog *catalog;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
-{
-  fixture->dir = hr_test_make_temp_dir ("test-custom-devices");
-  fixture->catalog = hr_test_builtin_catalog ();
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
-{
-  hr_test_remove_tree (fixture->dir);
-  g_free (fixture->dir);
-  g_clear_object (&fixture->catalog);
-}
-
 static HrHardware *
 custom (HrCatalog  *catalog,
         const char *name,
@@ -59,7 +36,7 @@ custom (HrCatalog  *catalog,
 }
 
 static void
-test_save_reload_remove (Fixture       *fixture,
+test_save_reload_remove (HrTestDir     *fixture,
                          gconstpointer  user_data)
 {
   g_autoptr(GError) error = NULL;
@@ -118,7 +95,7 @@ test_save_reload_remove (Fixture       *fixture,
 }
 
 static void
-test_refusals (Fixture       *fixture,
+test_refusals (HrTestDir     *fixture,
                gconstpointer  user_data)
 {
   g_autoptr(GError) error = NULL;
@@ -264,10 +241,10 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/custom-devices/save-reload-remove", Fixture, NULL, fixture_set_up,
-              test_save_reload_remove, fixture_tear_down);
-  g_test_add ("/custom-devices/refusals", Fixture, NULL, fixture_set_up,
-              test_refusals, fixture_tear_down);
+  g_test_add ("/custom-devices/save-reload-remove", HrTestDir, "test-custom-devices", hr_test_dir_set_up,
+              test_save_reload_remove, hr_test_dir_tear_down);
+  g_test_add ("/custom-devices/refusals", HrTestDir, "test-custom-devices", hr_test_dir_set_up,
+              test_refusals, hr_test_dir_tear_down);
   g_test_add_func ("/custom-devices/pci-ids", test_pci_ids);
   g_test_add_func ("/custom-devices/family-for", test_family_for);
 

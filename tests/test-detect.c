@@ -19,29 +19,6 @@
 #include "hr-test-util.h"
 #include "hr-tree.h"
 
-typedef struct
-{
-  char *root;
-  HrCatalog *catalog;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
-{
-  fixture->root = hr_test_make_temp_dir ("test-detect");
-  fixture->catalog = hr_test_builtin_catalog ();
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
-{
-  hr_test_remove_tree (fixture->root);
-  g_free (fixture->root);
-  g_clear_object (&fixture->catalog);
-}
-
 static char *
 stub (const char *variant)
 {
@@ -54,15 +31,15 @@ stub (const char *variant)
 }
 
 static HrSystemInfo *
-detect (Fixture    *fixture,
+detect (HrTestDir  *fixture,
         const char *scenario,
         const char *nvml,
         guint       timeout_ms)
 {
   g_autofree char *library = nvml != NULL ? stub (nvml) : g_strdup ("");
-  HrDetectOptions options = { fixture->root, library, timeout_ms };
+  HrDetectOptions options = { fixture->dir, library, timeout_ms };
 
-  hr_fake_system_write (fixture->root, scenario);
+  hr_fake_system_write (fixture->dir, scenario);
   return hr_detect_system (&options, NULL);
 }
 
@@ -102,7 +79,7 @@ local_device (GListModel *devices,
 /* ------------------------------------------------------------- sysfs */
 
 static void
-test_amd (Fixture       *fixture,
+test_amd (HrTestDir     *fixture,
           gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "amd", NULL, 0);
@@ -149,7 +126,7 @@ test_amd (Fixture       *fixture,
 }
 
 static void
-test_intel_arc (Fixture       *fixture,
+test_intel_arc (HrTestDir     *fixture,
                 gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "intel-arc", NULL, 0);
@@ -187,7 +164,7 @@ test_intel_arc (Fixture       *fixture,
 }
 
 static void
-test_igpu_smbios (Fixture       *fixture,
+test_igpu_smbios (HrTestDir     *fixture,
                   gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "igpu", NULL, 0);
@@ -224,7 +201,7 @@ test_igpu_smbios (Fixture       *fixture,
 }
 
 static void
-test_strix_halo (Fixture       *fixture,
+test_strix_halo (HrTestDir     *fixture,
                  gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "strix-halo", NULL, 0);
@@ -253,7 +230,7 @@ test_strix_halo (Fixture       *fixture,
 /* Malformed files, FIFOs, link loops and links out of the root: nothing
  * is read from them, nothing hangs. */
 static void
-test_hostile (Fixture       *fixture,
+test_hostile (HrTestDir     *fixture,
               gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "hostile", NULL, 0);
@@ -272,7 +249,7 @@ test_hostile (Fixture       *fixture,
 }
 
 static void
-test_empty (Fixture       *fixture,
+test_empty (HrTestDir     *fixture,
             gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "empty", NULL, 0);
@@ -284,7 +261,7 @@ test_empty (Fixture       *fixture,
 /* ------------------------------------------------------------- NVML */
 
 static void
-test_nvml (Fixture       *fixture,
+test_nvml (HrTestDir     *fixture,
            gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "nvidia-sysfs", "good", 0);
@@ -324,16 +301,16 @@ test_nvml (Fixture       *fixture,
 
 /* Without NVML the card is still known by its PCI id. */
 static void
-test_nvml_missing_library (Fixture       *fixture,
+test_nvml_missing_library (HrTestDir     *fixture,
                            gconstpointer  user_data)
 {
-  g_autofree char *missing = g_build_filename (fixture->root, "libnvidia-ml.so.1", NULL);
-  HrDetectOptions options = { fixture->root, missing, 0 };
+  g_autofree char *missing = g_build_filename (fixture->dir, "libnvidia-ml.so.1", NULL);
+  HrDetectOptions options = { fixture->dir, missing, 0 };
   g_autoptr(HrSystemInfo) info = NULL;
   g_autoptr(GListModel) devices = NULL;
   HrLocalDevice *device;
 
-  hr_fake_system_write (fixture->root, "nvidia-sysfs");
+  hr_fake_system_write (fixture->dir, "nvidia-sysfs");
   info = hr_detect_system (&options, NULL);
   assert_note (info, "cannot be loaded");
   g_assert_cmpuint (hr_system_info_get_n_gpus (info), ==, 1);
@@ -349,7 +326,7 @@ test_nvml_missing_library (Fixture       *fixture,
 }
 
 static void
-test_nvml_failing (Fixture       *fixture,
+test_nvml_failing (HrTestDir     *fixture,
                    gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "nvidia-sysfs", "failing", 0);
@@ -361,7 +338,7 @@ test_nvml_failing (Fixture       *fixture,
 }
 
 static void
-test_nvml_missing_symbol (Fixture       *fixture,
+test_nvml_missing_symbol (HrTestDir     *fixture,
                           gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "nvidia-sysfs", "missing", 0);
@@ -373,7 +350,7 @@ test_nvml_missing_symbol (Fixture       *fixture,
 /* nvmlInit hangs: detection returns at its deadline with what the
  * earlier stages found. */
 static void
-test_nvml_slow (Fixture       *fixture,
+test_nvml_slow (HrTestDir     *fixture,
                 gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "nvidia-sysfs", "slow", 300);
@@ -387,7 +364,7 @@ test_nvml_slow (Fixture       *fixture,
 /* DGX Spark: NVML has no memory figures for GB10, which uses the
  * system's memory. */
 static void
-test_nvml_spark (Fixture       *fixture,
+test_nvml_spark (HrTestDir     *fixture,
                  gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "amd", "spark", 0);
@@ -408,7 +385,7 @@ test_nvml_spark (Fixture       *fixture,
 }
 
 static void
-test_nvml_hostile (Fixture       *fixture,
+test_nvml_hostile (HrTestDir     *fixture,
                    gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "empty", "hostile", 0);
@@ -443,13 +420,13 @@ detected (GObject      *source,
 }
 
 static void
-test_async (Fixture       *fixture,
+test_async (HrTestDir     *fixture,
             gconstpointer  user_data)
 {
-  HrDetectOptions options = { fixture->root, "", 0 };
+  HrDetectOptions options = { fixture->dir, "", 0 };
   g_autoptr(HrSystemInfo) info = NULL;
 
-  hr_fake_system_write (fixture->root, "amd");
+  hr_fake_system_write (fixture->dir, "amd");
   hr_detect_system_async (&options, NULL, detected, &info);
   while (info == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -457,13 +434,13 @@ test_async (Fixture       *fixture,
 }
 
 static void
-test_environment (Fixture       *fixture,
+test_environment (HrTestDir     *fixture,
                   gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = NULL;
 
-  hr_fake_system_write (fixture->root, "intel-arc");
-  g_setenv (HR_DETECT_SYSROOT_ENV, fixture->root, TRUE);
+  hr_fake_system_write (fixture->dir, "intel-arc");
+  g_setenv (HR_DETECT_SYSROOT_ENV, fixture->dir, TRUE);
   g_setenv (HR_DETECT_NVML_ENV, "", TRUE);
   info = hr_detect_system (NULL, NULL);
   g_unsetenv (HR_DETECT_SYSROOT_ENV);
@@ -472,11 +449,11 @@ test_environment (Fixture       *fixture,
 
 /* The reads under a root: bounded, regular files only, inside the root. */
 static void
-test_tree (Fixture       *fixture,
+test_tree (HrTestDir     *fixture,
            gconstpointer  user_data)
 {
-  g_autofree char *inside = g_build_filename (fixture->root, "in", NULL);
-  g_autofree char *outside = g_build_filename (fixture->root, "out", NULL);
+  g_autofree char *inside = g_build_filename (fixture->dir, "in", NULL);
+  g_autofree char *outside = g_build_filename (fixture->dir, "out", NULL);
   g_autofree char *path = NULL;
   g_autofree char *contents = NULL;
   g_autoptr(HrTree) tree = NULL;
@@ -524,7 +501,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add (path, HrTestDir, "test-detect", hr_test_dir_set_up, func, hr_test_dir_tear_down)
   ADD ("/detect/amd", test_amd);
   ADD ("/detect/intel-arc", test_intel_arc);
   ADD ("/detect/igpu-smbios", test_igpu_smbios);

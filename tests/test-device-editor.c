@@ -16,29 +16,6 @@
 #include "hr-device-editor.h"
 #include "hr-test-util.h"
 
-typedef struct
-{
-  char *dir;
-  HrCatalog *catalog;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
-{
-  fixture->dir = hr_test_make_temp_dir ("test-device-editor");
-  fixture->catalog = hr_test_builtin_catalog ();
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
-{
-  hr_test_remove_tree (fixture->dir);
-  g_free (fixture->dir);
-  g_clear_object (&fixture->catalog);
-}
-
 static void
 iterate (void)
 {
@@ -119,7 +96,7 @@ removed_cb (HrDeviceEditor  *editor,
 /* A new device: the fields typed in, Save, and it is in the catalog and
  * on disk. */
 static void
-test_add (Fixture       *fixture,
+test_add (HrTestDir     *fixture,
           gconstpointer  user_data)
 {
   g_autoptr(HrDeviceEditor) editor = g_object_ref_sink (hr_device_editor_new (fixture->catalog,
@@ -172,7 +149,7 @@ test_add (Fixture       *fixture,
 
 /* A detected GPU the catalog does not know, filled in for the user. */
 static void
-test_prefill_unified (Fixture       *fixture,
+test_prefill_unified (HrTestDir     *fixture,
                       gconstpointer  user_data)
 {
   g_autoptr(HrDeviceEditor) editor = g_object_ref_sink (hr_device_editor_new (fixture->catalog,
@@ -195,7 +172,7 @@ test_prefill_unified (Fixture       *fixture,
 
 /* Editing a custom device keeps its id; removing takes it away. */
 static void
-test_edit_and_remove (Fixture       *fixture,
+test_edit_and_remove (HrTestDir     *fixture,
                       gconstpointer  user_data)
 {
   HrHardwareFields values = {
@@ -242,7 +219,7 @@ test_edit_and_remove (Fixture       *fixture,
 
 /* A save that fails says why and keeps the window open. */
 static void
-test_save_error (Fixture       *fixture,
+test_save_error (HrTestDir     *fixture,
                  gconstpointer  user_data)
 {
   g_autoptr(HrDeviceEditor) editor = g_object_ref_sink (hr_device_editor_new (fixture->catalog,
@@ -265,7 +242,7 @@ test_save_error (Fixture       *fixture,
 /* A catalog device as the start of a custom one: a new id, nothing to
  * remove. */
 static void
-test_from_catalog_device (Fixture       *fixture,
+test_from_catalog_device (HrTestDir     *fixture,
                           gconstpointer  user_data)
 {
   HrHardware *builtin = hr_catalog_find_hardware (fixture->catalog, "rtx-3060-12gb");
@@ -291,7 +268,7 @@ main (int    argc,
   adw_init ();
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add (path, HrTestDir, "test-device-editor", hr_test_dir_set_up, func, hr_test_dir_tear_down)
   ADD ("/device-editor/add", test_add);
   ADD ("/device-editor/prefill-unified", test_prefill_unified);
   ADD ("/device-editor/edit-and-remove", test_edit_and_remove);

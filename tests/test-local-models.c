@@ -17,26 +17,6 @@
 #include "hr-model-import.h"
 #include "hr-test-util.h"
 
-typedef struct
-{
-  char *home;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
-{
-  fixture->home = hr_test_make_temp_dir ("test-local-models");
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
-{
-  hr_test_remove_tree (fixture->home);
-  g_free (fixture->home);
-}
-
 static HrLocalModel *
 find (HrLocalScan *scan,
       const char  *name)
@@ -95,15 +75,15 @@ notes_mention (HrLocalScan *scan,
 }
 
 static void
-test_every_source (Fixture       *fixture,
+test_every_source (HrTestDir     *fixture,
                    gconstpointer  user_data)
 {
-  g_autoptr(HrLocalRoots) roots = hr_fake_models_roots (fixture->home);
+  g_autoptr(HrLocalRoots) roots = hr_fake_models_roots (fixture->dir);
   g_autoptr(HrLocalScan) scan = NULL;
   g_autofree char *shard2 = NULL;
   HrLocalModel *found;
 
-  hr_fake_models_write (fixture->home);
+  hr_fake_models_write (fixture->dir);
   scan = hr_model_import_scan (roots, NULL, NULL);
 
   g_assert_false (hr_local_scan_is_truncated (scan));
@@ -163,10 +143,10 @@ test_every_source (Fixture       *fixture,
 /* A cache of 100,000 files: the scan stops at its entry bound and says so;
  * and with a deadline already past, at once. */
 static void
-test_bounded (Fixture       *fixture,
+test_bounded (HrTestDir     *fixture,
               gconstpointer  user_data)
 {
-  g_autofree char *dir = g_build_filename (fixture->home, "lmstudio", NULL);
+  g_autofree char *dir = g_build_filename (fixture->dir, "lmstudio", NULL);
   g_autofree char *model = g_build_filename (dir, "a-first", "repo", "tiny-Q8_0.gguf", NULL);
   g_autoptr(HrLocalRoots) roots = hr_local_roots_new ();
   g_autoptr(HrLocalScan) scan = NULL;
@@ -194,11 +174,11 @@ test_bounded (Fixture       *fixture,
 /* Links that loop or leave the tree, and a linked directory: not
  * followed, and the scan ends without reaching a bound. */
 static void
-test_links (Fixture       *fixture,
+test_links (HrTestDir     *fixture,
             gconstpointer  user_data)
 {
-  g_autofree char *dir = g_build_filename (fixture->home, "llama.cpp", NULL);
-  g_autofree char *outside = g_build_filename (fixture->home, "outside.gguf", NULL);
+  g_autofree char *dir = g_build_filename (fixture->dir, "llama.cpp", NULL);
+  g_autofree char *outside = g_build_filename (fixture->dir, "outside.gguf", NULL);
   g_autofree char *path = NULL;
   g_autoptr(HrLocalRoots) roots = hr_local_roots_new ();
   g_autoptr(HrLocalScan) scan = NULL;
@@ -238,10 +218,10 @@ test_links (Fixture       *fixture,
 /* An unreadable folder is skipped.  Root reads it anyway (CI runs as
  * root), so the case is skipped there. */
 static void
-test_unreadable (Fixture       *fixture,
+test_unreadable (HrTestDir     *fixture,
                  gconstpointer  user_data)
 {
-  g_autofree char *dir = g_build_filename (fixture->home, "lmstudio", NULL);
+  g_autofree char *dir = g_build_filename (fixture->dir, "lmstudio", NULL);
   g_autofree char *locked = g_build_filename (dir, "locked", NULL);
   g_autofree char *hidden = g_build_filename (locked, "repo", "hidden-Q8_0.gguf", NULL);
   g_autofree char *open = g_build_filename (dir, "open", "repo", "open-Q8_0.gguf", NULL);
@@ -269,10 +249,10 @@ test_unreadable (Fixture       *fixture,
 /* A GGUF file that is not a model the importer knows is listed, with
  * the reason. */
 static void
-test_unreadable_model (Fixture       *fixture,
+test_unreadable_model (HrTestDir     *fixture,
                        gconstpointer  user_data)
 {
-  g_autofree char *dir = g_build_filename (fixture->home, "llama.cpp", NULL);
+  g_autofree char *dir = g_build_filename (fixture->dir, "llama.cpp", NULL);
   g_autofree char *path = g_build_filename (dir, "broken.gguf", NULL);
   g_autoptr(HrLocalRoots) roots = hr_local_roots_new ();
   g_autoptr(HrLocalScan) scan = NULL;
@@ -301,13 +281,13 @@ scanned (GObject      *source,
 }
 
 static void
-test_async (Fixture       *fixture,
+test_async (HrTestDir     *fixture,
             gconstpointer  user_data)
 {
-  g_autoptr(HrLocalRoots) roots = hr_fake_models_roots (fixture->home);
+  g_autoptr(HrLocalRoots) roots = hr_fake_models_roots (fixture->dir);
   g_autoptr(HrLocalScan) scan = NULL;
 
-  hr_fake_models_write (fixture->home);
+  hr_fake_models_write (fixture->dir);
   hr_model_import_scan_async (roots, NULL, NULL, scanned, &scan);
   while (scan == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -316,7 +296,7 @@ test_async (Fixture       *fixture,
 
 /* The tools' environment variables choose the folders. */
 static void
-test_default_roots (Fixture       *fixture,
+test_default_roots (HrTestDir     *fixture,
                     gconstpointer  user_data)
 {
   g_autoptr(HrLocalRoots) roots = NULL;
@@ -348,7 +328,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add (path, HrTestDir, "test-local-models", hr_test_dir_set_up, func, hr_test_dir_tear_down)
   ADD ("/local-models/every-source", test_every_source);
   ADD ("/local-models/bounded", test_bounded);
   ADD ("/local-models/links", test_links);
