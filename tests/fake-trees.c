@@ -287,121 +287,132 @@ dimm (const char *root,
   put_bytes (root, path, raw, sizeof raw);
 }
 
+/* The machines with a GPU: memory and CPU, cards, amdgpu's memory figures
+ * for the first card. */
+typedef struct
+{
+  const char *scenario;
+  guint64 total_kib;
+  guint64 available_kib;
+  const char *cpu;
+  guint cores;
+  guint threads;
+  Card cards[2];
+  const char *vram_total;
+  const char *vram_used;
+} System;
+
+static const System systems[] = {
+  { "amd", 65536000, 40000000, "AMD Ryzen 9 7950X 16-Core Processor", 16, 32,
+    { { "card0", "0000:03:00.0", 0x1002, 0x744c, "amdgpu" } },
+    "25753026560\n", "1073741824\n" },
+  { "intel-arc", 32768000, 20000000, "13th Gen Intel(R) Core(TM) i7-13700K", 16, 24,
+    { { "card0", "0000:00:02.0", 0x8086, 0xa780, "i915" },
+      { "card1", "0000:03:00.0", 0x8086, 0x56a0, "i915" } } },
+  { "igpu", 32768000, 24000000, "13th Gen Intel(R) Core(TM) i5-13400", 10, 16,
+    { { "card1", "0000:00:02.0", 0x8086, 0xa780, "xe" } } },
+  { "strix-halo", 130023424, 120000000, "AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", 16, 32,
+    { { "card0", "0000:c5:00.0", 0x1002, 0x1586, "amdgpu" } },
+    "536870912\n", "104857600\n" },
+  { "nvidia-sysfs", 32768000, 16000000, "AMD Ryzen 7 5800X 8-Core Processor", 8, 16,
+    { { "card0", "0000:01:00.0", 0x10de, 0x2504, "nouveau" } } },
+};
+
+/* Malformed files, FIFOs, link loops and links out of the root. */
+static void
+write_hostile_system (const char *root)
+{
+  g_autoptr(GString) big = g_string_new ("0x");
+  guint8 garbage[64];
+  guint8 lying[20] = { 17, 200 };
+
+  put (root, "proc/meminfo", "MemTotal: lots kB\nMemAvailable: -5 kB\n");
+  fifo (root, "proc/cpuinfo");
+  put (root, "sys/devices/system/cpu/online", "0-zz,\n");
+  fifo (root, "usr/share/hwdata/pci.ids");
+
+  /* card0: the device link loops */
+  link_to (root, "sys/devices/loop/a", "b");
+  link_to (root, "sys/devices/loop/b", "a");
+  bare_card (root, "loop", "card0", "../../a");
+
+  /* card1: the device link leaves the tree for the real /sys */
+  bare_card (root, "away", "card1", "/sys/devices/system/cpu");
+
+  /* card2: vendor is a FIFO; card3: vendor is far too big; card4:
+   * binary garbage; card5: device is a file; card6: a link to
+   * itself; a card name too long to be a number */
+  fifo (root, "sys/devices/fifo/vendor");
+  put (root, "sys/devices/fifo/device", "0x744c\n");
+  bare_card (root, "fifo", "card2", "../..");
+
+  for (guint i = 0; i < 300 * 1024; i++)
+    g_string_append_c (big, '1');
+  put (root, "sys/devices/big/vendor", big->str);
+  put (root, "sys/devices/big/device", "0x744c\n");
+  bare_card (root, "big", "card3", "../..");
+
+  for (guint i = 0; i < sizeof garbage; i++)
+    garbage[i] = (guint8) (i * 37 + 11);
+  put_bytes (root, "sys/devices/garbage/vendor", garbage, sizeof garbage);
+  put_bytes (root, "sys/devices/garbage/device", garbage, sizeof garbage);
+  bare_card (root, "garbage", "card4", "../..");
+
+  directory (root, "sys/class/drm/card5");
+  put (root, "sys/class/drm/card5/device", "not a directory\n");
+  link_to (root, "sys/class/drm/card6", "card6");
+  directory (root, "sys/class/drm/card99999999999999999999");
+
+  /* SMBIOS: a memory device whose length field lies */
+  put_bytes (root, "sys/firmware/dmi/entries/17-0/raw", lying, sizeof lying);
+}
+
 void
 hr_fake_system_write (const char *root,
                       const char *scenario)
 {
-  g_autofree char *dev = NULL;
+  gboolean known = g_str_equal (scenario, "empty");   /* /sys/class/drm only */
 
   directory (root, "sys/class/drm");
   put (root, "sys/class/drm/version", "drm 1.1.0 20060810\n");
 
-  if (g_str_equal (scenario, "amd"))
+  for (guint i = 0; i < G_N_ELEMENTS (systems); i++)
     {
-      Card c = { "card0", "0000:03:00.0", 0x1002, 0x744c, "amdgpu" };
+      const System *system = &systems[i];
 
-      meminfo (root, 65536000, 40000000);
-      cpuinfo (root, "AMD Ryzen 9 7950X 16-Core Processor", 16, 32);
+      if (!g_str_equal (scenario, system->scenario))
+        continue;
+      known = TRUE;
+      meminfo (root, system->total_kib, system->available_kib);
+      cpuinfo (root, system->cpu, system->cores, system->threads);
       pci_ids (root);
-      dev = card (root, &c);
-      amd_vram (root, dev, "25753026560\n", "1073741824\n");
-    }
-  else if (g_str_equal (scenario, "intel-arc"))
-    {
-      Card igpu = { "card0", "0000:00:02.0", 0x8086, 0xa780, "i915" };
-      Card arc = { "card1", "0000:03:00.0", 0x8086, 0x56a0, "i915" };
+      for (guint c = 0; c < G_N_ELEMENTS (system->cards) && system->cards[c].card != NULL; c++)
+        {
+          g_autofree char *dev = card (root, &system->cards[c]);
 
-      meminfo (root, 32768000, 20000000);
-      cpuinfo (root, "13th Gen Intel(R) Core(TM) i7-13700K", 16, 24);
-      pci_ids (root);
-      g_free (card (root, &igpu));
-      g_free (card (root, &arc));
-      put (root, "sys/devices/pci0000:00/0000:00:01.1/0000:03:00.0/drm/card1/lmem_total_bytes",
-           "17179869184\n");
+          if (c == 0 && system->vram_total != NULL)
+            amd_vram (root, dev, system->vram_total, system->vram_used);
+        }
+      break;
     }
+
+  if (g_str_equal (scenario, "intel-arc"))
+    put (root, "sys/devices/pci0000:00/0000:00:01.1/0000:03:00.0/drm/card1/lmem_total_bytes",
+         "17179869184\n");
   else if (g_str_equal (scenario, "igpu"))
     {
-      Card igpu = { "card1", "0000:00:02.0", 0x8086, 0xa780, "xe" };
-
-      meminfo (root, 32768000, 24000000);
-      cpuinfo (root, "13th Gen Intel(R) Core(TM) i5-13400", 10, 16);
-      pci_ids (root);
-      g_free (card (root, &igpu));
       /* Two DDR5-5600 modules running at 5200, and an empty slot. */
       dimm (root, 0, 16384, 0x22, 5600, 5200);
       dimm (root, 1, 16384, 0x22, 5600, 5200);
       dimm (root, 2, 0, 0x02, 0, 0);
     }
-  else if (g_str_equal (scenario, "strix-halo"))
-    {
-      Card apu = { "card0", "0000:c5:00.0", 0x1002, 0x1586, "amdgpu" };
-
-      meminfo (root, 130023424, 120000000);
-      cpuinfo (root, "AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", 16, 32);
-      pci_ids (root);
-      dev = card (root, &apu);
-      amd_vram (root, dev, "536870912\n", "104857600\n");
-    }
-  else if (g_str_equal (scenario, "nvidia-sysfs"))
-    {
-      Card nv = { "card0", "0000:01:00.0", 0x10de, 0x2504, "nouveau" };
-
-      meminfo (root, 32768000, 16000000);
-      cpuinfo (root, "AMD Ryzen 7 5800X 8-Core Processor", 8, 16);
-      pci_ids (root);
-      g_free (card (root, &nv));
-    }
   else if (g_str_equal (scenario, "hostile"))
     {
-      g_autoptr(GString) big = g_string_new ("0x");
-      guint8 garbage[64];
-      guint8 lying[20] = { 17, 200 };
-
-      put (root, "proc/meminfo", "MemTotal: lots kB\nMemAvailable: -5 kB\n");
-      fifo (root, "proc/cpuinfo");
-      put (root, "sys/devices/system/cpu/online", "0-zz,\n");
-      fifo (root, "usr/share/hwdata/pci.ids");
-
-      /* card0: the device link loops */
-      link_to (root, "sys/devices/loop/a", "b");
-      link_to (root, "sys/devices/loop/b", "a");
-      bare_card (root, "loop", "card0", "../../a");
-
-      /* card1: the device link leaves the tree for the real /sys */
-      bare_card (root, "away", "card1", "/sys/devices/system/cpu");
-
-      /* card2: vendor is a FIFO; card3: vendor is far too big; card4:
-       * binary garbage; card5: device is a file; card6: a link to
-       * itself; a card name too long to be a number */
-      fifo (root, "sys/devices/fifo/vendor");
-      put (root, "sys/devices/fifo/device", "0x744c\n");
-      bare_card (root, "fifo", "card2", "../..");
-
-      for (guint i = 0; i < 300 * 1024; i++)
-        g_string_append_c (big, '1');
-      put (root, "sys/devices/big/vendor", big->str);
-      put (root, "sys/devices/big/device", "0x744c\n");
-      bare_card (root, "big", "card3", "../..");
-
-      for (guint i = 0; i < sizeof garbage; i++)
-        garbage[i] = (guint8) (i * 37 + 11);
-      put_bytes (root, "sys/devices/garbage/vendor", garbage, sizeof garbage);
-      put_bytes (root, "sys/devices/garbage/device", garbage, sizeof garbage);
-      bare_card (root, "garbage", "card4", "../..");
-
-      directory (root, "sys/class/drm/card5");
-      put (root, "sys/class/drm/card5/device", "not a directory\n");
-      link_to (root, "sys/class/drm/card6", "card6");
-      directory (root, "sys/class/drm/card99999999999999999999");
-
-      /* SMBIOS: a memory device whose length field lies */
-      put_bytes (root, "sys/firmware/dmi/entries/17-0/raw", lying, sizeof lying);
+      known = TRUE;
+      write_hostile_system (root);
     }
-  else if (g_str_equal (scenario, "empty"))
-    {
-      /* /sys/class/drm only */
-    }
-  else
+
+  if (!known)
     g_error ("unknown fake system “%s”", scenario);
 }
 
