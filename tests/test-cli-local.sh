@@ -120,6 +120,9 @@ run none estimate $G --precision q4_k_m --hardware local --json
 json_check "--hardware local on an integrated GPU: this computer, unified" \
   'd["hardware"] == "this-computer" and d["usable_bytes"] > 0'
 
+run none estimate $G --precision q4_k_m --hardware this-computer --json
+json_check "the id detect gives works as --hardware" 'd["hardware"] == "this-computer"'
+
 run none matrix $G --hardware local --json
 quiet_ok "matrix --hardware local"
 

@@ -163,6 +163,30 @@ test_intel_arc (HrTestDir     *fixture,
   g_assert_cmpstr (hr_hardware_get_family (hw), ==, "intel-arc");
 }
 
+/* A device the user added by hand is recognised by its name. */
+static void
+test_custom_device_matches (HrTestDir     *fixture,
+                            gconstpointer  user_data)
+{
+  HrHardwareFields values = {
+    .id = "custom-uhd-770", .name = "UHD Graphics 770", .vendor = "Intel",
+    .kind = HR_DEVICE_UNIFIED, .memory_gib = 31.25, .bandwidth_gbps = 89.6, .custom = TRUE,
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrHardware) mine = hr_hardware_new_from_fields (&values, &error);
+  g_autoptr(HrSystemInfo) info = NULL;
+  g_autoptr(GListModel) devices = NULL;
+  HrLocalDevice *device;
+
+  g_assert_no_error (error);
+  hr_catalog_add_hardware (fixture->catalog, mine);
+  info = detect (fixture, "intel-arc", NULL, 0);
+  devices = hr_local_devices_new (fixture->catalog, info);
+  device = local_device (devices, 1);
+  g_assert_cmpint (hr_local_device_get_match (device), ==, HR_LOCAL_MATCH_NAME);
+  g_assert_cmpstr (hr_local_device_get_catalog_id (device), ==, "custom-uhd-770");
+}
+
 static void
 test_igpu_smbios (HrTestDir     *fixture,
                   gconstpointer  user_data)
@@ -505,6 +529,7 @@ main (int    argc,
   ADD ("/detect/amd", test_amd);
   ADD ("/detect/intel-arc", test_intel_arc);
   ADD ("/detect/igpu-smbios", test_igpu_smbios);
+  ADD ("/detect/custom-device-matches", test_custom_device_matches);
   ADD ("/detect/strix-halo", test_strix_halo);
   ADD ("/detect/hostile", test_hostile);
   ADD ("/detect/empty", test_empty);

@@ -14,6 +14,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "hr-calculator.h"
 #include "hr-catalog.h"
@@ -263,11 +264,20 @@ parse_count (const char *option,
 /* --hardware local: the first detected GPU, or the unified-memory machine.
  * A device made of the detected figures is added to the catalog so that
  * the hardware table has its row. */
+static GListModel *
+add_detected_devices (Options *o)
+{
+  g_autoptr(HrSystemInfo) info = hr_detect_system (NULL, NULL);
+  GListModel *devices = hr_local_devices_new (o->catalog, info);
+
+  hr_local_devices_add_to_catalog (devices, o->catalog);
+  return devices;
+}
+
 static gboolean
 resolve_local_hardware (Options *o)
 {
-  g_autoptr(HrSystemInfo) info = hr_detect_system (NULL, NULL);
-  g_autoptr(GListModel) devices = hr_local_devices_new (o->catalog, info);
+  g_autoptr(GListModel) devices = add_detected_devices (o);
   HrLocalDevice *picked = hr_local_devices_pick (devices);
 
   if (picked == NULL)
@@ -277,7 +287,6 @@ resolve_local_hardware (Options *o)
       exit_status = EXIT_FILE;
       return FALSE;
     }
-  hr_local_devices_add_to_catalog (devices, o->catalog);
   o->scenario.hardware = hr_local_device_get_hardware (picked);
   return TRUE;
 }
@@ -318,6 +327,14 @@ resolve_scenario (Options   *o,
     }
   else
     o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
+  /* “this-computer-2”, as detect names a second GPU the catalog lacks. */
+  if (o->scenario.hardware == NULL &&
+      g_ascii_strncasecmp (hardware, HR_LOCAL_DEVICE_ID, strlen (HR_LOCAL_DEVICE_ID)) == 0)
+    {
+      g_autoptr(GListModel) devices = add_detected_devices (o);
+
+      o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
+    }
   if (o->scenario.hardware == NULL)
     return usage_error ("unknown hardware “%s” (see headroom-cli devices)",
                         hardware), FALSE;

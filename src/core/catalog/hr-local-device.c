@@ -6,7 +6,8 @@
  * memory sizes of one chip share an id: the closest size wins), else the
  * one with the same name once vendor words and the memory size are taken
  * out (“NVIDIA GeForce RTX 3060” and “RTX 3060 12GB”) and a memory size
- * within HR_LOCAL_MEMORY_TOLERANCE.  A detected size far from the
+ * within HR_LOCAL_MEMORY_TOLERANCE (devices added by hand too, so that a
+ * card the user described is recognised).  A detected size far from the
  * catalog's (a variant the catalog does not list) is not matched.  Any
  * other GPU whose memory is known becomes a device of its own, made of
  * the detected figures: “this-computer”.
@@ -152,7 +153,7 @@ find_match (HrCatalog       *catalog,
         g_autofree char *name = normalize_name (hr_hardware_get_name (hw));
         double distance;
 
-        if (strcmp (name, wanted) != 0 || hr_hardware_is_custom (hw))
+        if (strcmp (name, wanted) != 0)
           continue;
         distance = memory_distance (gpu, hw);
         if (distance <= HR_LOCAL_MEMORY_TOLERANCE && distance < best_distance)
