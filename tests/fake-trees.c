@@ -512,6 +512,9 @@ copy_fixture (const char *name)
   return contents;
 }
 
+/* The one revision of every fake Hugging Face repository. */
+#define REVISION "0123456789abcdef0123456789abcdef01234567"
+
 /* A Hugging Face cache entry: blobs named by hash, snapshots linking to
  * them. */
 static void
@@ -523,8 +526,7 @@ hf_blob (const char *hub,
          guint64     sparse_size)
 {
   g_autofree char *blob = g_strdup_printf ("%s/blobs/%s", repo_folder, hash);
-  g_autofree char *link = g_strdup_printf ("%s/snapshots/0123456789abcdef0123456789abcdef01234567/%s",
-                                           repo_folder, file);
+  g_autofree char *link = g_strdup_printf ("%s/snapshots/%s/%s", repo_folder, REVISION, file);
   g_autofree char *target = g_strdup_printf ("../../blobs/%s", hash);
 
   if (contents != NULL)
@@ -551,8 +553,8 @@ safetensors (const char *hub,
   guint64 n = strlen (header);
   g_autofree char *blob = g_strdup_printf ("%s/blobs/%s", repo_folder, hash);
   g_autofree char *path = under (hub, blob);
-  g_autofree char *link = g_strdup_printf ("%s/snapshots/0123456789abcdef0123456789abcdef01234567/"
-                                           "model.safetensors", repo_folder);
+  g_autofree char *link = g_strdup_printf ("%s/snapshots/%s/model.safetensors",
+                                           repo_folder, REVISION);
   guint8 length[8];
   FILE *f;
 
@@ -618,7 +620,7 @@ hr_fake_models_write (const char *home)
   g_autofree char *llama = copy_fixture ("meta-llama--Llama-3.2-1B-Instruct.json");
   g_autofree char *path = NULL;
   GStatBuf st;
-  const char *rev = "0123456789abcdef0123456789abcdef01234567";
+  const char *rev = REVISION;
 
   /* Qwen3-8B: config, index, two shards */
   put (hub, "models--Qwen--Qwen3-8B/refs/main", rev);
@@ -647,15 +649,14 @@ hr_fake_models_write (const char *home)
                            "9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a", NULL);
   write_gguf (path, "Tiny HF", 0, 0);
   g_clear_pointer (&path, g_free);
-  link_to (hub, "models--bartowski--Tiny-GGUF/snapshots/"
-           "0123456789abcdef0123456789abcdef01234567/tiny-Q4_K_M.gguf",
+  link_to (hub, "models--bartowski--Tiny-GGUF/snapshots/" REVISION "/tiny-Q4_K_M.gguf",
            "../../blobs/9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a");
 
   /* Hostile: a snapshot file linking out of the repository, one linking
    * to itself, a linked directory, and something that is not a model */
   put (hub, "models--evil--escape/refs/main", rev);
-  link_to (hub, "models--evil--escape/snapshots/0123456789abcdef0123456789abcdef01234567/"
-           "config.json", "../../../models--Qwen--Qwen3-8B/blobs/"
+  link_to (hub, "models--evil--escape/snapshots/" REVISION "/config.json",
+           "../../../models--Qwen--Qwen3-8B/blobs/"
            "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1");
   put (hub, "models--evil--loop/refs/main", "../../../../etc");
   link_to (hub, "models--evil--loop/snapshots/main/config.json", "config.json");

@@ -300,8 +300,8 @@ hr_device_editor_class_init (HrDeviceEditorClass *klass)
     g_signal_new ("removed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/headroom_app/Headroom/ui/hr-device-editor.ui");
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/headroom_app/Headroom/ui/hr-device-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, HrDeviceEditor, name_row);
   gtk_widget_class_bind_template_child (widget_class, HrDeviceEditor, vendor_row);
   gtk_widget_class_bind_template_child (widget_class, HrDeviceEditor, kind_row);
