@@ -287,8 +287,10 @@ hr_detect_cpu (HrTree           *tree,
   g_autofree char *contents = NULL;
   g_autofree char *online = NULL;
   g_autoptr(GHashTable) cores = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) sockets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto(GStrv) lines = NULL;
   const char *physical = "0";
+  guint64 cores_per_socket = 0;
   guint32 processors = 0;
   gboolean truncated = FALSE;
 
@@ -313,9 +315,14 @@ hr_detect_cpu (HrTree           *tree,
                value[0] != '\0')
         findings->cpu_model = hr_detect_sanitize (value, 120);
       else if ((value = cpuinfo_field (lines[i], "physical id")) != NULL)
-        physical = value;
+        {
+          physical = value;
+          g_hash_table_add (sockets, g_strdup (value));
+        }
       else if ((value = cpuinfo_field (lines[i], "core id")) != NULL)
         g_hash_table_add (cores, g_strdup_printf ("%s/%s", physical, value));
+      else if (cores_per_socket == 0 && (value = cpuinfo_field (lines[i], "cpu cores")) != NULL)
+        g_ascii_string_to_unsigned (value, 10, 1, 1 << 16, &cores_per_socket, NULL);
     }
 
   /* The online list counts every logical CPU even when cpuinfo is cut. */
@@ -323,9 +330,15 @@ hr_detect_cpu (HrTree           *tree,
   findings->cpu_threads = count_cpu_list (online);
   if (findings->cpu_threads == 0)
     findings->cpu_threads = processors;
-  /* Without core ids (Arm), every logical CPU is a core. */
-  findings->cpu_cores = g_hash_table_size (cores) > 0 && !truncated
-                        ? g_hash_table_size (cores) : findings->cpu_threads;
+  /* Distinct (socket, core) pairs; when cpuinfo was cut (hundreds of
+   * CPUs), cores per socket × the sockets seen; without either (Arm),
+   * every logical CPU is a core. */
+  if (g_hash_table_size (cores) > 0 && !truncated)
+    findings->cpu_cores = g_hash_table_size (cores);
+  else if (cores_per_socket > 0)
+    findings->cpu_cores = cores_per_socket * MAX (1, g_hash_table_size (sockets));
+  else
+    findings->cpu_cores = findings->cpu_threads;
   if (findings->cpu_model == NULL)
     findings->cpu_model = g_strdup ("Unknown CPU");
 }
