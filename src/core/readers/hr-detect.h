@@ -23,8 +23,10 @@ G_BEGIN_DECLS
 #define HR_DETECT_NVML_ENV              "HEADROOM_NVML_LIBRARY"
 #define HR_DETECT_NVML_LIBRARY          "libnvidia-ml.so.1"
 
-/* Bounds. */
-#define HR_DETECT_TIMEOUT_MS            5000   /* the whole detection */
+/* Bounds.  The deadline leaves room for nvmlInit, which takes about a
+ * second per GPU when the driver is not kept loaded (no persistence
+ * mode); the files take milliseconds. */
+#define HR_DETECT_TIMEOUT_MS            10000  /* the whole detection */
 #define HR_DETECT_MAX_FILE_BYTES        (256 * 1024)   /* one /proc or /sys file */
 #define HR_DETECT_MAX_PCI_IDS_BYTES     (8 * 1024 * 1024)
 #define HR_DETECT_MAX_GPUS              32
