@@ -349,13 +349,38 @@ test_nvml_missing_library (HrTestDir     *fixture,
   g_assert_false (hr_local_device_get_free_known (device));
 }
 
+/* Every call fails: what sysfs knew about the card stays. */
 static void
 test_nvml_failing (HrTestDir     *fixture,
                    gconstpointer  user_data)
 {
   g_autoptr(HrSystemInfo) info = detect (fixture, "nvidia-sysfs", "failing", 0);
+  g_autoptr(GListModel) devices = NULL;
+  const HrGpuInfo *gpu;
 
   g_assert_true (hr_system_info_is_complete (info));
+  assert_note (info, "NVIDIA GPU 1: cannot be opened: GPU is lost (NVML error 15)");
+  assert_note (info, "NVIDIA GPU 0: memory not readable: Unknown Error (NVML error 999)");
+  g_assert_cmpuint (hr_system_info_get_n_gpus (info), ==, 1);
+  gpu = hr_system_info_get_gpu (info, 0);
+  g_assert_cmpstr (gpu->source, ==, "nvml");
+  g_assert_cmpstr (gpu->name, ==, "NVIDIA GeForce RTX 3060 Lite Hash Rate");
+  g_assert_cmpstr (gpu->pci_slot, ==, "0000:01:00.0");
+  g_assert_cmpuint (gpu->memory_bytes, ==, 0);
+  g_assert_cmpuint (gpu->bus_width_bits, ==, 0);
+  g_assert_cmpuint (gpu->pcie_generation, ==, 4);
+
+  devices = hr_local_devices_new (fixture->catalog, info);
+  g_assert_cmpstr (hr_local_device_get_catalog_id (hr_local_devices_pick (devices)), ==,
+                   "rtx-3060-12gb");
+}
+
+static void
+test_nvml_no_driver (HrTestDir     *fixture,
+                     gconstpointer  user_data)
+{
+  g_autoptr(HrSystemInfo) info = detect (fixture, "nvidia-sysfs", "no-driver", 0);
+
   assert_note (info, "Driver Not Loaded (NVML error 9)");
   g_assert_cmpuint (hr_system_info_get_n_gpus (info), ==, 1);
   g_assert_cmpstr (hr_system_info_get_gpu (info, 0)->source, ==, "sysfs");
@@ -536,6 +561,7 @@ main (int    argc,
   ADD ("/detect/nvml", test_nvml);
   ADD ("/detect/nvml-missing-library", test_nvml_missing_library);
   ADD ("/detect/nvml-failing", test_nvml_failing);
+  ADD ("/detect/nvml-no-driver", test_nvml_no_driver);
   ADD ("/detect/nvml-missing-symbol", test_nvml_missing_symbol);
   ADD ("/detect/nvml-slow", test_nvml_slow);
   ADD ("/detect/nvml-spark", test_nvml_spark);

@@ -5,7 +5,9 @@
  * Built several times with STUB_MODE:
  *   STUB_GOOD     answers like the real library on a machine with an
  *                 RTX 3060 12 GB and an RTX 4090 (figures from nvidia-smi)
- *   STUB_FAILING  loads, then every call fails with its own error code
+ *   STUB_FAILING  starts, counts two GPUs, then every call fails with an
+ *                 error code of its own (the second GPU is lost)
+ *   STUB_NO_DRIVER loads, but nvmlInit_v2 finds no driver
  *   STUB_MISSING  lacks nvmlDeviceGetMemoryInfo (an old or foreign library)
  *   STUB_SLOW     nvmlInit_v2 hangs for 30 s (a driver in a bad state)
  *   STUB_SPARK    one GB10 whose memory NVML does not report (DGX Spark)
@@ -23,6 +25,7 @@
 #define STUB_SLOW    4
 #define STUB_SPARK   5
 #define STUB_HOSTILE 6
+#define STUB_NO_DRIVER 7
 
 #define EXPORT __attribute__ ((visibility ("default")))
 
@@ -123,7 +126,7 @@ nvmlErrorString (nvmlReturn_t result)
 EXPORT nvmlReturn_t
 nvmlInit_v2 (void)
 {
-#if STUB_MODE == STUB_FAILING
+#if STUB_MODE == STUB_NO_DRIVER
   return NVML_ERROR_DRIVER_NOT_LOADED;
 #elif STUB_MODE == STUB_SLOW
   sleep (30);
@@ -138,6 +141,9 @@ nvmlShutdown (void)
   if (!initialized)
     return NVML_ERROR_UNINITIALIZED;
   initialized = 0;
+#if STUB_MODE == STUB_FAILING
+  return NVML_ERROR_UNKNOWN;
+#endif
   return NVML_SUCCESS;
 }
 
@@ -170,6 +176,10 @@ nvmlDeviceGetHandleByIndex_v2 (unsigned int  index,
 #endif
   if (index >= N_GPUS)
     return NVML_ERROR_INVALID_ARGUMENT;
+#if STUB_MODE == STUB_FAILING
+  if (index == 1)
+    return NVML_ERROR_GPU_IS_LOST;
+#endif
   *device = (nvmlDevice_t) &gpus[index];
   return NVML_SUCCESS;
 }
@@ -181,6 +191,9 @@ nvmlDeviceGetName (nvmlDevice_t  device,
 {
   const Gpu *gpu = lookup (device);
 
+#if STUB_MODE == STUB_FAILING
+  return NVML_ERROR_NO_PERMISSION;
+#endif
   if (!initialized)
     return NVML_ERROR_UNINITIALIZED;
   if (gpu == NULL || name == NULL)
@@ -203,6 +216,9 @@ nvmlDeviceGetMemoryInfo (nvmlDevice_t  device,
 {
   const Gpu *gpu = lookup (device);
 
+#if STUB_MODE == STUB_FAILING
+  return NVML_ERROR_UNKNOWN;
+#endif
   if (!initialized)
     return NVML_ERROR_UNINITIALIZED;
   if (gpu == NULL || memory == NULL)
@@ -229,6 +245,9 @@ nvmlDeviceGetMemoryBusWidth (nvmlDevice_t  device,
 {
   const Gpu *gpu = lookup (device);
 
+#if STUB_MODE == STUB_FAILING
+  return NVML_ERROR_NOT_SUPPORTED;
+#endif
   if (!initialized)
     return NVML_ERROR_UNINITIALIZED;
   if (gpu == NULL || bits == NULL)
@@ -250,6 +269,9 @@ nvmlDeviceGetMaxClockInfo (nvmlDevice_t  device,
 {
   const Gpu *gpu = lookup (device);
 
+#if STUB_MODE == STUB_FAILING
+  return NVML_ERROR_NO_PERMISSION;
+#endif
   if (!initialized)
     return NVML_ERROR_UNINITIALIZED;
   if (gpu == NULL || mhz == NULL || type != NVML_CLOCK_MEM)
@@ -266,6 +288,9 @@ nvmlDeviceGetMaxPcieLinkGeneration (nvmlDevice_t  device,
 {
   const Gpu *gpu = lookup (device);
 
+#if STUB_MODE == STUB_FAILING
+  return NVML_ERROR_UNKNOWN;
+#endif
   if (!initialized)
     return NVML_ERROR_UNINITIALIZED;
   if (gpu == NULL || generation == NULL)
@@ -280,6 +305,9 @@ nvmlDeviceGetMaxPcieLinkWidth (nvmlDevice_t  device,
 {
   const Gpu *gpu = lookup (device);
 
+#if STUB_MODE == STUB_FAILING
+  return NVML_ERROR_UNKNOWN;
+#endif
   if (!initialized)
     return NVML_ERROR_UNINITIALIZED;
   if (gpu == NULL || width == NULL)
@@ -294,6 +322,9 @@ nvmlDeviceGetPciInfo_v3 (nvmlDevice_t   device,
 {
   const Gpu *gpu = lookup (device);
 
+#if STUB_MODE == STUB_FAILING
+  return NVML_ERROR_GPU_IS_LOST;
+#endif
   if (!initialized)
     return NVML_ERROR_UNINITIALIZED;
   if (gpu == NULL || pci == NULL)

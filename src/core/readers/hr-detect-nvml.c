@@ -230,37 +230,72 @@ read_device (Nvml             *nvml,
   g_ptr_array_add (findings->gpus, g_steal_pointer (&gpu));
 }
 
-/* sysfs saw the NVIDIA GPUs first (without memory figures): NVML's
- * replace them, by PCI slot, or all of them if NVML gave no slot. */
+/* What sysfs knew and NVML did not say (a call that failed). */
 static void
-drop_sysfs_duplicates (HrDetectFindings *findings,
-                       guint             first_nvml)
+fill_from_sysfs (HrGpuInfo       *gpu,
+                 const HrGpuInfo *sysfs)
 {
-  gboolean all = FALSE;
+  if (gpu->name == NULL)
+    gpu->name = g_strdup (sysfs->name);
+  if (gpu->pci_slot == NULL)
+    gpu->pci_slot = g_strdup (sysfs->pci_slot);
+  if (gpu->pci_device == 0)
+    gpu->pci_device = sysfs->pci_device;
+  if (gpu->pcie_generation == 0)
+    gpu->pcie_generation = sysfs->pcie_generation;
+  if (gpu->pcie_width == 0)
+    gpu->pcie_width = sysfs->pcie_width;
+}
 
-  for (guint i = first_nvml; i < findings->gpus->len; i++)
-    all = all || ((HrGpuInfo *) g_ptr_array_index (findings->gpus, i))->pci_slot == NULL;
+/* sysfs saw the NVIDIA GPUs first, without memory figures: each of NVML's
+ * takes the place of the one in the same PCI slot; one whose slot NVML
+ * did not give takes the place of the next NVIDIA GPU of sysfs left, in
+ * order (both enumerate by PCI address).  What NVML could not read is
+ * kept from sysfs. */
+static void
+merge_sysfs_gpus (HrDetectFindings *findings,
+                  guint             first_nvml)
+{
+  g_autoptr(GPtrArray) sysfs = NULL;
 
+  sysfs = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_gpu_info_free);
+
+  /* Take sysfs's NVIDIA GPUs out of the findings. */
   for (guint i = first_nvml; i-- > 0;)
     {
-      HrGpuInfo *old = g_ptr_array_index (findings->gpus, i);
-      gboolean same = all;
+      HrGpuInfo *gpu = g_ptr_array_index (findings->gpus, i);
 
-      if (old->vendor != HR_GPU_VENDOR_NVIDIA)
-        continue;
-      for (guint j = first_nvml; j < findings->gpus->len && !same; j++)
+      if (gpu->vendor == HR_GPU_VENDOR_NVIDIA)
         {
-          HrGpuInfo *gpu = g_ptr_array_index (findings->gpus, j);
-
-          same = old->pci_slot != NULL && gpu->pci_slot != NULL &&
-                 g_ascii_strcasecmp (old->pci_slot, gpu->pci_slot) == 0;
-        }
-      if (same)
-        {
-          g_ptr_array_remove_index (findings->gpus, i);
+          g_ptr_array_insert (sysfs, 0, g_ptr_array_steal_index (findings->gpus, i));
           first_nvml--;
         }
     }
+
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint j = first_nvml; j < findings->gpus->len; j++)
+      {
+        HrGpuInfo *gpu = g_ptr_array_index (findings->gpus, j);
+
+        for (guint k = 0; k < sysfs->len; k++)
+          {
+            HrGpuInfo *old = g_ptr_array_index (sysfs, k);
+            gboolean same_slot = gpu->pci_slot != NULL && old->pci_slot != NULL &&
+                                 g_ascii_strcasecmp (gpu->pci_slot, old->pci_slot) == 0;
+
+            /* First by slot; then the ones without a slot, in order. */
+            if (pass == 0 ? !same_slot : gpu->pci_slot != NULL)
+              continue;
+            fill_from_sysfs (gpu, old);
+            g_ptr_array_remove_index (sysfs, k);
+            break;
+          }
+      }
+
+  /* sysfs's GPUs NVML did not report stay, before NVML's. */
+  for (guint k = 0; k < sysfs->len; k++)
+    g_ptr_array_insert (findings->gpus, first_nvml + k,
+                        hr_gpu_info_copy (g_ptr_array_index (sysfs, k)));
 }
 
 /**
@@ -307,7 +342,7 @@ hr_detect_nvml (const char       *library,
         }
       for (guint i = 0; i < count; i++)
         read_device (&nvml, i, findings);
-      drop_sysfs_duplicates (findings, first);
+      merge_sysfs_gpus (findings, first);
     }
 
   rc = nvml.shutdown ();
