@@ -100,6 +100,25 @@ lookup (nvmlDevice_t device)
   return NULL;
 }
 
+/* What every device query checks first, as the real library does; the
+ * failing stand-in fails here with @failure, an error of the query's own. */
+static nvmlReturn_t
+check (nvmlDevice_t  device,
+       const void   *out,
+       nvmlReturn_t  failure,
+       const Gpu   **gpu)
+{
+  *gpu = lookup (device);
+#if STUB_MODE == STUB_FAILING
+  return failure;
+#endif
+  if (!initialized)
+    return NVML_ERROR_UNINITIALIZED;
+  if (*gpu == NULL || out == NULL)
+    return NVML_ERROR_INVALID_ARGUMENT;
+  return NVML_SUCCESS;
+}
+
 EXPORT const char *
 nvmlErrorString (nvmlReturn_t result)
 {
@@ -189,15 +208,11 @@ nvmlDeviceGetName (nvmlDevice_t  device,
                    char         *name,
                    unsigned int  length)
 {
-  const Gpu *gpu = lookup (device);
+  const Gpu *gpu;
+  nvmlReturn_t rc = check (device, name, NVML_ERROR_NO_PERMISSION, &gpu);
 
-#if STUB_MODE == STUB_FAILING
-  return NVML_ERROR_NO_PERMISSION;
-#endif
-  if (!initialized)
-    return NVML_ERROR_UNINITIALIZED;
-  if (gpu == NULL || name == NULL)
-    return NVML_ERROR_INVALID_ARGUMENT;
+  if (rc != NVML_SUCCESS)
+    return rc;
 #if STUB_MODE == STUB_HOSTILE
   memset (name, 'A', length);   /* fills the buffer, no terminator */
   name[2] = '\x1b';
@@ -214,15 +229,11 @@ EXPORT nvmlReturn_t
 nvmlDeviceGetMemoryInfo (nvmlDevice_t  device,
                          nvmlMemory_t *memory)
 {
-  const Gpu *gpu = lookup (device);
+  const Gpu *gpu;
+  nvmlReturn_t rc = check (device, memory, NVML_ERROR_UNKNOWN, &gpu);
 
-#if STUB_MODE == STUB_FAILING
-  return NVML_ERROR_UNKNOWN;
-#endif
-  if (!initialized)
-    return NVML_ERROR_UNINITIALIZED;
-  if (gpu == NULL || memory == NULL)
-    return NVML_ERROR_INVALID_ARGUMENT;
+  if (rc != NVML_SUCCESS)
+    return rc;
 #if STUB_MODE == STUB_SPARK
   return NVML_ERROR_NOT_SUPPORTED;
 #elif STUB_MODE == STUB_HOSTILE
@@ -243,15 +254,11 @@ EXPORT nvmlReturn_t
 nvmlDeviceGetMemoryBusWidth (nvmlDevice_t  device,
                              unsigned int *bits)
 {
-  const Gpu *gpu = lookup (device);
+  const Gpu *gpu;
+  nvmlReturn_t rc = check (device, bits, NVML_ERROR_NOT_SUPPORTED, &gpu);
 
-#if STUB_MODE == STUB_FAILING
-  return NVML_ERROR_NOT_SUPPORTED;
-#endif
-  if (!initialized)
-    return NVML_ERROR_UNINITIALIZED;
-  if (gpu == NULL || bits == NULL)
-    return NVML_ERROR_INVALID_ARGUMENT;
+  if (rc != NVML_SUCCESS)
+    return rc;
   if (gpu->bus_width == 0)
     return NVML_ERROR_NOT_SUPPORTED;
 #if STUB_MODE == STUB_HOSTILE
@@ -267,14 +274,12 @@ nvmlDeviceGetMaxClockInfo (nvmlDevice_t  device,
                            int           type,
                            unsigned int *mhz)
 {
-  const Gpu *gpu = lookup (device);
+  const Gpu *gpu;
+  nvmlReturn_t rc = check (device, mhz, NVML_ERROR_NO_PERMISSION, &gpu);
 
-#if STUB_MODE == STUB_FAILING
-  return NVML_ERROR_NO_PERMISSION;
-#endif
-  if (!initialized)
-    return NVML_ERROR_UNINITIALIZED;
-  if (gpu == NULL || mhz == NULL || type != NVML_CLOCK_MEM)
+  if (rc != NVML_SUCCESS)
+    return rc;
+  if (type != NVML_CLOCK_MEM)
     return NVML_ERROR_INVALID_ARGUMENT;
   if (gpu->mem_clock == 0)
     return NVML_ERROR_NOT_SUPPORTED;
@@ -286,15 +291,11 @@ EXPORT nvmlReturn_t
 nvmlDeviceGetMaxPcieLinkGeneration (nvmlDevice_t  device,
                                     unsigned int *generation)
 {
-  const Gpu *gpu = lookup (device);
+  const Gpu *gpu;
+  nvmlReturn_t rc = check (device, generation, NVML_ERROR_UNKNOWN, &gpu);
 
-#if STUB_MODE == STUB_FAILING
-  return NVML_ERROR_UNKNOWN;
-#endif
-  if (!initialized)
-    return NVML_ERROR_UNINITIALIZED;
-  if (gpu == NULL || generation == NULL)
-    return NVML_ERROR_INVALID_ARGUMENT;
+  if (rc != NVML_SUCCESS)
+    return rc;
   *generation = gpu->pcie_gen;
   return NVML_SUCCESS;
 }
@@ -303,15 +304,11 @@ EXPORT nvmlReturn_t
 nvmlDeviceGetMaxPcieLinkWidth (nvmlDevice_t  device,
                                unsigned int *width)
 {
-  const Gpu *gpu = lookup (device);
+  const Gpu *gpu;
+  nvmlReturn_t rc = check (device, width, NVML_ERROR_UNKNOWN, &gpu);
 
-#if STUB_MODE == STUB_FAILING
-  return NVML_ERROR_UNKNOWN;
-#endif
-  if (!initialized)
-    return NVML_ERROR_UNINITIALIZED;
-  if (gpu == NULL || width == NULL)
-    return NVML_ERROR_INVALID_ARGUMENT;
+  if (rc != NVML_SUCCESS)
+    return rc;
   *width = gpu->pcie_width;
   return NVML_SUCCESS;
 }
@@ -320,15 +317,11 @@ EXPORT nvmlReturn_t
 nvmlDeviceGetPciInfo_v3 (nvmlDevice_t   device,
                          nvmlPciInfo_t *pci)
 {
-  const Gpu *gpu = lookup (device);
+  const Gpu *gpu;
+  nvmlReturn_t rc = check (device, pci, NVML_ERROR_GPU_IS_LOST, &gpu);
 
-#if STUB_MODE == STUB_FAILING
-  return NVML_ERROR_GPU_IS_LOST;
-#endif
-  if (!initialized)
-    return NVML_ERROR_UNINITIALIZED;
-  if (gpu == NULL || pci == NULL)
-    return NVML_ERROR_INVALID_ARGUMENT;
+  if (rc != NVML_SUCCESS)
+    return rc;
   memset (pci, 0, sizeof *pci);
   pci->domain = 0;
   pci->bus = gpu->bus;
