@@ -558,3 +558,15 @@ hr_gguf_writer_write_tiny_llama (const char  *path,
   hr_gguf_writer_free (w);
   return ok;
 }
+
+void
+hr_gguf_writer_add_tokens (HrGgufWriter *self,
+                           guint         n)
+{
+  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
+  hr_gguf_writer_add_string_array (self, "tokenizer.ggml.tokens",
+                                   (const char * const *) tokens->pdata, tokens->len);
+}

@@ -84,6 +84,11 @@ void          hr_gguf_writer_add_string_array    (HrGgufWriter  *self,
                                                   const char * const *strings,
                                                   gsize          n);
 
+/* tokenizer.ggml.tokens: @n placeholder tokens “t0”, “t1”… (the vocabulary
+ * size a model's metadata implies). */
+void          hr_gguf_writer_add_tokens          (HrGgufWriter  *self,
+                                                  guint          n);
+
 /* A key with a value type and the value's encoded bytes, verbatim; build
  * them with the hr_gguf_put_*() helpers (nested arrays, forged lengths). */
 void          hr_gguf_writer_add_raw             (HrGgufWriter  *self,

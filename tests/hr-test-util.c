@@ -78,18 +78,46 @@ hr_test_make_temp_dir (const char *prefix)
   return dir;
 }
 
-/* Removes @dir and the files in it (tests write no subdirectories). */
+/* Removes @dir and everything below it, never following a link; a
+ * directory a test made unreadable is made readable first. */
 void
 hr_test_remove_temp_dir (const char *dir)
 {
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  g_autoptr(GDir) handle = NULL;
   const char *name;
+  GStatBuf st;
 
+  if (g_lstat (dir, &st) != 0)
+    return;
+  if (!S_ISDIR (st.st_mode))
+    {
+      g_unlink (dir);
+      return;
+    }
+  g_chmod (dir, 0755);
+  handle = g_dir_open (dir, 0, NULL);
   while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
 
-      g_unlink (path);
+      hr_test_remove_temp_dir (path);
     }
   g_rmdir (dir);
+}
+
+void
+hr_test_dir_set_up (HrTestDir     *fixture,
+                    gconstpointer  prefix)
+{
+  fixture->dir = hr_test_make_temp_dir (prefix);
+  fixture->catalog = hr_test_builtin_catalog ();
+}
+
+void
+hr_test_dir_tear_down (HrTestDir     *fixture,
+                       gconstpointer  prefix)
+{
+  hr_test_remove_temp_dir (fixture->dir);
+  g_clear_pointer (&fixture->dir, g_free);
+  g_clear_object (&fixture->catalog);
 }

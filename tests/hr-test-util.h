@@ -32,4 +32,17 @@ char       *hr_test_run_cli         (const char * const *args,
 char       *hr_test_make_temp_dir   (const char         *prefix);
 void        hr_test_remove_temp_dir (const char         *dir);
 
+/* A fixture for g_test_add(): a fresh temporary directory (test data: its
+ * name's prefix) and the built-in catalog. */
+typedef struct
+{
+  char *dir;
+  HrCatalog *catalog;
+} HrTestDir;
+
+void        hr_test_dir_set_up      (HrTestDir          *fixture,
+                                     gconstpointer       prefix);
+void        hr_test_dir_tear_down   (HrTestDir          *fixture,
+                                     gconstpointer       prefix);
+
 G_END_DECLS

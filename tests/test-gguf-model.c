@@ -111,18 +111,6 @@ add_blk (HrGgufWriter *w,
 }
 
 static void
-add_tokens (HrGgufWriter *w,
-            guint         n)
-{
-  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
-  hr_gguf_writer_add_string_array (w, "tokenizer.ggml.tokens",
-                                   (const char * const *) tokens->pdata, tokens->len);
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  user_data)
 {
@@ -304,7 +292,7 @@ add_llama_keys (HrGgufWriter       *w,
     hr_gguf_writer_add_uint32 (w, k_kv, L_KV);
   hr_gguf_writer_add_uint32 (w, k_rope, L_HEAD_DIM);
   hr_gguf_writer_add_float32 (w, "llama.rope.freq_base", 500000.0f);
-  add_tokens (w, L_VOCAB);
+  hr_gguf_writer_add_tokens (w, L_VOCAB);
 }
 
 static void
@@ -468,7 +456,7 @@ qwen3moe_writer (Tally   *t,
   hr_gguf_writer_add_uint32 (w, "qwen3moe.expert_used_count", Q_USED);
   if (expert_width_key)
     hr_gguf_writer_add_uint32 (w, "qwen3moe.expert_feed_forward_length", Q_EXPERT_FFN);
-  add_tokens (w, Q_VOCAB);
+  hr_gguf_writer_add_tokens (w, Q_VOCAB);
 
   add (w, t, "token_embd.weight", HR_GGML_TYPE_Q8_0, Q_HIDDEN, Q_VOCAB, 0);
   for (guint l = 0; l < Q_LAYERS; l++)
@@ -673,7 +661,7 @@ deepseek_writer (MlaLayout layout,
   hr_gguf_writer_add_uint32 (w, "deepseek2.expert_feed_forward_length", D_EXPERT_FFN);
   if (v3)
     hr_gguf_writer_add_uint32 (w, "deepseek2.expert_gating_func", 2);
-  add_tokens (w, 50);  /* fewer than the embedding rows, as in real files */
+  hr_gguf_writer_add_tokens (w, 50);  /* fewer than the embedding rows, as in real files */
 
   add (w, t, "token_embd.weight", HR_GGML_TYPE_F16, D_HIDDEN, D_VOCAB, 0);
   for (guint l = 0; l < D_LAYERS; l++)
@@ -829,7 +817,7 @@ gemma_writer (const GemmaOptions *o,
     hr_gguf_writer_add_uint32 (w, k_pattern, o->pattern);
   if (o->layers != NULL)
     hr_gguf_writer_add_array (w, k_pattern, HR_GGUF_TYPE_BOOL, o->layers, G_LAYERS);
-  add_tokens (w, G_VOCAB);
+  hr_gguf_writer_add_tokens (w, G_VOCAB);
 
   add (w, t, "token_embd.weight", HR_GGML_TYPE_Q8_0, G_HIDDEN, G_VOCAB, 0);
   for (guint l = 0; l < G_LAYERS; l++)
@@ -936,7 +924,7 @@ test_falcon (Fixture       *fixture,
   hr_gguf_writer_add_uint32 (w, "falcon.attention.head_count", heads);
   hr_gguf_writer_add_uint32 (w, "falcon.attention.head_count_kv", 1);
   /* No feed_forward_length: the width comes from ffn_up. */
-  add_tokens (w, vocab);
+  hr_gguf_writer_add_tokens (w, vocab);
 
   add (w, &t, "token_embd.weight", HR_GGML_TYPE_F16, h, vocab, 0);
   for (guint l = 0; l < 2; l++)

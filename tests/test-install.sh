@@ -59,7 +59,16 @@ assert m["id"] == "io.github.headroom_app.Headroom", m["id"]
 assert m["command"] == "headroom"
 assert m["runtime"] == "org.gnome.Platform" and m["sdk"] == "org.gnome.Sdk"
 args = m["finish-args"]
-assert not any(a.startswith("--filesystem") for a in args), args
+# The only files of its own it reads are the model folders of the usual
+# tools, read-only (the rest goes through the file chooser portal).
+models = {"~/.cache/huggingface", "~/.ollama", "~/.lmstudio", "~/.cache/lm-studio",
+          "~/.cache/llama.cpp"}
+for a in args:
+    if a.startswith("--filesystem="):
+        path, _, mode = a[len("--filesystem="):].partition(":")
+        assert path in models and mode == "ro", a
+# NVML needs /dev/nvidiactl and /dev/nvidiaN, which --device=dri exposes.
+assert "--device=all" not in args, args
 for a in ("--share=ipc", "--socket=wayland", "--socket=fallback-x11", "--device=dri"):
     assert a in args, a
 assert m["modules"][-1]["buildsystem"] == "meson"

@@ -264,7 +264,6 @@ static char *
 write_tiny_gguf (const char *dir)
 {
   enum { HIDDEN = 256, HEADS = 4, KV = 2, HEAD_DIM = 64, FFN = 512, VOCAB = 1000, LAYERS = 2 };
-  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
   HrGgufWriter *w = hr_gguf_writer_new (3);
   char *path = g_build_filename (dir, "tiny-llama-Q4_K_M.gguf", NULL);
   g_autoptr(GError) error = NULL;
@@ -286,10 +285,7 @@ write_tiny_gguf (const char *dir)
   hr_gguf_writer_add_uint32 (w, "llama.feed_forward_length", FFN);
   hr_gguf_writer_add_uint32 (w, "llama.attention.head_count", HEADS);
   hr_gguf_writer_add_uint32 (w, "llama.attention.head_count_kv", KV);
-  for (guint i = 0; i < VOCAB; i++)
-    g_ptr_array_add (tokens, g_strdup_printf ("t%u", i));
-  hr_gguf_writer_add_string_array (w, "tokenizer.ggml.tokens",
-                                   (const char * const *) tokens->pdata, tokens->len);
+  hr_gguf_writer_add_tokens (w, VOCAB);
 
   TENSOR ("token_embd.weight", HR_GGML_TYPE_Q4_K, HIDDEN, VOCAB, Q4K (HIDDEN * VOCAB));
   for (guint l = 0; l < LAYERS; l++)

@@ -119,6 +119,15 @@ SHORT = {
 def slug(s):
     return re.sub(r'[^a-z0-9]+', '-', s.lower()).strip('-')
 
+# PCI ids (for recognising a detected GPU) are not in the reference
+# tables: they were added to hardware.json by hand from pci.ids, and are
+# kept across a regeneration.
+try:
+    with open(os.path.join(out, 'hardware.json')) as f:
+        PCI_IDS = {d['id']: d['pci_ids'] for d in json.load(f)['hardware'] if d.get('pci_ids')}
+except (OSError, ValueError, KeyError):
+    PCI_IDS = {}
+
 devices = []
 for g in json.load(open(os.path.join(ref, 'gpus.json')))['gpus']:
     name = g['name']
@@ -146,6 +155,8 @@ for g in json.load(open(os.path.join(ref, 'gpus.json')))['gpus']:
             'memory_type': g.get('memory_type') or '',
             'source': src[0] if src else '',
         })
+        if did in PCI_IDS:
+            devices[-1]['pci_ids'] = PCI_IDS[did]
 
 ids = [d['id'] for d in devices]
 assert len(ids) == len(set(ids)), [i for i in ids if ids.count(i) > 1]

@@ -14,6 +14,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "hr-calculator.h"
 #include "hr-catalog.h"
@@ -22,6 +23,7 @@
 #include "hr-defaults.h"
 #include "hr-format.h"
 #include "hr-hardware-table.h"
+#include "hr-local-device.h"
 #include "hr-matrix.h"
 #include "hr-model-import.h"
 
@@ -168,7 +170,7 @@ make_entries (Options   *o,
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine,
       "Engine profile: auto (default), generic, llamacpp, ollama, vllm, sglang", "E" },
     { "hardware", 0, 0, G_OPTION_ARG_STRING, &o->hardware,
-      "Device id (headroom-cli devices)", "H" },
+      "Device id (headroom-cli devices), or “local” for this computer's", "H" },
     { "gpus", 0, 0, G_OPTION_ARG_STRING, &o->gpus_arg,
       "Tensor-parallel GPU count (default 1)", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON", NULL },
@@ -460,6 +462,36 @@ parse_serving (Options *o)
   return TRUE;
 }
 
+/* --hardware local: the first detected GPU, or the unified-memory machine.
+ * A device made of the detected figures is added to the catalog so that
+ * the hardware table has its row. */
+static GListModel *
+add_detected_devices (Options *o)
+{
+  g_autoptr(HrSystemInfo) info = hr_detect_system (NULL, NULL);
+  GListModel *devices = hr_local_devices_new (o->catalog, info);
+
+  hr_local_devices_add_to_catalog (devices, o->catalog);
+  return devices;
+}
+
+static gboolean
+resolve_local_hardware (Options *o)
+{
+  g_autoptr(GListModel) devices = add_detected_devices (o);
+  HrLocalDevice *picked = hr_local_devices_pick (devices);
+
+  if (picked == NULL)
+    {
+      g_printerr ("headroom-cli: --hardware local: no GPU or unified-memory machine "
+                  "was detected on this computer (see headroom-cli detect)\n");
+      exit_status = EXIT_FILE;
+      return FALSE;
+    }
+  o->scenario.hardware = hr_local_device_get_hardware (picked);
+  return TRUE;
+}
+
 /* Fills the scenario from the options, with CLI.md's defaults. */
 static gboolean
 resolve_scenario (Options   *o,
@@ -489,7 +521,21 @@ resolve_scenario (Options   *o,
     return usage_error ("unknown KV cache type “%s” (fp16, bf16, fp8, q8_0, q4_0)",
                         kv), FALSE;
 
-  o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
+  if (g_ascii_strcasecmp (hardware, HR_LOCAL_HARDWARE_ARGUMENT) == 0)
+    {
+      if (!resolve_local_hardware (o))
+        return FALSE;
+    }
+  else
+    o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
+  /* “this-computer-2”, as detect names a second GPU the catalog lacks. */
+  if (o->scenario.hardware == NULL &&
+      g_ascii_strncasecmp (hardware, HR_LOCAL_DEVICE_ID, strlen (HR_LOCAL_DEVICE_ID)) == 0)
+    {
+      g_autoptr(GListModel) devices = add_detected_devices (o);
+
+      o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
+    }
   if (o->scenario.hardware == NULL)
     return usage_error ("unknown hardware “%s” (see headroom-cli devices)",
                         hardware), FALSE;
@@ -945,17 +991,19 @@ run_hardware (Options *o)
 {
   g_autoptr(HrCalculator) calc = NULL;
   g_autoptr(HrHardwareTable) table = NULL;
+  HrHardware *only;
   guint n_rows;
 
   calc = calculator_for (o);
   table = hr_hardware_table_new (calc);
   n_rows = g_list_model_get_n_items (G_LIST_MODEL (table));
+  only = o->hardware != NULL ? o->scenario.hardware : NULL;
 
   if (o->csv)
     {
       g_autoptr(GString) out = g_string_new (NULL);
 
-      hr_csv_write_hardware (table, out);
+      hr_csv_write_hardware_rows (table, only, out);
       fwrite (out->str, 1, out->len, stdout);
       return 0;
     }
@@ -976,6 +1024,8 @@ run_hardware (Options *o)
           g_autoptr(HrHardwareRow) row = g_list_model_get_item (G_LIST_MODEL (table), r);
           HrHardware *hw = hr_hardware_row_get_hardware (row);
 
+          if (only != NULL && hw != only)
+            continue;
           json_builder_begin_object (b);
           add_string (b, "hardware", hr_hardware_get_id (hw));
           add_string (b, "name", hr_hardware_get_name (hw));
@@ -1002,6 +1052,8 @@ run_hardware (Options *o)
       g_autoptr(HrHardwareRow) row = g_list_model_get_item (G_LIST_MODEL (table), r);
       HrHardware *hw = hr_hardware_row_get_hardware (row);
 
+      if (only != NULL && hw != only)
+        continue;
       g_print ("%-28s %5.0f GiB %9.0f %6.2f GiB %5.0f%%  %-12s %10.1f\n",
                hr_hardware_get_name (hw), hr_hardware_get_memory_bytes (hw) / HR_GIB,
                hr_hardware_get_bandwidth_gbps (hw),
@@ -1133,6 +1185,244 @@ run_list (Options    *o,
   return 0;
 }
 
+/* ------------------------------------------------------ this computer */
+
+static void
+add_uint_or_null (JsonBuilder *b,
+                  const char  *key,
+                  gboolean     known,
+                  guint64      value)
+{
+  json_builder_set_member_name (b, key);
+  if (known)
+    json_builder_add_int_value (b, (gint64) value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_double_or_null (JsonBuilder *b,
+                    const char  *key,
+                    double       value)
+{
+  json_builder_set_member_name (b, key);
+  if (value > 0)
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+detect_json (HrSystemInfo *info,
+             GListModel   *devices)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  const char * const *notes = hr_system_info_get_notes (info);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g_list_model_get_n_items (devices); i++)
+    {
+      g_autoptr(HrLocalDevice) d = g_list_model_get_item (devices, i);
+      const HrGpuInfo *gpu = hr_local_device_get_gpu (d);
+      HrHardware *hw = hr_local_device_get_hardware (d);
+      g_autofree char *pci_id = hr_gpu_info_dup_pci_id (gpu);
+
+      json_builder_begin_object (b);
+      add_string (b, "id", hr_local_device_get_catalog_id (d));
+      add_string (b, "hardware", hw != NULL ? hr_hardware_get_id (hw) : NULL);
+      add_string (b, "name", hr_local_device_get_name (d));
+      add_string (b, "catalog_name", hr_local_device_get_catalog_id (d) != NULL
+                                     ? hr_hardware_get_name (hw) : NULL);
+      add_string (b, "vendor", hr_gpu_vendor_to_string (gpu->vendor));
+      add_string (b, "kind", hr_local_device_is_unified (d) ? "unified" : "discrete");
+      add_string (b, "match", hr_local_match_to_string (hr_local_device_get_match (d)));
+      add_uint_or_null (b, "memory_bytes", hr_local_device_get_memory_bytes (d) > 0,
+                        hr_local_device_get_memory_bytes (d));
+      add_uint_or_null (b, "free_bytes", hr_local_device_get_free_known (d),
+                        hr_local_device_get_free_bytes (d));
+      add_double_or_null (b, "bandwidth_gbps", hr_local_device_get_bandwidth_gbps (d));
+      add_uint_or_null (b, "bus_width_bits", gpu->bus_width_bits > 0, gpu->bus_width_bits);
+      add_string (b, "pci_id", pci_id);
+      add_string (b, "pci_slot", gpu->pci_slot);
+      add_string (b, "driver", gpu->driver);
+      add_uint_or_null (b, "pcie_generation", gpu->pcie_generation > 0, gpu->pcie_generation);
+      add_uint_or_null (b, "pcie_width", gpu->pcie_width > 0, gpu->pcie_width);
+      add_string (b, "source", gpu->source);
+      add_string (b, "note", hr_local_device_get_note (d));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  add_uint (b, "ram_bytes", hr_system_info_get_ram_total_bytes (info));
+  add_uint (b, "ram_available_bytes", hr_system_info_get_ram_available_bytes (info));
+  add_string (b, "ram_type", hr_system_info_get_ram_type (info));
+  add_uint (b, "ram_speed_mts", hr_system_info_get_ram_speed_mts (info));
+  add_uint (b, "ram_channels", hr_system_info_get_ram_channels (info));
+  add_double (b, "ram_bandwidth_gbps", hr_system_info_get_ram_bandwidth_gbps (info));
+  add_bool (b, "ram_assumed", hr_system_info_get_ram_assumed (info));
+  add_string (b, "cpu", hr_system_info_get_cpu_model (info));
+  add_uint (b, "cpu_cores", hr_system_info_get_cpu_cores (info));
+  add_uint (b, "cpu_threads", hr_system_info_get_cpu_threads (info));
+  add_bool (b, "complete", hr_system_info_is_complete (info));
+  json_builder_set_member_name (b, "notes");
+  json_builder_begin_array (b);
+  for (guint i = 0; notes[i] != NULL; i++)
+    json_builder_add_string_value (b, notes[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  print_json (root);
+}
+
+static void
+detect_text (HrSystemInfo *info,
+             GListModel   *devices)
+{
+  const char * const *notes = hr_system_info_get_notes (info);
+  HrUnits u = HR_UNITS_BINARY;
+  guint n = g_list_model_get_n_items (devices);
+
+  if (n == 0)
+    g_print ("No GPU detected.\n");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(HrLocalDevice) d = g_list_model_get_item (devices, i);
+      const HrGpuInfo *gpu = hr_local_device_get_gpu (d);
+      HrHardware *hw = hr_local_device_get_hardware (d);
+      g_autoptr(GString) line = g_string_new (NULL);
+      guint64 memory = hr_local_device_get_memory_bytes (d);
+      double bandwidth = hr_local_device_get_bandwidth_gbps (d);
+
+      g_print ("GPU %u: %s\n", i + 1, hr_local_device_get_name (d));
+      if (hr_local_device_get_catalog_id (d) != NULL)
+        g_print ("  catalog:   %s (%s, by %s)\n", hr_hardware_get_name (hw),
+                 hr_hardware_get_id (hw),
+                 hr_local_device_get_match (d) == HR_LOCAL_MATCH_PCI_ID ? "PCI id" : "name");
+      else if (hw != NULL)
+        g_print ("  catalog:   not listed; use --hardware %s\n", hr_hardware_get_id (hw));
+      else
+        g_print ("  catalog:   not listed\n");
+
+      if (memory > 0)
+        {
+          g_autofree char *total = hr_format_size (memory, u);
+          g_string_append (line, total);
+          if (hr_local_device_get_free_known (d))
+            {
+              g_autofree char *free_text = hr_format_size (hr_local_device_get_free_bytes (d), u);
+              g_string_append_printf (line, ", %s free", free_text);
+            }
+        }
+      else
+        g_string_append (line, "unknown");
+      g_print ("  memory:    %s%s\n", line->str,
+               hr_local_device_is_unified (d) ? " (unified with the system)" : "");
+      if (bandwidth > 0)
+        g_print ("  bandwidth: %.0f GB/s%s\n", bandwidth,
+                 gpu->bandwidth_assumed ? " (assumed)" : "");
+      if (gpu->pcie_generation > 0 && gpu->pcie_width > 0)
+        g_print ("  PCIe:      %u.0 x%u\n", gpu->pcie_generation, gpu->pcie_width);
+      if (hr_local_device_get_note (d) != NULL)
+        g_print ("  note:      %s\n", hr_local_device_get_note (d));
+    }
+
+  {
+    g_autofree char *ram = hr_format_size (hr_system_info_get_ram_total_bytes (info), u);
+    g_autofree char *available = hr_format_size (hr_system_info_get_ram_available_bytes (info), u);
+
+    g_print ("RAM: %s, %s available; %u-channel %s-%u, %.1f GB/s%s\n", ram, available,
+             hr_system_info_get_ram_channels (info), hr_system_info_get_ram_type (info),
+             hr_system_info_get_ram_speed_mts (info),
+             hr_system_info_get_ram_bandwidth_gbps (info),
+             hr_system_info_get_ram_assumed (info) ? " (assumed)" : "");
+  }
+  g_print ("CPU: %s, %u cores, %u threads\n", hr_system_info_get_cpu_model (info),
+           hr_system_info_get_cpu_cores (info), hr_system_info_get_cpu_threads (info));
+  for (guint i = 0; notes[i] != NULL; i++)
+    g_print ("Note: %s\n", notes[i]);
+}
+
+static int
+run_detect (Options *o)
+{
+  g_autoptr(HrSystemInfo) info = hr_detect_system (NULL, NULL);
+  g_autoptr(GListModel) devices = hr_local_devices_new (o->catalog, info);
+
+  if (o->json)
+    detect_json (info, devices);
+  else
+    detect_text (info, devices);
+  return 0;
+}
+
+static int
+run_local_models (Options *o)
+{
+  g_autoptr(HrLocalScan) scan = hr_model_import_scan (NULL, NULL, NULL);
+  GListModel *models = hr_local_scan_get_models (scan);
+  const char * const *notes = hr_local_scan_get_notes (scan);
+  guint n = g_list_model_get_n_items (models);
+
+  if (o->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_array (b);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(HrLocalModel) found = g_list_model_get_item (models, i);
+          HrModelSpec *model = hr_local_model_get_model (found);
+
+          json_builder_begin_object (b);
+          add_string (b, "path", hr_local_model_get_path (found));
+          add_string (b, "source", hr_local_source_to_string (hr_local_model_get_source (found)));
+          add_string (b, "id", model != NULL ? hr_model_spec_get_id (model) : NULL);
+          add_string (b, "name", hr_local_model_get_name (found));
+          add_string (b, "format", hr_local_model_get_format (found));
+          add_string (b, "dtype", hr_local_model_get_dtype (found));
+          add_string (b, "file_type", model != NULL ? hr_model_spec_get_file_type (model) : NULL);
+          add_uint (b, "weights_bytes", hr_local_model_get_weights_bytes (found));
+          add_string (b, "error", hr_local_model_get_error (found));
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      root = json_builder_get_root (b);
+      print_json (root);
+      /* The array stays the whole of stdout; what was skipped goes to
+       * stderr, the exit status staying 0. */
+      if (hr_local_scan_is_truncated (scan))
+        g_printerr ("headroom-cli: local-models: the list is partial (%s)\n",
+                    notes[0] != NULL ? notes[g_strv_length ((char **) notes) - 1] : "");
+      return 0;
+    }
+
+  if (n == 0)
+    g_print ("No models found.\n");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(HrLocalModel) found = g_list_model_get_item (models, i);
+      HrModelSpec *model = hr_local_model_get_model (found);
+      g_autofree char *size = hr_format_size (hr_local_model_get_weights_bytes (found),
+                                              HR_UNITS_BINARY);
+      const char *kind = model != NULL && hr_model_spec_get_file_type (model) != NULL
+                         ? hr_model_spec_get_file_type (model)
+                         : hr_local_model_get_dtype (found);
+
+      g_print ("%-12s %-48s %12s  %-10s %s\n",
+               hr_local_source_get_label (hr_local_model_get_source (found)),
+               model != NULL ? hr_model_spec_get_id (model) : hr_local_model_get_name (found),
+               size, kind != NULL ? kind : "", hr_local_model_get_path (found));
+      if (model == NULL && hr_local_model_get_error (found) != NULL)
+        g_print ("%-12s not readable: %s\n", "", hr_local_model_get_error (found));
+    }
+  for (guint i = 0; notes[i] != NULL; i++)
+    g_print ("Note: %s\n", notes[i]);
+  return 0;
+}
+
 static void
 print_usage (void)
 {
@@ -1147,6 +1437,9 @@ print_usage (void)
            "                         [--hardware H] [--gpus N] [--batch N] [--kv-type K]\n"
            "  headroom-cli inspect   FILE [--json]\n"
            "  headroom-cli models | devices | precisions [--json]\n"
+           "  headroom-cli detect [--json]\n"
+           "  headroom-cli local-models [--json]\n"
+           "\nH may be “local”: the GPU detected on this computer.\n"
            "\nRun “headroom-cli COMMAND --help” for the options of one command.\n");
 }
 
@@ -1192,8 +1485,7 @@ run (int    argc,
     }
   else if (g_str_equal (command, "matrix"))
     {
-      OptionSet set = OPT_MODEL | OPT_KV | OPT_ENGINE | OPT_JSON | OPT_CSV |
-                      OPT_CONTEXTS | OPT_PRECISIONS | OPT_ENGINE_TUNING | OPT_PLACEMENT | OPT_SERVING;
+      OptionSet set = OPT_MODEL | OPT_KV | OPT_ENGINE | OPT_HARDWARE | OPT_JSON | OPT_CSV | OPT_CONTEXTS | OPT_PRECISIONS | OPT_ENGINE_TUNING | OPT_PLACEMENT | OPT_SERVING;
       if (parse_options (&o, command, NULL, set, &argc, &argv) &&
           resolve_scenario (&o, set))
         status = run_matrix (&o);
@@ -1201,7 +1493,7 @@ run (int    argc,
   else if (g_str_equal (command, "hardware"))
     {
       OptionSet set = OPT_MODEL | OPT_PRECISION | OPT_CONTEXT | OPT_KV | OPT_ENGINE |
-                      OPT_JSON | OPT_CSV | OPT_ENGINE_TUNING | OPT_PLACEMENT | OPT_SERVING;
+                      OPT_HARDWARE | OPT_JSON | OPT_CSV | OPT_ENGINE_TUNING | OPT_PLACEMENT | OPT_SERVING;
       if (parse_options (&o, command, NULL, set, &argc, &argv) &&
           resolve_scenario (&o, set))
         status = run_hardware (&o);
@@ -1242,10 +1534,31 @@ run (int    argc,
             status = run_list (&o, command);
         }
     }
+  else if (g_str_equal (command, "local-models"))
+    {
+      if (parse_options (&o, command, NULL, OPT_JSON, &argc, &argv))
+        {
+          if (o.rest != NULL)
+            status = usage_error ("unexpected argument “%s”", o.rest[0]);
+          else
+            status = run_local_models (&o);
+        }
+    }
+  else if (g_str_equal (command, "detect"))
+    {
+      if (parse_options (&o, command, NULL, OPT_JSON, &argc, &argv))
+        {
+          if (o.rest != NULL)
+            status = usage_error ("unexpected argument “%s”", o.rest[0]);
+          else
+            status = run_detect (&o);
+        }
+    }
   else
     {
       status = usage_error ("unknown command “%s” (estimate, matrix, hardware, command, "
-                            "inspect, models, devices, precisions)", command);
+                            "inspect, models, devices, precisions, detect, "
+                            "local-models)", command);
     }
 
   options_clear (&o);

@@ -138,3 +138,67 @@ hr_json_get_bool (JsonObject  *object,
   *out = json_node_get_boolean (node);
   return TRUE;
 }
+
+static void
+add_item (GPtrArray  *items,
+          const char *text)
+{
+  char *item = g_strstrip (g_strdup (text));
+
+  if (item[0] != '\0')
+    g_ptr_array_add (items, item);
+  else
+    g_free (item);
+}
+
+/* A list of strings, written either as an array or as one string of
+ * comma-separated items ("10de:2504, 10de:2544"); items are stripped and
+ * empty ones dropped.  No items at all reads as a missing member (NULL). */
+gboolean
+hr_json_get_strv (JsonObject   *object,
+                  const char   *member,
+                  gboolean      required,
+                  char       ***out,
+                  GError      **error)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  JsonNode *node;
+
+  *out = NULL;
+  if (!lookup (object, member, required, &node, error))
+    return FALSE;
+  if (node == NULL)
+    return TRUE;
+
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+
+          if (json_node_get_value_type (element) != G_TYPE_STRING)
+            return field_error (error, member, "must be a list of strings");
+          add_item (items, json_node_get_string (element));
+        }
+    }
+  else if (json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      g_auto(GStrv) parts = g_strsplit (json_node_get_string (node), ",", -1);
+
+      for (guint i = 0; parts[i] != NULL; i++)
+        add_item (items, parts[i]);
+    }
+  else
+    return field_error (error, member,
+                        "must be a list of strings or one comma-separated string");
+
+  if (items->len == 0)
+    return required ? field_error (error, member, "must not be empty") : TRUE;
+
+  g_ptr_array_set_free_func (items, NULL);
+  g_ptr_array_add (items, NULL);
+  *out = (char **) g_ptr_array_free (g_steal_pointer (&items), FALSE);
+  return TRUE;
+}

@@ -44,5 +44,10 @@ gboolean hr_json_get_bool        (JsonObject  *object,
                                   gboolean     required,
                                   gboolean    *out,
                                   GError     **error);
+gboolean hr_json_get_strv        (JsonObject  *object,
+                                  const char  *member,
+                                  gboolean     required,
+                                  char      ***out,
+                                  GError     **error);
 
 G_END_DECLS

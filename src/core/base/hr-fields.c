@@ -47,6 +47,9 @@ hr_fields_install_properties (GObjectClass  *klass,
         case HR_FIELD_BOOL:
           pspec = g_param_spec_boolean (name, NULL, f->blurb, FALSE, flags);
           break;
+        case HR_FIELD_STRV:
+          pspec = g_param_spec_boxed (name, NULL, f->blurb, G_TYPE_STRV, flags);
+          break;
         default:
           g_assert_not_reached ();
         }
@@ -89,6 +92,9 @@ hr_fields_get_property (gpointer       instance,
     case HR_FIELD_BOOL:
       g_value_set_boolean (value, *(gboolean *) ptr);
       break;
+    case HR_FIELD_STRV:
+      g_value_set_boxed (value, *(char ***) ptr);
+      break;
     default:
       g_assert_not_reached ();
     }
@@ -127,6 +133,9 @@ hr_fields_read_json (gpointer        instance,
           break;
         case HR_FIELD_BOOL:
           ok = hr_json_get_bool (object, f->name, f->required, ptr, error);
+          break;
+        case HR_FIELD_STRV:
+          ok = hr_json_get_strv (object, f->name, f->required, ptr, error);
           break;
         default:
           g_assert_not_reached ();
@@ -172,6 +181,16 @@ hr_fields_write_json (gpointer       instance,
           if (f->required || *(gboolean *) ptr)
             json_object_set_boolean_member (object, f->name, *(gboolean *) ptr);
           break;
+        case HR_FIELD_STRV:
+          if (*(char ***) ptr != NULL)
+            {
+              JsonArray *array = json_array_new ();
+
+              for (char **s = *(char ***) ptr; *s != NULL; s++)
+                json_array_add_string_element (array, *s);
+              json_object_set_array_member (object, f->name, array);
+            }
+          break;
         default:
           g_assert_not_reached ();
         }
@@ -199,6 +218,15 @@ hr_fields_equal (gconstpointer  a,
       return *(const double *) pa == *(const double *) pb;
     case HR_FIELD_BOOL:
       return !*(const gboolean *) pa == !*(const gboolean *) pb;
+    case HR_FIELD_STRV:
+      {
+        const char * const *sa = *(const char * const * const *) pa;
+        const char * const *sb = *(const char * const * const *) pb;
+
+        if (sa == NULL || sb == NULL)
+          return sa == sb;
+        return g_strv_equal (sa, sb);
+      }
     default:
       g_assert_not_reached ();
     }
@@ -227,4 +255,6 @@ hr_fields_free_strings (gpointer       instance,
   for (guint i = 0; i < n_fields; i++)
     if (fields[i].type == HR_FIELD_STRING)
       g_clear_pointer ((char **) FIELD_PTR (instance, &fields[i]), g_free);
+    else if (fields[i].type == HR_FIELD_STRV)
+      g_clear_pointer ((char ***) FIELD_PTR (instance, &fields[i]), g_strfreev);
 }

@@ -21,6 +21,7 @@ typedef enum
   HR_FIELD_U64,
   HR_FIELD_DOUBLE,
   HR_FIELD_BOOL,
+  HR_FIELD_STRV,          /* a list of strings, or one comma-separated string */
 } HrFieldType;
 
 typedef struct

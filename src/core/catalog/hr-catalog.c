@@ -14,8 +14,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "hr-catalog.h"
 #include "hr-catalog-json.h"
@@ -395,9 +398,119 @@ hr_catalog_load_file (HrCatalog   *self,
   return hr_catalog_load_data (self, contents, length, path, HR_ORIGIN_USER, error);
 }
 
-/* The file of the user directory that imports are written to; the user's
- * own files there are never rewritten. */
+/* The files of the user directory that Headroom writes (imports, devices
+ * added in the editor); the user's own files there are never rewritten. */
 #define IMPORTED_FILE_NAME "imported-models.json"
+
+/* Writes @root to @path so that the file on disk is either the old one or
+ * the complete new one, even across a crash: a temporary file, fsync,
+ * rename, then fsync of the directory so the rename itself is durable. */
+static gboolean
+write_user_file (const char  *dir,
+                 const char  *path,
+                 JsonNode    *root,
+                 GError     **error)
+{
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autofree char *text = NULL;
+  int fd;
+
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "%s: %s", dir, g_strerror (saved));
+      return FALSE;
+    }
+
+  generator = json_generator_new ();
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  if (!g_file_set_contents_full (path, text, -1,
+                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                 0644, error))
+    return FALSE;
+
+  fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  if (fd >= 0)
+    {
+      fsync (fd);
+      close (fd);
+    }
+  return TRUE;
+}
+
+/* Replaces the entry @id of @section in the user file @file_name of @dir
+ * by @entry, or removes it when @entry is %NULL, and writes the file
+ * atomically.  A file that exists but is not a catalog document is left
+ * alone and reported: it may hold the user's own edits. */
+static gboolean
+update_user_file (const char  *dir,
+                  const char  *file_name,
+                  const char  *section,
+                  const char  *id,
+                  JsonObject  *entry,
+                  GError     **error)
+{
+  g_autofree char *path = g_build_filename (dir, file_name, NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) read_error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  JsonArray *array;
+
+  if (g_file_get_contents (path, &contents, NULL, &read_error))
+    {
+      if (!json_parser_load_from_data (parser, contents, -1, NULL) ||
+          !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+        {
+          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                       "%s: not a catalog file; fix or remove it first", path);
+          return FALSE;
+        }
+      root = json_node_copy (json_parser_get_root (parser));
+    }
+  else if (g_error_matches (read_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    root = json_node_init_object (json_node_alloc (), json_object_new ());
+  else
+    {
+      g_set_error (error, G_FILE_ERROR, read_error->code, "%s", read_error->message);
+      return FALSE;
+    }
+
+  object = json_node_get_object (root);
+  if (json_object_has_member (object, section) &&
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, section)))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: “%s” is not an array; fix or remove the file first", path, section);
+      return FALSE;
+    }
+  if (!json_object_has_member (object, section))
+    json_object_set_array_member (object, section, json_array_new ());
+  array = json_object_get_array_member (object, section);
+
+  /* Drop earlier entries with the same id. */
+  for (guint i = json_array_get_length (array); i-- > 0;)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      JsonObject *other;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      other = json_node_get_object (element);
+      if (json_object_has_member (other, "id") &&
+          json_node_get_value_type (json_object_get_member (other, "id")) == G_TYPE_STRING &&
+          g_ascii_strcasecmp (json_object_get_string_member (other, "id"), id) == 0)
+        json_array_remove_element (array, i);
+    }
+  if (entry != NULL)
+    json_array_add_object_element (array, json_object_ref (entry));
+
+  return write_user_file (dir, path, root, error);
+}
 
 /**
  * hr_catalog_import_model:
@@ -414,62 +527,16 @@ hr_catalog_import_model (HrCatalog    *self,
                          const char   *dir,
                          GError      **error)
 {
-  g_autofree char *path = NULL;
-  g_autofree char *contents = NULL;
-  g_autofree char *text = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(JsonGenerator) generator = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *object;
-  JsonArray *models;
+  g_autoptr(JsonObject) entry = NULL;
   guint position;
 
   g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
   g_return_val_if_fail (HR_IS_MODEL_SPEC (model), FALSE);
   g_return_val_if_fail (dir != NULL, FALSE);
 
-  path = g_build_filename (dir, IMPORTED_FILE_NAME, NULL);
-
-  /* Start from what was imported before, if that file is readable. */
-  if (g_file_get_contents (path, &contents, NULL, NULL) &&
-      json_parser_load_from_data (parser, contents, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    root = json_node_copy (json_parser_get_root (parser));
-  else
-    root = json_node_init_object (json_node_alloc (), json_object_new ());
-
-  object = json_node_get_object (root);
-  if (!json_object_has_member (object, "models") ||
-      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "models")))
-    json_object_set_array_member (object, "models", json_array_new ());
-  models = json_object_get_array_member (object, "models");
-
-  /* Replace an earlier import of the same id. */
-  for (guint i = json_array_get_length (models); i-- > 0;)
-    {
-      JsonNode *element = json_array_get_element (models, i);
-
-      if (JSON_NODE_HOLDS_OBJECT (element) &&
-          json_object_has_member (json_node_get_object (element), "id") &&
-          g_ascii_strcasecmp (json_object_get_string_member (json_node_get_object (element), "id"),
-                              hr_model_spec_get_id (model)) == 0)
-        json_array_remove_element (models, i);
-    }
-  json_array_add_object_element (models, hr_model_spec_to_json (model));
-
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "%s: %s", dir, g_strerror (saved));
-      return FALSE;
-    }
-
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
-  if (!g_file_set_contents (path, text, -1, error))
+  entry = hr_model_spec_to_json (model);
+  if (!update_user_file (dir, IMPORTED_FILE_NAME, "models",
+                         hr_model_spec_get_id (model), entry, error))
     return FALSE;
 
   if (find_in_store (self->models, (EntryId) hr_model_spec_get_id,
@@ -478,6 +545,150 @@ hr_catalog_import_model (HrCatalog    *self,
   else
     g_list_store_append (self->models, model);
   return TRUE;
+}
+
+/**
+ * hr_catalog_add_hardware:
+ *
+ * Adds @hardware to this catalog only (nothing is written), replacing an
+ * entry with the same id: a detected device that the catalog does not
+ * know, so that it can be picked like any other.
+ */
+void
+hr_catalog_add_hardware (HrCatalog  *self,
+                         HrHardware *hardware)
+{
+  guint position;
+
+  g_return_if_fail (HR_IS_CATALOG (self));
+  g_return_if_fail (HR_IS_HARDWARE (hardware));
+
+  if (find_in_store (self->hardware, (EntryId) hr_hardware_get_id,
+                     hr_hardware_get_id (hardware), &position))
+    g_list_store_splice (self->hardware, position, 1, (gpointer *) &hardware, 1);
+  else
+    g_list_store_append (self->hardware, hardware);
+}
+
+/**
+ * hr_catalog_save_custom_hardware:
+ * @hardware: a device with hr_hardware_is_custom() (hr_hardware_new_from_fields()
+ *   with custom set)
+ * @dir: the user directory (hr_catalog_dup_user_dir() in the app)
+ *
+ * Adds @hardware to the catalog, or replaces the custom device with the
+ * same id, and records it in @dir/custom-devices.json (the schema of the
+ * built-in hardware.json), written atomically.  A custom device may not
+ * take the id of a device it did not add.  On error nothing changes.
+ */
+gboolean
+hr_catalog_save_custom_hardware (HrCatalog   *self,
+                                 HrHardware  *hardware,
+                                 const char  *dir,
+                                 GError     **error)
+{
+  g_autoptr(JsonObject) entry = NULL;
+  HrHardware *existing;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+  g_return_val_if_fail (HR_IS_HARDWARE (hardware), FALSE);
+  g_return_val_if_fail (dir != NULL, FALSE);
+
+  if (!hr_hardware_is_custom (hardware))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "“%s” is not a custom device", hr_hardware_get_id (hardware));
+      return FALSE;
+    }
+  existing = hr_catalog_find_hardware (self, hr_hardware_get_id (hardware));
+  if (existing != NULL && !hr_hardware_is_custom (existing))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_DUPLICATE,
+                   "the id “%s” belongs to a catalog device", hr_hardware_get_id (hardware));
+      return FALSE;
+    }
+
+  entry = hr_hardware_to_json (hardware);
+  if (!update_user_file (dir, HR_CUSTOM_DEVICES_FILE, "hardware",
+                         hr_hardware_get_id (hardware), entry, error))
+    return FALSE;
+
+  hr_catalog_add_hardware (self, hardware);
+  return TRUE;
+}
+
+/**
+ * hr_catalog_remove_custom_hardware:
+ *
+ * Removes the custom device @id from the catalog and from
+ * @dir/custom-devices.json.  Catalog devices cannot be removed.
+ */
+gboolean
+hr_catalog_remove_custom_hardware (HrCatalog   *self,
+                                   const char  *id,
+                                   const char  *dir,
+                                   GError     **error)
+{
+  HrHardware *existing;
+  guint position;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (dir != NULL, FALSE);
+
+  existing = hr_catalog_find_hardware (self, id);
+  if (existing == NULL || !hr_hardware_is_custom (existing))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "“%s” is not a custom device", id);
+      return FALSE;
+    }
+
+  if (!update_user_file (dir, HR_CUSTOM_DEVICES_FILE, "hardware", id, NULL, error))
+    return FALSE;
+
+  if (find_in_store (self->hardware, (EntryId) hr_hardware_get_id, id, &position))
+    g_list_store_remove (self->hardware, position);
+  return TRUE;
+}
+
+/**
+ * hr_catalog_dup_custom_hardware_id:
+ * @name: the device's name as the user typed it
+ *
+ * A free id for a new custom device: “custom-” and the name in lower case
+ * with runs of other characters as “-”, with “-2”, “-3”… when taken.
+ */
+char *
+hr_catalog_dup_custom_hardware_id (HrCatalog  *self,
+                                   const char *name)
+{
+  g_autoptr(GString) slug = g_string_new ("custom-");
+  g_autofree char *base = NULL;
+  gboolean dash = FALSE;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      if (g_ascii_isalnum (*p))
+        {
+          if (dash && slug->len > strlen ("custom-"))
+            g_string_append_c (slug, '-');
+          g_string_append_c (slug, g_ascii_tolower (*p));
+          dash = FALSE;
+        }
+      else
+        dash = TRUE;
+    }
+  if (slug->len == strlen ("custom-"))
+    g_string_append (slug, "device");
+
+  base = g_strdup (slug->str);
+  for (guint n = 2; hr_catalog_find_hardware (self, slug->str) != NULL; n++)
+    g_string_printf (slug, "%s-%u", base, n);
+  return g_string_free (g_steal_pointer (&slug), FALSE);
 }
 
 char *

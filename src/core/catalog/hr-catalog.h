@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 
 #define HR_TYPE_CATALOG (hr_catalog_get_type ())
 
+/* Devices added in the editor, in the user directory. */
+#define HR_CUSTOM_DEVICES_FILE "custom-devices.json"
+
 G_DECLARE_FINAL_TYPE (HrCatalog, hr_catalog, HR, CATALOG, GObject)
 
 HrCatalog    *hr_catalog_new                (void);
@@ -40,6 +43,19 @@ gboolean      hr_catalog_import_model       (HrCatalog    *self,
                                              HrModelSpec  *model,
                                              const char   *dir,
                                              GError      **error);
+
+void          hr_catalog_add_hardware       (HrCatalog    *self,
+                                             HrHardware   *hardware);
+gboolean      hr_catalog_save_custom_hardware (HrCatalog  *self,
+                                             HrHardware   *hardware,
+                                             const char   *dir,
+                                             GError      **error);
+gboolean      hr_catalog_remove_custom_hardware (HrCatalog *self,
+                                             const char   *id,
+                                             const char   *dir,
+                                             GError      **error);
+char         *hr_catalog_dup_custom_hardware_id (HrCatalog *self,
+                                             const char   *name);
 
 GListModel   *hr_catalog_get_models         (HrCatalog    *self);
 GListModel   *hr_catalog_get_hardware       (HrCatalog    *self);

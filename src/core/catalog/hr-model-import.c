@@ -70,6 +70,195 @@ hr_model_import_file (const char  *path,
 }
 
 /* ---------------------------------------------------------------------------
+ * Models found on this computer
+ */
+
+/* @model under another id: the Hugging Face repository (“Qwen/Qwen3-8B”)
+ * rather than the snapshot's directory name, Ollama's name (“llama3.2:1b”)
+ * rather than the blob's hash. */
+static HrModelSpec *
+with_id (HrModelSpec  *model,
+         const char   *id,
+         GError      **error)
+{
+  g_autoptr(JsonObject) entry = NULL;
+
+  if (g_strcmp0 (hr_model_spec_get_id (model), id) == 0)
+    return g_object_ref (model);
+  entry = hr_model_spec_to_json (model);
+  json_object_set_string_member (entry, "id", id);
+  return hr_model_spec_new_from_json (entry, hr_model_spec_get_origin (model), error);
+}
+
+/**
+ * hr_model_import_local:
+ * @found: a model that hr_local_models_scan() found
+ *
+ * Imports @found as a dropped file would be (its config.json or GGUF
+ * file).  Models from the Hugging Face cache take the repository's id and
+ * Ollama's their name in Ollama; GGUF files keep the importer's id.
+ *
+ * Returns: (transfer full): the model, or %NULL with @error set
+ */
+HrModelSpec *
+hr_model_import_local (HrLocalModel  *found,
+                       GError       **error)
+{
+  g_autoptr(HrModelSpec) model = NULL;
+  HrLocalSource source;
+
+  g_return_val_if_fail (HR_IS_LOCAL_MODEL (found), NULL);
+
+  model = hr_model_import_file (hr_local_model_get_import_path (found), error);
+  if (model == NULL)
+    return NULL;
+
+  source = hr_local_model_get_source (found);
+  if (source == HR_LOCAL_SOURCE_OLLAMA ||
+      (source == HR_LOCAL_SOURCE_HUGGINGFACE &&
+       g_strcmp0 (hr_local_model_get_format (found), "gguf") != 0))
+    return with_id (model, hr_local_model_get_name (found), error);
+  return g_steal_pointer (&model);
+}
+
+/**
+ * hr_model_import_found:
+ *
+ * Imports every model of @scan, until the scan's deadline: each gets its
+ * model (hr_local_model_get_model()) or the reason it has none
+ * (hr_local_model_get_error()).  Past the deadline, the rest are left
+ * unread and the scan is marked partial.
+ */
+void
+hr_model_import_found (HrLocalScan  *scan,
+                       GCancellable *cancellable)
+{
+  GListModel *models;
+
+  g_return_if_fail (HR_IS_LOCAL_SCAN (scan));
+
+  models = hr_local_scan_get_models (scan);
+  for (guint i = 0; i < g_list_model_get_n_items (models); i++)
+    {
+      g_autoptr(HrLocalModel) found = g_list_model_get_item (models, i);
+      g_autoptr(HrModelSpec) model = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (g_get_monotonic_time () > hr_local_scan_get_deadline (scan) ||
+          g_cancellable_is_cancelled (cancellable))
+        {
+          if (!hr_local_scan_is_truncated (scan))
+            hr_local_scan_set_truncated (scan, "stopped reading the models at the time "
+                                         "limit; the rest were not read");
+          hr_local_model_set_error (found, "not read: the scan's time limit was reached");
+          continue;
+        }
+
+      model = hr_model_import_local (found, &error);
+      if (model != NULL)
+        hr_local_model_set_model (found, model);
+      else
+        hr_local_model_set_error (found, error->message);
+    }
+}
+
+/**
+ * hr_model_import_scan:
+ * @roots: (nullable): where to look; %NULL for the usual places
+ * @limits: (nullable): bounds; %NULL for the defaults
+ *
+ * Finds the models on this computer and imports them, all within the
+ * scan's deadline.  Blocking: the window calls hr_model_import_scan_async().
+ *
+ * Returns: (transfer full): the models found, imported or with a reason
+ */
+HrLocalScan *
+hr_model_import_scan (HrLocalRoots            *roots,
+                      const HrLocalScanLimits *limits,
+                      GCancellable            *cancellable)
+{
+  g_autoptr(HrLocalRoots) defaults = NULL;
+  HrLocalScan *scan;
+
+  if (roots == NULL)
+    roots = defaults = hr_local_roots_new_default ();
+  scan = hr_local_models_scan (roots, limits, cancellable);
+  hr_model_import_found (scan, cancellable);
+  return scan;
+}
+
+typedef struct
+{
+  HrLocalRoots *roots;
+  HrLocalScanLimits limits;
+  gboolean has_limits;
+} ScanData;
+
+static void
+scan_data_free (ScanData *data)
+{
+  hr_local_roots_free (data->roots);
+  g_free (data);
+}
+
+static void
+scan_in_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  ScanData *data = task_data;
+
+  g_task_return_pointer (task,
+                         hr_model_import_scan (data->roots,
+                                               data->has_limits ? &data->limits : NULL,
+                                               cancellable),
+                         g_object_unref);
+}
+
+/**
+ * hr_model_import_scan_async:
+ *
+ * hr_model_import_scan() in a worker thread.  The models it returns are
+ * not in any catalog: the window adds the ones it shows.
+ */
+void
+hr_model_import_scan_async (HrLocalRoots            *roots,
+                            const HrLocalScanLimits *limits,
+                            GCancellable            *cancellable,
+                            GAsyncReadyCallback      callback,
+                            gpointer                 user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  ScanData *data = g_new0 (ScanData, 1);
+
+  data->roots = roots != NULL ? hr_local_roots_copy (roots) : hr_local_roots_new_default ();
+  if (limits != NULL)
+    {
+      data->limits = *limits;
+      data->has_limits = TRUE;
+    }
+  g_task_set_source_tag (task, hr_model_import_scan_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) scan_data_free);
+  g_task_run_in_thread (task, scan_in_thread);
+}
+
+/**
+ * hr_model_import_scan_finish:
+ *
+ * Returns: (transfer full): the scan; %NULL only when cancelled
+ */
+HrLocalScan *
+hr_model_import_scan_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_model_import_scan_async,
+                        NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ---------------------------------------------------------------------------
  * The readable summary
  */
 

@@ -130,6 +130,15 @@ void
 hr_csv_write_hardware (HrHardwareTable *table,
                        GString         *out)
 {
+  hr_csv_write_hardware_rows (table, NULL, out);
+}
+
+/* The hardware table, or only @only's row when it is not %NULL. */
+void
+hr_csv_write_hardware_rows (HrHardwareTable *table,
+                            HrHardware      *only,
+                            GString         *out)
+{
   guint n_rows;
 
   g_return_if_fail (HR_IS_HARDWARE_TABLE (table));
@@ -153,6 +162,8 @@ hr_csv_write_hardware (HrHardwareTable *table,
       HrHardware *hw = hr_hardware_row_get_hardware (row);
       gboolean valid = hr_hardware_row_get_valid (row);
 
+      if (only != NULL && hw != only)
+        continue;
       hr_csv_append_field (out, hr_hardware_get_id (hw));
       hr_csv_append_field (out, hr_hardware_get_name (hw));
       hr_csv_append_number (out, hr_hardware_get_memory_bytes (hw) / GIB, 2);

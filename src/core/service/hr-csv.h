@@ -25,5 +25,8 @@ void hr_csv_write_matrix    (HrMatrix        *matrix,
                              GString         *out);
 void hr_csv_write_hardware  (HrHardwareTable *table,
                              GString         *out);
+void hr_csv_write_hardware_rows (HrHardwareTable *table,
+                                 HrHardware      *only,
+                                 GString         *out);
 
 G_END_DECLS
