@@ -26,10 +26,14 @@ for dirpath, _, names in os.walk(core):
     for name in names:
         if not name.endswith(('.c', '.h')):
             continue
+        # a private header belongs to its module (hr-window-private.h)
         module = name[:-2]
+        if module.endswith('-private'):
+            module = module[:-len('-private')]
         module_layer[module] = rel
         with open(os.path.join(dirpath, name), encoding='utf-8') as f:
-            found = set(INCLUDE.findall(f.read()))
+            found = {m[:-len('-private')] if m.endswith('-private') else m
+                 for m in INCLUDE.findall(f.read())}
         found.discard(module)
         includes.setdefault(module, set()).update(found)
 

@@ -147,7 +147,14 @@ typedef struct
   HrSystemMemory ram;
   HrLayout layout;             /* vLLM, SGLang */
   gboolean small_batch_device; /* vLLM keeps its small defaults (the A100) */
+  guint32 quant_family;        /* an HrQuantFamily (hr-speed.h) */
+  gboolean tied_embeddings;    /* the output head is the embedding matrix */
+  guint64 prompt_tokens;       /* the prompt timed; 0 = the context */
+  guint64 generate_tokens;     /* the answer timed; 0 = HR_DEFAULT_GENERATE */
 } HrEstimateInput;
+
+/* The answer length timed when none is given (CLI.md: --generate). */
+#define HR_DEFAULT_GENERATE 512
 
 typedef enum
 {
@@ -260,6 +267,14 @@ typedef struct
   gboolean ram_fits;           /* host_bytes ≤ ram_usable_bytes */
   double decode_gpu_seconds;   /* one decode step: the GPUs' reading */
   double decode_cpu_seconds;   /*   and the CPU's, for CPU-held layers */
+  double decode_cache_seconds; /*   of which reading the KV cache */
+
+  /* The prompt and the answer (engine profiles; 0 where not modelled). */
+  guint64 prompt_tokens;
+  guint64 generate_tokens;
+  double prefill_tokens_per_s; /* average over the prompt, from an empty cache */
+  double ttft_seconds;         /* the prompt, then the first token */
+  double generation_seconds;   /* the answer's tokens after the first */
 
   HrLayout layout;             /* vLLM, SGLang: as resolved */
   guint32 max_num_seqs;        /* vLLM, SGLang: sequences a step may hold */

@@ -15,6 +15,7 @@
 
 #include "hr-estimate-constants.h"
 #include "hr-profile-common.h"
+#include "hr-speed.h"
 
 gboolean
 hr_profile_fail (GError          **error,
@@ -155,6 +156,48 @@ hr_decode_efficiency (HrHardwareFamily family)
   return hr_decode_efficiency_by_family[family];
 }
 
+double
+hr_profile_layer_params (const HrEstimateInput *input)
+{
+  const HrModelArch *a = input->model;
+  double table = (double) a->vocab * a->hidden;
+
+  /* the embedding table is not a product; an untied head is one, but not
+   * of the repeating layers */
+  return MAX (a->params_active - table * (input->tied_embeddings ? 1 : 2), a->params_active * 0.1);
+}
+
+void
+hr_profile_time (const HrEstimateInput      *input,
+                 HrEstimate                 *result,
+                 const struct _HrSpeedInput *speed)
+{
+  HrSpeedToken token;
+  guint64 prompt = input->prompt_tokens > 0 ? input->prompt_tokens : input->context;
+  guint64 generate = input->generate_tokens > 0 ? input->generate_tokens : HR_DEFAULT_GENERATE;
+  double prefill;
+
+  hr_speed_token (speed, (double) input->context, &token);
+  result->decode_tokens_per_s = 1.0 / token.total_seconds;
+  result->decode_gpu_seconds = token.stream_seconds + token.cache_seconds;
+  result->decode_cache_seconds = token.cache_seconds;
+  result->decode_cpu_seconds = token.cpu_seconds;
+  result->decode_fixed_seconds = token.fixed_seconds;
+  result->decode_efficiency = hr_device_backend (input->device) == HR_BACKEND_METAL
+                              ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA;
+
+  /* The prompt from an empty cache, then the first token; the answer's
+   * tokens at growing depth (the per-token time is linear in the depth,
+   * so G tokens take G times the one in their middle). */
+  prefill = hr_speed_prefill_seconds (speed, prompt);
+  result->prompt_tokens = prompt;
+  result->generate_tokens = generate;
+  result->prefill_tokens_per_s = prefill > 0 ? prompt / prefill : 0;
+  result->ttft_seconds = prefill + hr_speed_token_seconds (speed, (double) prompt);
+  result->generation_seconds = generate *
+                               hr_speed_token_seconds (speed, prompt + (generate - 1) / 2.0);
+}
+
 static HrVerdict
 verdict_for (guint64 per_device,
              guint64 usable)
@@ -237,19 +280,18 @@ hr_profile_finish (const HrEstimateInput  *input,
   /* One decode step of one sequence reads every active weight once and the
    * whole cache up to the current position (taken as the context):
    * time per token = bytes / (efficiency × bandwidth) + a fixed cost. */
-  result->decode_efficiency = hr_decode_efficiency (input->device->family);
-  result->decode_fixed_seconds = decode_fixed_seconds;
-  bandwidth = input->device->bandwidth_gbps * HR_GB * result->decode_efficiency;
-  /* A profile that places layers on several devices has timed each part
-   * itself; otherwise every device reads its share in parallel. */
-  if (result->decode_gpu_seconds == 0)
+  /* The speed model (hr_profile_time) has timed it; or the seed page's
+   * heuristic: the bytes read per token over a share of the bandwidth,
+   * plus a fixed cost. */
+  if (result->decode_tokens_per_s == 0)
     {
+      result->decode_efficiency = hr_decode_efficiency (input->device->family);
+      result->decode_fixed_seconds = decode_fixed_seconds;
+      bandwidth = input->device->bandwidth_gbps * HR_GB * result->decode_efficiency;
       result->bytes_per_token = active_dev + kv_decode_dev;
       result->decode_gpu_seconds = result->bytes_per_token / bandwidth;
+      result->decode_tokens_per_s = 1.0 / (result->decode_gpu_seconds + decode_fixed_seconds);
     }
-  result->decode_tokens_per_s = 1.0 / (result->decode_gpu_seconds +
-                                       result->decode_cpu_seconds +
-                                       decode_fixed_seconds);
 
   result->kv_cell = hr_model_arch_kv_cell (model);
   result->kv_bytes_per_token = hr_kv_bytes_per_token (model, result->kv_bytes_per_element);

@@ -31,6 +31,15 @@ double   hr_decode_efficiency       (HrHardwareFamily       family);
 double   hr_profile_weights         (const HrEstimateInput *input);
 guint64  hr_profile_ffn_width       (const HrEstimateInput *input);
 
+/* Times a token at the context's depth, the prompt and the answer with
+ * the speed model (hr-speed.h), before hr_profile_finish(). */
+struct _HrSpeedInput;
+void     hr_profile_time            (const HrEstimateInput *input,
+                                     HrEstimate            *result,
+                                     const struct _HrSpeedInput *speed);
+/* The matrix weights of the repeating layers one token goes through. */
+double   hr_profile_layer_params    (const HrEstimateInput *input);
+
 gboolean hr_profile_finish          (const HrEstimateInput *input,
                                      HrEstimate            *result,
                                      double                 weights,

@@ -94,6 +94,7 @@ gpu_token (const HrSpeedInput *in,
            const HrSpeedGpu   *g,
            double              depth,
            double             *stream,
+           double             *cache,
            double             *fixed)
 {
   const HrModelArch *a = in->arch;
@@ -102,59 +103,82 @@ gpu_token (const HrSpeedInput *in,
   double eta_w = metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA;
   double eta_att = metal ? HR_SPEED_ETA_ATT_METAL : HR_SPEED_ETA_ATT_CUDA;
   double bpw = g->layer_params > 0 ? g->layer_bytes * 8 / g->layer_params : 16;
-  double t_w = g->stream_bytes / (eta_w * bw);
-  double layers = in->tensor_parallel ? (double) a->n_layers / in->n_gpus : g->layers;
+  double layers = in->tensor_parallel ? (double) g->layers / in->n_gpus : g->layers;
 
+  *stream = g->stream_bytes / (eta_w * bw);
   if (metal)
-    t_w = MAX (t_w, metal_unpack_seconds (in, g, bpw));
-  *stream = t_w + depth * layers * 4.0 * a->n_heads * a->head_dim_k / (eta_att * bw);
+    *stream = MAX (*stream, metal_unpack_seconds (in, g, bpw));
+  *cache = depth * layers * 4.0 * a->n_heads * a->head_dim_k / (eta_att * bw);
   *fixed = g->layers * (metal ? HR_SPEED_C_LAYER_METAL : HR_SPEED_C_LAYER_CUDA);
+}
+
+void
+hr_speed_token (const HrSpeedInput *in,
+                double              depth,
+                HrSpeedToken       *out)
+{
+  const HrModelArch *a = in->arch;
+  double slowest = 0, slowest_cache = 0, fixed_max = 0;
+  guint32 busy = 0;
+
+  g_return_if_fail (in != NULL && in->arch != NULL && out != NULL);
+
+  *out = (HrSpeedToken) { 0 };
+  for (guint32 i = 0; i < in->n_gpus; i++)
+    {
+      double stream, cache, fixed;
+
+      if (in->gpus[i].layers == 0 && in->gpus[i].stream_bytes == 0)
+        continue;
+      gpu_token (in, &in->gpus[i], depth, &stream, &cache, &fixed);
+      busy++;
+      if (in->tensor_parallel)
+        {
+          /* every GPU runs every layer on its shard, at once */
+          if (stream + cache > slowest + slowest_cache)
+            slowest = stream, slowest_cache = cache;
+          fixed_max = MAX (fixed_max, fixed);
+        }
+      else
+        {
+          out->stream_seconds += stream;
+          out->cache_seconds += cache;
+          out->fixed_seconds += fixed;
+        }
+    }
+  if (in->tensor_parallel)
+    {
+      out->stream_seconds = slowest;
+      out->cache_seconds = slowest_cache;
+      /* two all-reduces a layer: after attention and after the MLP */
+      out->fixed_seconds = fixed_max +
+                           (busy > 1 ? 2.0 * a->n_layers * in->allreduce_seconds : 0);
+    }
+  else if (busy > 1)
+    out->fixed_seconds += (busy - 1) * HR_SPEED_HOP_SECONDS;
+
+  /* Layers (or experts) the CPU holds read RAM, their cache too. */
+  if (in->cpu_layers > 0 || in->cpu_bytes > 0)
+    {
+      double kv_token = 2.0 * a->n_kv_heads * a->head_dim_k * 2.0;
+
+      out->cpu_seconds = (in->cpu_bytes + depth * kv_token * in->cpu_layers) /
+                         (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
+      if (busy > 0)
+        out->fixed_seconds += HR_SPEED_HOP_SECONDS;
+    }
+  out->total_seconds = out->stream_seconds + out->fixed_seconds + out->cache_seconds +
+                       out->cpu_seconds;
 }
 
 double
 hr_speed_token_seconds (const HrSpeedInput *in,
                         double              depth)
 {
-  const HrModelArch *a = in->arch;
-  double t = 0, slowest = 0, fixed_max = 0;
-  guint32 busy = 0;
+  HrSpeedToken token;
 
-  g_return_val_if_fail (in != NULL && in->arch != NULL, 0);
-
-  for (guint32 i = 0; i < in->n_gpus; i++)
-    {
-      double stream, fixed;
-
-      if (in->gpus[i].layers == 0 && in->gpus[i].stream_bytes == 0)
-        continue;
-      gpu_token (in, &in->gpus[i], depth, &stream, &fixed);
-      busy++;
-      if (in->tensor_parallel)
-        {
-          /* every GPU runs every layer on its shard, at once */
-          slowest = MAX (slowest, stream);
-          fixed_max = MAX (fixed_max, fixed);
-        }
-      else
-        t += stream + fixed;
-    }
-  if (in->tensor_parallel)
-    /* two all-reduces a layer: after attention and after the MLP */
-    t = slowest + fixed_max + (busy > 1 ? 2.0 * a->n_layers * in->allreduce_seconds : 0);
-  else if (busy > 1)
-    t += (busy - 1) * HR_SPEED_HOP_SECONDS;
-
-  /* Layers the CPU holds read RAM, their cache too. */
-  if (in->cpu_layers > 0)
-    {
-      double kv_token = 2.0 * a->n_kv_heads * a->head_dim_k * 2.0;
-
-      t += (in->cpu_bytes + depth * kv_token * in->cpu_layers) /
-           (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
-      if (busy > 0)
-        t += HR_SPEED_HOP_SECONDS;
-    }
-  return t;
+  hr_speed_token (in, depth, &token);
+  return token.total_seconds;
 }
 
 /* ---------------------------------------------------------------- prompt */
@@ -227,6 +251,10 @@ call_seconds (const HrSpeedInput *in,
     {
       double n = MIN (ub, chunk - u * ub), pos = p0 + u * ub, prev = 0, slowest = 0;
 
+      /* Experts the CPU holds: it computes them, bound by reading RAM. */
+      if (in->cpu_expert_bytes > 0)
+        serial += in->cpu_expert_bytes / (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
+
       /* Layers the CPU holds: the first GPU multiplies them too (op
        * offload from 32 tokens), after copying them over PCIe; below,
        * the CPU runs them from RAM. */
@@ -266,7 +294,8 @@ call_seconds (const HrSpeedInput *in,
 
   /* A layer split pipelines the micro-batches of a call (not with layers
    * on the CPU, and one micro-batch has nothing to overlap with). */
-  if (stages > 1 && !in->tensor_parallel && in->cpu_layers == 0 && n_ub > 1)
+  if (stages > 1 && !in->tensor_parallel && in->cpu_layers == 0 && in->cpu_expert_bytes == 0 &&
+      n_ub > 1)
     return HR_SPEED_RHO_PIPE * fin[stages - 1] + (1 - HR_SPEED_RHO_PIPE) * serial;
   return serial;
 }

@@ -72,7 +72,7 @@ typedef struct
   double layer_params;          /* its layers' matrix weights (active) */
 } HrSpeedGpu;
 
-typedef struct
+typedef struct _HrSpeedInput
 {
   const HrModelArch *arch;
   HrQuantFamily family;
@@ -84,11 +84,26 @@ typedef struct
   guint32 cpu_layers;
   double cpu_bytes;             /* streamed per decoded token */
   double cpu_layer_bytes;       /* copied to the first GPU per prompt micro-batch */
+  double cpu_expert_bytes;      /* experts of GPU layers the CPU computes
+                                 * (--n-cpu-moe): read from RAM per micro-batch */
   double ram_gbps;
   double host_link_gbps;        /* the first GPU's PCIe, pinned */
   guint32 n_ubatch;
 } HrSpeedInput;
 
+/* One decoded token, by part (the Model view writes them out). */
+typedef struct
+{
+  double stream_seconds;        /* reading the weights */
+  double fixed_seconds;         /* per-layer kernels, GPU hand-offs, all-reduces */
+  double cache_seconds;         /* reading the KV cache at the depth */
+  double cpu_seconds;           /* layers the CPU holds */
+  double total_seconds;
+} HrSpeedToken;
+
+void          hr_speed_token          (const HrSpeedInput    *in,
+                                       double                 depth,
+                                       HrSpeedToken          *out);
 HrQuantFamily hr_speed_quant_family   (double                 bpw,
                                        HrCheckpoint           checkpoint,
                                        const char            *label);
