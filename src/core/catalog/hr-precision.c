@@ -19,8 +19,10 @@ struct _HrPrecision
   char *label;
   char *kind;
   char *bpw_source;
+  char *file_type;
   double bpw;
   gboolean in_matrix;
+  gboolean niche;
 };
 
 struct _HrKvType
@@ -44,6 +46,8 @@ static const HrField precision_fields[] = {
   HR_FIELD (HrPrecision, "bpw_source", HR_FIELD_STRING, FALSE, 0, bpw_source, "Where the bpw comes from"),
   HR_FIELD (HrPrecision, "bpw", HR_FIELD_DOUBLE, TRUE, 0, bpw, "Effective bits per weight"),
   HR_FIELD (HrPrecision, "matrix", HR_FIELD_BOOL, FALSE, 0, in_matrix, "Shown in the default matrix"),
+  HR_FIELD (HrPrecision, "niche", HR_FIELD_BOOL, FALSE, 0, niche, "Made only for some models or devices"),
+  HR_FIELD (HrPrecision, "file_type", HR_FIELD_STRING, FALSE, 0, file_type, "GGUF general.file_type name"),
 };
 
 static const HrField kv_fields[] = {
@@ -144,6 +148,80 @@ hr_precision_get_in_matrix (HrPrecision *self)
 {
   g_return_val_if_fail (HR_IS_PRECISION (self), FALSE);
   return self->in_matrix;
+}
+
+const char *
+hr_precision_get_bpw_source (HrPrecision *self)
+{
+  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
+  return self->bpw_source;
+}
+
+/* A format made only for some models or some hardware, or superseded:
+ * never suggested as a change. */
+gboolean
+hr_precision_get_niche (HrPrecision *self)
+{
+  g_return_val_if_fail (HR_IS_PRECISION (self), FALSE);
+  return self->niche;
+}
+
+/**
+ * hr_precision_get_file_type:
+ *
+ * Returns: (nullable): the name llama-quantize writes in a GGUF file's
+ *   general.file_type for this precision (“Q4_K_M”, “MXFP4_MOE”, “F16”),
+ *   or %NULL for precisions that GGUF files do not come in
+ */
+const char *
+hr_precision_get_file_type (HrPrecision *self)
+{
+  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
+  return self->file_type;
+}
+
+/**
+ * hr_precision_matches_file_type:
+ * @file_type: (nullable): a GGUF file's type, as hr_model_spec_get_file_type()
+ *   gives it
+ *
+ * Whether a GGUF file of type @file_type is a file of this precision.
+ */
+gboolean
+hr_precision_matches_file_type (HrPrecision *self,
+                                const char  *file_type)
+{
+  g_return_val_if_fail (HR_IS_PRECISION (self), FALSE);
+  return file_type != NULL && self->file_type != NULL &&
+         g_ascii_strcasecmp (self->file_type, file_type) == 0;
+}
+
+/**
+ * hr_precision_find_for_file_type:
+ * @precisions: a list of #HrPrecision, such as hr_catalog_get_precisions()
+ * @file_type: (nullable): a GGUF file's type (“Q4_K_S”)
+ *
+ * The precision an imported GGUF file is in: a Q4_K_S file is Q4_K_S, not
+ * the Q4_K_M a calculator may hold.
+ *
+ * Returns: (transfer none) (nullable): the precision, or %NULL when the
+ *   list has none of that type
+ */
+HrPrecision *
+hr_precision_find_for_file_type (GListModel *precisions,
+                                 const char *file_type)
+{
+  g_return_val_if_fail (G_IS_LIST_MODEL (precisions), NULL);
+
+  for (guint i = 0; file_type != NULL && i < g_list_model_get_n_items (precisions); i++)
+    {
+      g_autoptr(HrPrecision) p = g_list_model_get_item (precisions, i);
+
+      /* The list holds its own reference, so the pointer stays valid. */
+      if (hr_precision_matches_file_type (p, file_type))
+        return p;
+    }
+  return NULL;
 }
 
 static void
