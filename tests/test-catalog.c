@@ -15,9 +15,9 @@ test_builtin_counts (void)
 {
   g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
 
-  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), >=, 35);
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), >=, 85);
   g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_hardware (catalog)), >=, 50);
-  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_precisions (catalog)), >=, 18);
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_precisions (catalog)), >=, 37);
   g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_kv_types (catalog)), ==, 5);
   g_assert_cmpuint (hr_catalog_get_tier_ladder (catalog)->len, >=, 4);
   g_assert_null (hr_catalog_get_problems (catalog)[0]);

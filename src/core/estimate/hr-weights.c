@@ -65,6 +65,10 @@ G_DEFINE_QUARK (hr-weights-error-quark, hr_weights_error)
  * (llama-quant.cpp, llama_tensor_get_type_impl). */
 #define LAYERS_OF_70B        80
 
+/* llama-model.cpp, load_tensors (LLM_ARCH_COMMAND_R): models this deep
+ * (Command R+) have per-head q and k norms. */
+#define COMMAND_R_PLUS_LAYERS 64
+
 /* GGUF file layout (ggml/src/gguf.cpp): every tensor's data starts on a
  * GGUF_DEFAULT_ALIGNMENT boundary. */
 #define GGUF_ALIGNMENT       32
@@ -116,6 +120,7 @@ typedef enum
   ARCH_FALCON,
   ARCH_GPT_OSS,     /* LLM_ARCH_OPENAI_MOE */
   ARCH_DEEPSEEK2,   /* deepseek_v2 and deepseek_v3 */
+  ARCH_OLMO2,
 } ArchKind;
 
 typedef struct
@@ -123,6 +128,8 @@ typedef struct
   const char *model_type;   /* Hugging Face config.json "model_type" */
   ArchKind kind;
   gboolean exact;
+  gboolean own_arch;        /* llama.cpp has an LLM_ARCH of its own for it,
+                             * not LLM_ARCH_LLAMA (no LLM_TYPE_70B rule) */
 } ArchInfo;
 
 static const ArchInfo archs[] = {
@@ -145,6 +152,15 @@ static const ArchInfo archs[] = {
   { "gpt_oss",     ARCH_GPT_OSS,   FALSE },
   { "deepseek_v2", ARCH_DEEPSEEK2, TRUE },
   { "deepseek_v3", ARCH_DEEPSEEK2, TRUE },
+  /* Llama's tensors under llama.cpp's LLM_ARCH_GRANITE, _SMOLLM3 and
+   * _EXAONE; convert_hf_to_gguf.py writes InternLM3 as plain llama. */
+  { "granite",     ARCH_LLAMA,     TRUE, TRUE },
+  { "smollm3",     ARCH_LLAMA,     TRUE, TRUE },
+  { "exaone",      ARCH_LLAMA,     TRUE, TRUE },
+  { "internlm3",   ARCH_LLAMA,     TRUE },
+  { "olmo2",       ARCH_OLMO2,     TRUE },
+  { "seed_oss",    ARCH_QWEN2,     TRUE, TRUE },
+  { "cohere2",     ARCH_COHERE,    TRUE },
 };
 
 static const ArchInfo *
@@ -427,9 +443,11 @@ add_layer (Builder     *b,
       break;
 
     case ARCH_QWEN2:
-      /* Qwen2 always has Q/K/V biases and none on the output. */
+      /* Qwen2 always has Q/K/V biases and none on the output; Seed-OSS
+       * when its attention_bias says so. */
       add_vector (b, "attn_norm.weight", s->n_embd);
-      add_attention (b, s, TRUE, FALSE);
+      add_attention (b, s, s->attn_bias || g_ascii_strcasecmp (s->model_type, "seed_oss") != 0,
+                     FALSE);
       add_vector (b, "ffn_norm.weight", s->n_embd);
       add_gated_ffn (b, s, s->n_ff);
       break;
@@ -456,6 +474,17 @@ add_layer (Builder     *b,
       add_vector (b, "ffn_norm.weight", s->n_embd);
       add_matrix (b, ROLE_FFN_DOWN, "ffn_down.weight", s->n_ff, s->n_embd);
       add_matrix (b, ROLE_FFN_UP, "ffn_up.weight", s->n_embd, 2 * s->n_ff);
+      add_vector (b, "post_ffw_norm.weight", s->n_embd);
+      break;
+
+    case ARCH_OLMO2:
+      /* llama.cpp LLM_ARCH_OLMO2: no input norms; q_norm and k_norm over
+       * all heads at once, norms after attention and after the MLP. */
+      add_attention (b, s, s->attn_bias, s->attn_bias);
+      add_vector (b, "attn_q_norm.weight", s->n_head * s->head_k);
+      add_vector (b, "attn_k_norm.weight", s->n_head_kv * s->head_k);
+      add_vector (b, "post_attention_norm.weight", s->n_embd);
+      add_gated_ffn (b, s, s->n_ff);
       add_vector (b, "post_ffw_norm.weight", s->n_embd);
       break;
 
@@ -486,9 +515,16 @@ add_layer (Builder     *b,
       break;
 
     case ARCH_COHERE:
-      /* Attention and FFN run in parallel off one layer norm. */
+      /* Attention and FFN run in parallel off one layer norm.  Command R+
+       * normalises each query and key head; llama.cpp's command-r loader
+       * knows it by its depth (n_layer >= 64). */
       add_vector (b, "attn_norm.weight", s->n_embd);
       add_attention (b, s, s->attn_bias, FALSE);
+      if (s->n_layer >= COMMAND_R_PLUS_LAYERS)
+        {
+          add (b, ROLE_VECTOR, "attn_q_norm.weight", 2, s->head_k, s->n_head, 1);
+          add (b, ROLE_VECTOR, "attn_k_norm.weight", 2, s->head_k, s->n_head_kv, 1);
+        }
       add_gated_ffn (b, s, s->n_ff);
       break;
 
@@ -1210,7 +1246,7 @@ quant_state_init (QuantState          *q,
   /* llama-model.cpp, load_hparams: LLM_ARCH_LLAMA (llama, mistral, mixtral)
    * with 80 layers is 70B unless it has as many KV heads as query heads
    * (then 65B); LLM_ARCH_QWEN2 with 80 layers is 70B. */
-  if (s->n_layer == LAYERS_OF_70B)
+  if (s->n_layer == LAYERS_OF_70B && !s->arch->own_arch)
     {
       if (s->arch->kind == ARCH_LLAMA && s->n_head != s->n_head_kv)
         q->type_70b = TRUE;

@@ -79,11 +79,39 @@ static const ArchInfo archs[] = {
   { "gpt_oss", 2, FALSE, FALSE, BIAS_QKVO, BIAS_NONE, FALSE, SWA_ALTERNATE, MOE_GPT_OSS, 0 },
   { "cohere", 1, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
   { "falcon", 0, FALSE, TRUE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  /* Llama's shape under other names: Granite's *_multiplier and
+   * logits_scaling keys scale activations, SmolLM3's NoPE layers drop
+   * RoPE, EXAONE renames num_hidden_layers; none changes a tensor. */
+  { "granite", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "smollm3", 2, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "exaone", 2, FALSE, TRUE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "internlm3", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  /* OLMo 2 norms after attention and MLP, and q/k over the whole width. */
+  { "olmo2", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "seed_oss", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKV, TRUE, SWA_NEVER, MOE_NONE, 0 },
+  /* Command R7B: Command R with three sliding-window layers in four. */
+  { "cohere2", 1, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_PATTERN, MOE_NONE, 0 },
 };
 
-#define SUPPORTED "llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, " \
-                  "gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, gpt_oss, " \
-                  "cohere, falcon"
+/* Configs whose model_type names an architecture above: Kimi K2 is
+ * DeepseekV3ForCausalLM, MiMo a Qwen2 decoder (its multi-token-prediction
+ * layer is left out, as DeepSeek-V3's is), and Mistral 3 nests a Mistral
+ * text model in text_config beside its vision tower. */
+static const struct
+{
+  const char *model_type;
+  const char *as;
+} aliases[] = {
+  { "gemma3_text", "gemma3" },
+  { "kimi_k2", "deepseek_v3" },
+  { "mimo", "qwen2" },
+  { "mistral3", "mistral" },
+};
+
+#define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
+                  "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
+                  "gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, internlm3, " \
+                  "olmo2, mimo, seed_oss"
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -339,11 +367,12 @@ find_arch (JsonObject      *config,
                     describe_node (node));
 
   model_type = json_node_get_string (node);
-  /* Multimodal Gemma 3 nests the language model in text_config; a
-   * text-only checkpoint has it at the top. */
-  *nested = g_strcmp0 (model_type, "gemma3") == 0;
-  if (g_strcmp0 (model_type, "gemma3_text") == 0)
-    model_type = "gemma3";
+  /* Multimodal Gemma 3 and Mistral 3 nest the language model in
+   * text_config; a text-only checkpoint has it at the top. */
+  *nested = g_strcmp0 (model_type, "gemma3") == 0 || g_strcmp0 (model_type, "mistral3") == 0;
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+    if (g_strcmp0 (model_type, aliases[i].model_type) == 0)
+      model_type = aliases[i].as;
   for (guint i = 0; i < G_N_ELEMENTS (archs); i++)
     {
       if (g_strcmp0 (archs[i].model_type, model_type) == 0)
@@ -469,9 +498,10 @@ read_sliding_window (Shape   *s,
         case SWA_ALTERNATE:
           break;
         case SWA_PATTERN:
-          /* Renamed with a leading underscore when layer_types arrived. */
+          /* Renamed with a leading underscore when layer_types arrived;
+           * Gemma 3 defaults to 6, Cohere2 to 4. */
           if (!read_uint_alias (s, "sliding_window_pattern", "_sliding_window_pattern",
-                                FALSE, 6, 1, HR_LAYERS_MAX, &period, error))
+                                FALSE, s->gemma3 ? 6 : 4, 1, HR_LAYERS_MAX, &period, error))
             return FALSE;
           break;
         case SWA_QWEN:
@@ -559,9 +589,20 @@ read_attention (Shape   *s,
       s->head_dim_v = s->head_dim;
     }
 
-  /* Biases on the attention projections. */
+  /* Biases on the attention projections.  InternLM3 calls the flag
+   * qkv_bias (and "bias" the output's and MLP's, off in every release);
+   * either counts as Llama's attention_bias. */
   s->attn_bias = info->bias_always;
-  if (info->bias_flag != BIAS_NONE || s->mla)
+  if (strcmp (info->model_type, "internlm3") == 0)
+    {
+      gboolean qkv = FALSE, other = FALSE;
+
+      if (!read_bool (s, "qkv_bias", FALSE, &qkv, error) ||
+          !read_bool (s, "bias", FALSE, &other, error))
+        return FALSE;
+      s->attn_bias = qkv || other ? BIAS_QKVO : BIAS_NONE;
+    }
+  else if (info->bias_flag != BIAS_NONE || s->mla)
     {
       if (!read_bool (s, "attention_bias", info->bias_flag_default, &flag, error))
         return FALSE;
@@ -574,6 +615,19 @@ read_attention (Shape   *s,
 
   if (info->head_norms)
     s->head_norm_params = 2 * s->head_dim;
+  /* OLMo 2 normalises all queries and all keys as one vector each. */
+  if (strcmp (info->model_type, "olmo2") == 0)
+    s->head_norm_params = (s->heads + s->kv_heads) * s->head_dim;
+  /* Seed-OSS has a separate switch for the output projection's bias. */
+  if (strcmp (info->model_type, "seed_oss") == 0 && s->attn_bias == BIAS_QKV)
+    {
+      gboolean out_bias = FALSE;
+
+      if (!read_bool (s, "attention_out_bias", FALSE, &out_bias, error))
+        return FALSE;
+      if (out_bias)
+        s->attn_bias = BIAS_QKVO;
+    }
   if (strcmp (info->model_type, "cohere") == 0)
     {
       gboolean qk_norm = FALSE;
@@ -738,8 +792,9 @@ read_shape (JsonObject  *config,
   /* Gemma 3's nested text config leaves out what equals the
    * Gemma3TextConfig defaults, and the original Falcon configs predate
    * max_position_embeddings and ffn_hidden_size. */
-  if (!read_uint_alias (s, "num_hidden_layers", "n_layer", TRUE, 0, 1, HR_LAYERS_MAX,
-                        &s->layers, error) ||
+  if (!read_uint_alias (s, "num_hidden_layers",
+                        strcmp (info->model_type, "exaone") == 0 ? "num_layers" : "n_layer",
+                        TRUE, 0, 1, HR_LAYERS_MAX, &s->layers, error) ||
       !read_uint (s, "hidden_size", TRUE, 0, 1, 1 << 20, &s->hidden, error) ||
       !read_uint (s, "vocab_size", !gemma3, 262208, 1, G_MAXUINT32, &s->vocab, error) ||
       !read_uint (s, "max_position_embeddings", !gemma3 && !falcon, gemma3 ? 131072 : 2048,
@@ -761,7 +816,8 @@ read_shape (JsonObject  *config,
       !read_sliding_window (s, error))
     return FALSE;
 
-  if (strcmp (info->model_type, "llama") == 0 &&
+  if ((strcmp (info->model_type, "llama") == 0 || strcmp (info->model_type, "granite") == 0 ||
+       strcmp (info->model_type, "smollm3") == 0) &&
       !read_bool (s, "mlp_bias", FALSE, &s->mlp_bias, error))
     return FALSE;
   if (falcon && !read_falcon (s, error))
