@@ -22,6 +22,7 @@
 #include "hr-catalog-json.h"
 #include "hr-gguf-model.h"
 #include "hr-model-import.h"
+#include "hr-scenario.h"
 #include "hr-test-util.h"
 
 /* ---------------------------------------------------------------------------
@@ -1358,6 +1359,61 @@ test_file_type_precisions (Fixture       *fixture,
   g_assert_null (hr_precision_find_for_file_type (precisions, NULL));
 }
 
+/* An imported GGUF file is estimated with its own tensors by the nominal
+ * (Generic) method too, for the file's own precision: the tiny Llama's
+ * attn_v, ffn_down and output in Q6_K put it well above 4.85 bits per
+ * weight, which params × bpw would miss.  Another precision of the same
+ * model is still params × bpw. */
+static void
+test_nominal_file_size (Fixture       *fixture,
+                        gconstpointer  user_data)
+{
+  Tally t;
+  g_autoptr(HrGgufWriter) w = llama_writer (NULL, &t);
+  g_autofree char *path = write_model (fixture, "tiny-llama-Q4_K_M.gguf", w);
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrModelSpec) model = NULL;
+  g_autoptr(GError) error = NULL;
+  HrPrecision *own;
+  HrScenario s = { 0 };
+  HrEstimate e;
+  HrFormulas f = { .units = HR_UNITS_BINARY };
+  double nominal;
+
+  model = hr_model_import_file (path, &error);
+  g_assert_no_error (error);
+  own = hr_precision_find_for_file_type (hr_catalog_get_precisions (catalog),
+                                         hr_model_spec_get_file_type (model));
+  g_assert_cmpstr (hr_precision_get_id (own), ==, "q4_k_m");
+
+  s.model = model;
+  s.precision = own;
+  s.kv_type = hr_catalog_find_kv_type (catalog, "fp16");
+  s.hardware = hr_catalog_find_hardware (catalog, "rtx-3060-12gb");
+  s.context = 4096;
+  s.batch = 1;
+  s.gpus = 1;
+  s.engine = HR_ENGINE_GENERIC;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  nominal = (double) L_PARAMS * hr_precision_get_bpw (own) / 8;
+  g_test_message ("file %" G_GUINT64_FORMAT " B, nominal %.0f B (%+.1f %%)", t.weights_bytes,
+                  nominal, 100 * (nominal - t.weights_bytes) / t.weights_bytes);
+  g_assert_cmpfloat (nominal, <, 0.96 * t.weights_bytes);
+  g_assert_cmpuint (e.weights_bytes, ==, t.weights_bytes);
+  g_assert_cmpuint (e.per_device_weights_bytes, ==, t.weights_bytes);
+  g_assert_cmpuint (e.nominal_weights_bytes, ==, (guint64) llround (nominal));
+  hr_scenario_explain (&s, &e, &f);
+  g_assert_nonnull (strstr (f.text[HR_FORMULA_WEIGHTS], "the tensors of the imported file"));
+  hr_formulas_clear (&f);
+
+  /* Q8_0 is not the file's type: parameters × 8.5 bits. */
+  s.precision = hr_catalog_find_precision (catalog, "q8_0");
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_cmpuint (e.weights_bytes, ==, (guint64) llround ((double) L_PARAMS * 8.5 / 8));
+}
+
 /* ---------------------------------------------------------------------------
  * What inspect prints
  */
@@ -1489,6 +1545,15 @@ test_cli (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (o, "kv_bytes"), >, 0);
   g_assert_cmpint (json_object_get_int_member (o, "total_bytes"), >,
                    json_object_get_int_member (o, "weights_bytes"));
+  g_clear_pointer (&estimate, json_node_unref);
+
+  /* Without --precision, a GGUF file is estimated in its own type, with
+   * its own tensors even by the nominal method. */
+  estimate = hr_test_run_cli_json ((const char *[]) {
+    "estimate", "--model", path, "--engine", "generic", "--json", NULL });
+  o = json_node_get_object (estimate);
+  assert_string (o, "precision", "q8_0");
+  assert_int (o, "weights_bytes", (gint64) t.weights_bytes);
 
   /* An unsupported file: one line naming it, exit status 1, no output. */
   {
@@ -1531,6 +1596,7 @@ main (int   argc,
   ADD ("/gguf-model/describe", test_describe);
   ADD ("/gguf-model/cli", test_cli);
   ADD ("/gguf-model/file-type-precisions", test_file_type_precisions);
+  ADD ("/gguf-model/nominal-file-size", test_nominal_file_size);
   g_test_add_func ("/gguf-model/file-type-names", test_file_type_names);
 
 #undef ADD

@@ -285,6 +285,12 @@ scenario_input (const HrScenario  *scenario,
         input->token_embd_bytes = cached->token_embd_bytes;
         input->layers = &cached->layers;
       }
+    /* The nominal method too takes an imported GGUF file's own tensor data
+     * for the file's precision: that is what loads, not parameters × bits. */
+    else if (input->engine == HR_ENGINE_GENERIC &&
+             hr_precision_matches_file_type (scenario->precision,
+                                             hr_model_spec_get_file_type (scenario->model)))
+      input->weights_bytes = hr_model_spec_get_file_weights_bytes (scenario->model);
   }
   return TRUE;
 }
