@@ -81,7 +81,7 @@ static const char * const shape_members[] = {
   "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "q_lora_rank",
   "sliding_window", "swa_period", "vocab", "max_context", "intermediate",
   "experts", "experts_active", "shared_experts", "expert_intermediate",
-  "dense_layers", "tied_embeddings", "attention_bias", "attention", "mlp",
+  "dense_layers", "tied_embeddings", "attention_bias", "qk_norm", "attention", "mlp",
 };
 
 static char *
@@ -935,8 +935,26 @@ test_aliases (void)
     g_assert_cmpuint (hr_model_spec_get_dense_layers (kimi), ==, 1);
   }
 
-  /* Seed-OSS biases the output projection only when told to; Granite's
-   * multipliers change nothing, whatever their values. */
+  /* GLM-4.5 (glm4_moe): per-head q/k norms only with use_qk_norm, and
+   * DeepSeek's routing bias per expert: 92 × (2 × 128) parameters of norms. */
+  {
+    g_autoptr(JsonObject) config = load_fixture ("zai-org--GLM-4.5.json");
+    g_autoptr(HrModelSpec) spec = to_spec (config);
+    double with_norms = hr_hf_config_count_params (config, NULL, NULL);
+    HrWeights w;
+
+    g_assert_true (hr_model_spec_get_qk_norm (spec));
+    g_assert_cmpuint (hr_model_spec_get_dense_layers (spec), ==, 3);
+    g_assert_cmpuint (hr_model_spec_get_shared_experts (spec), ==, 1);
+    g_assert_cmpint (hr_model_spec_get_arch (spec)->attention, ==, HR_ATTENTION_GQA);
+    g_assert_true (hr_weights_compute (spec, "q4_k_m", &w, NULL));
+    g_assert_cmpuint (w.total_params, ==, (guint64) with_norms);
+    json_object_set_boolean_member (config, "use_qk_norm", FALSE);
+    g_assert_cmpfloat (with_norms - hr_hf_config_count_params (config, NULL, NULL), ==,
+                       92 * 2 * 128);
+  }
+
+  /* Seed-OSS biases the output projection only when told to. */
   {
     g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "aliases",
                                                    "seed_oss.json", NULL);
@@ -992,8 +1010,9 @@ test_errors (void)
   json_object_set_string_member (c, "model_type", "foo");
   assert_config_error (c, "unknown architecture “foo” (supported: llama, mistral, mistral3, "
                        "mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, "
-                       "phi3, deepseek_v2, deepseek_v3, kimi_k2, gpt_oss, cohere, cohere2, "
-                       "falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, seed_oss)");
+                       "phi3, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, gpt_oss, cohere, "
+                       "cohere2, falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, "
+                       "seed_oss)");
   json_object_remove_member (c, "model_type");
   assert_config_error (c, "key “model_type” is missing");
   json_object_set_int_member (c, "model_type", 3);

@@ -38,7 +38,7 @@ fixtures = os.path.join(root, 'tests', 'data', 'hf')
 # The new models, in catalog order.  Left out (see the notes' importer
 # gaps): Llama 4 (interleaved MoE with a shared expert, chunked attention),
 # Gemma 3n (per-layer embeddings, AltUp, shared KV), Qwen3-Next (linear
-# attention), GLM-4.5/4.6 (glm4_moe), Phi-3.5-MoE (phimoe), Granite 4.0
+# attention), Phi-3.5-MoE (phimoe), Granite 4.0
 # (Mamba-2 hybrid), Falcon-H1 (parallel Mamba-2), ERNIE 4.5, EXAONE 4.0,
 # Command A; Magistral, Devstral, Hermes 3 and Seed-OSS have no config in
 # the notes.
@@ -58,6 +58,7 @@ MODELS = [
     'deepseek-ai/DeepSeek-R1-Distill-Qwen-14B', 'deepseek-ai/DeepSeek-R1-Distill-Qwen-32B',
     'deepseek-ai/DeepSeek-R1-Distill-Llama-8B', 'deepseek-ai/DeepSeek-R1-Distill-Llama-70B',
     'deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct', 'moonshotai/Kimi-K2-Instruct',
+    'zai-org/GLM-4.5', 'zai-org/GLM-4.5-Air', 'zai-org/GLM-4.6',
     'google/gemma-3-270m', 'google/gemma-3-1b-it', 'google/gemma-2-2b-it',
     'microsoft/Phi-3.5-mini-instruct', 'microsoft/Phi-4-mini-instruct',
     'microsoft/Phi-4-mini-reasoning', 'microsoft/Phi-4-reasoning',
@@ -87,6 +88,10 @@ FIXES = {
     'google/gemma-3-270m': (
         {'max_position_embeddings': 32768},
         'max_position_embeddings: the card\'s 32K context for the 270M model'),
+    'zai-org/GLM-4.6': (
+        {'max_position_embeddings': 202752},
+        'max_position_embeddings: 202,752 (198K) as in copies of the GLM-4.6 config; the '
+        'README rounds it to 200K'),
     'Qwen/Qwen2.5-Coder-1.5B-Instruct': (
         {'tie_word_embeddings': True},
         'tie_word_embeddings: the card gives 1.54B parameters, 1.31B without embeddings, '
@@ -180,7 +185,7 @@ ORDER = ['id', 'name', 'family', 'architecture', 'license', 'release', 'ollama_t
          'hidden', 'heads', 'kv_heads', 'intermediate', 'vocab', 'max_context',
          'tied_embeddings', 'attention', 'params', 'active_params', 'head_dim', 'head_dim_v',
          'kv_lora_rank', 'qk_rope_head_dim', 'qk_nope_head_dim', 'q_lora_rank',
-         'attention_bias', 'sliding_window', 'swa_period', 'experts', 'experts_active',
+         'attention_bias', 'qk_norm', 'sliding_window', 'swa_period', 'experts', 'experts_active',
          'expert_intermediate', 'shared_experts', 'dense_layers', 'mlp', 'source']
 
 
@@ -194,8 +199,9 @@ def entry(x, imported):
     e['active_params'] = int(e['active_params'])
     if e['attention'] != 'mla' and e.get('head_dim_v') == e['head_dim']:
         del e['head_dim_v']
-    if not e.get('attention_bias'):
-        e.pop('attention_bias', None)
+    for flag in ('attention_bias', 'qk_norm'):
+        if not e.get(flag):
+            e.pop(flag, None)
     unknown = set(e) - set(ORDER)
     assert not unknown, (x['id'], unknown)
     return {k: e[k] for k in ORDER if k in e}

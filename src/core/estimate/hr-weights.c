@@ -121,6 +121,7 @@ typedef enum
   ARCH_GPT_OSS,     /* LLM_ARCH_OPENAI_MOE */
   ARCH_DEEPSEEK2,   /* deepseek_v2 and deepseek_v3 */
   ARCH_OLMO2,
+  ARCH_GLM4_MOE,
 } ArchKind;
 
 typedef struct
@@ -161,6 +162,7 @@ static const ArchInfo archs[] = {
   { "olmo2",       ARCH_OLMO2,     TRUE },
   { "seed_oss",    ARCH_QWEN2,     TRUE, TRUE },
   { "cohere2",     ARCH_COHERE,    TRUE },
+  { "glm4_moe",    ARCH_GLM4_MOE,  TRUE, TRUE },
 };
 
 static const ArchInfo *
@@ -200,6 +202,7 @@ typedef struct
   guint64 max_context;
   gboolean tied;
   gboolean attn_bias;
+  gboolean qk_norm;
 } Shape;
 
 static void
@@ -230,6 +233,7 @@ shape_from_model (HrModelSpec *model,
   s->max_context = a->max_context;
   s->tied = hr_model_spec_get_tied_embeddings (model);
   s->attn_bias = hr_model_spec_get_attention_bias (model);
+  s->qk_norm = hr_model_spec_get_qk_norm (model);
 
   if (s->qk_nope == 0 && s->head_k > s->qk_rope)
     s->qk_nope = s->head_k - s->qk_rope;
@@ -422,6 +426,26 @@ add_mla (Builder     *b,
   add_matrix (b, ROLE_ATTN_OUTPUT, "attn_output.weight", s->n_head * s->head_v, s->n_embd);
 }
 
+/* DeepSeek-style MoE: routed experts, the aux-loss-free routing bias of
+ * DeepSeek-V3 and GLM-4.5 (exp_probs_b), and the shared experts. */
+static void
+add_routed_and_shared (Builder     *b,
+                       const Shape *s,
+                       gboolean     routing_bias)
+{
+  add_experts (b, s, FALSE, FALSE);
+  if (routing_bias)
+    add_vector (b, "exp_probs_b.bias", s->n_expert);
+  if (s->n_expert_shared > 0)
+    {
+      guint64 n = s->n_ff_exp * s->n_expert_shared;
+
+      add_matrix (b, ROLE_FFN_GATE, "ffn_gate_shexp.weight", s->n_embd, n);
+      add_matrix (b, ROLE_FFN_DOWN, "ffn_down_shexp.weight", n, s->n_embd);
+      add_matrix (b, ROLE_FFN_UP, "ffn_up_shexp.weight", s->n_embd, n);
+    }
+}
+
 static void
 add_layer (Builder     *b,
            const Shape *s,
@@ -556,18 +580,25 @@ add_layer (Builder     *b,
           add_gated_ffn (b, s, s->n_ff);
           break;
         }
-      add_experts (b, s, FALSE, FALSE);
-      /* DeepSeek-V3's aux-loss-free routing bias. */
-      if (g_ascii_strcasecmp (s->model_type, "deepseek_v3") == 0)
-        add_vector (b, "exp_probs_b.bias", s->n_expert);
-      if (s->n_expert_shared > 0)
-        {
-          guint64 n = s->n_ff_exp * s->n_expert_shared;
+      add_routed_and_shared (b, s, g_ascii_strcasecmp (s->model_type, "deepseek_v3") == 0);
+      break;
 
-          add_matrix (b, ROLE_FFN_GATE, "ffn_gate_shexp.weight", s->n_embd, n);
-          add_matrix (b, ROLE_FFN_DOWN, "ffn_down_shexp.weight", n, s->n_embd);
-          add_matrix (b, ROLE_FFN_UP, "ffn_up_shexp.weight", s->n_embd, n);
+    case ARCH_GLM4_MOE:
+      /* llama.cpp LLM_ARCH_GLM4_MOE: DeepSeek's expert layout behind
+       * grouped-query attention with q/k/v biases; the multi-token-
+       * prediction layer is left out (llama.cpp skips it). */
+      add_vector (b, "attn_norm.weight", s->n_embd);
+      add_attention (b, s, s->attn_bias, FALSE);
+      if (s->qk_norm)
+        {
+          add_vector (b, "attn_q_norm.weight", s->head_k);
+          add_vector (b, "attn_k_norm.weight", s->head_k);
         }
+      add_vector (b, "post_attention_norm.weight", s->n_embd);
+      if (moe)
+        add_routed_and_shared (b, s, TRUE);
+      else
+        add_gated_ffn (b, s, s->n_ff);
       break;
 
     default:
@@ -1466,6 +1497,7 @@ vllm_rope_cache_bytes (const Shape         *s,
       rotary_dim = s->qk_rope;
       break;
     case ARCH_GLM4:
+    case ARCH_GLM4_MOE:
       /* partial_rotary_factor 0.5 */
       rotary_dim = s->head_k / 2;
       break;

@@ -44,6 +44,7 @@ typedef enum
   MOE_QWEN,        /* num_experts, decoder_sparse_step, mlp_only_layers */
   MOE_DEEPSEEK,    /* n_routed_experts + shared, first_k_dense_replace */
   MOE_GPT_OSS,     /* num_local_experts, biases on router and experts */
+  MOE_GLM,         /* DeepSeek's layout (and router bias) on GQA attention */
 } MoeKind;
 
 typedef struct
@@ -89,6 +90,9 @@ static const ArchInfo archs[] = {
   /* OLMo 2 norms after attention and MLP, and q/k over the whole width. */
   { "olmo2", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
   { "seed_oss", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKV, TRUE, SWA_NEVER, MOE_NONE, 0 },
+  /* GLM-4.5: DeepSeek-V3's experts behind grouped-query attention with
+   * q/k/v biases and optional per-head q/k norms. */
+  { "glm4_moe", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKV, FALSE, SWA_NEVER, MOE_GLM, 0 },
   /* Command R7B: Command R with three sliding-window layers in four. */
   { "cohere2", 1, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_PATTERN, MOE_NONE, 0 },
 };
@@ -110,8 +114,8 @@ static const struct
 
 #define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
                   "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
-                  "gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, internlm3, " \
-                  "olmo2, mimo, seed_oss"
+                  "glm4_moe, gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, " \
+                  "internlm3, olmo2, mimo, seed_oss"
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -134,6 +138,7 @@ typedef struct
   guint64 max_context;
   gboolean tied;
   gboolean mla;
+  gboolean qk_norm;          /* per-head q/k norms where optional (GLM-4.5) */
 
   /* Parameter-only details. */
   BiasKind attn_bias;
@@ -615,6 +620,14 @@ read_attention (Shape   *s,
 
   if (info->head_norms)
     s->head_norm_params = 2 * s->head_dim;
+  /* GLM-4.5 normalises each query and key head when use_qk_norm says so. */
+  if (info->moe == MOE_GLM)
+    {
+      if (!read_bool (s, "use_qk_norm", FALSE, &s->qk_norm, error))
+        return FALSE;
+      if (s->qk_norm)
+        s->head_norm_params = 2 * s->head_dim;
+    }
   /* OLMo 2 normalises all queries and all keys as one vector each. */
   if (strcmp (info->model_type, "olmo2") == 0)
     s->head_norm_params = (s->heads + s->kv_heads) * s->head_dim;
@@ -670,6 +683,7 @@ read_experts (Shape   *s,
         return FALSE;
       break;
     case MOE_DEEPSEEK:
+    case MOE_GLM:
       if (!read_uint (s, "n_routed_experts", FALSE, 0, 0, 1 << 16, &s->experts, error) ||
           !read_uint (s, "moe_intermediate_size", s->experts > 0, 0, 1, G_MAXUINT32,
                       &s->expert_intermediate, error) ||
@@ -729,7 +743,7 @@ read_experts (Shape   *s,
 
       if (s->info->moe == MOE_QWEN)
         moe = !dense_only[i] && (i + 1) % freq == 0;
-      else if (s->info->moe == MOE_DEEPSEEK)
+      else if (s->info->moe == MOE_DEEPSEEK || s->info->moe == MOE_GLM)
         moe = i >= first_dense && i % freq == 0;
       else
         moe = TRUE;
@@ -896,9 +910,10 @@ router_params (const Shape *s)
 {
   double p = (double) s->hidden * s->experts;
 
-  /* gpt-oss routes with a bias; DeepSeek-V3 adds one score-correction
-   * bias per expert. */
-  if (s->info->moe == MOE_GPT_OSS || strcmp (s->info->model_type, "deepseek_v3") == 0)
+  /* gpt-oss routes with a bias; DeepSeek-V3 and GLM-4.5 add one
+   * score-correction bias per expert. */
+  if (s->info->moe == MOE_GPT_OSS || s->info->moe == MOE_GLM ||
+      strcmp (s->info->model_type, "deepseek_v3") == 0)
     p += s->experts;
   return p;
 }
@@ -1064,6 +1079,8 @@ hr_hf_config_to_catalog_json (JsonObject  *config,
     }
   if (s.attn_bias != BIAS_NONE)
     json_object_set_boolean_member (entry, "attention_bias", TRUE);
+  if (s.qk_norm)
+    json_object_set_boolean_member (entry, "qk_norm", TRUE);
   if (s.sliding_window > 0)
     {
       json_object_set_int_member (entry, "sliding_window", s.sliding_window);
