@@ -230,12 +230,37 @@ static const Measured llama31_8b_gb[] = {
   { "iq4_xs", 4.45, TRUE },   /* bartowski: "All quants made using imatrix" */
 };
 
+/* bartowski's imatrix quants of Llama 3.1 70B Instruct (llama.cpp b3472,
+ * "All quants made using imatrix option"), decimal GB of the file:
+ * https://huggingface.co/bartowski/Meta-Llama-3.1-70B-Instruct-GGUF */
+static const Measured llama31_70b_iq_gb[] = {
+  { "iq3_m",   31.94, TRUE },
+  { "iq3_xs",  29.31, TRUE },
+  { "iq2_m",   24.12, TRUE },
+  { "iq2_s",   22.24, TRUE },
+  { "iq2_xs",  21.14, TRUE },
+  { "iq2_xxs", 19.10, TRUE },
+  { "iq1_m",   16.75, TRUE },
+};
+
+/* llama-quantize's own size notes for Llama 3 8B
+ * (tools/quantize/quantize.cpp, QUANT_OPTIONS: "4.78G" Q4_1, "5.21G" Q5_0,
+ * "5.65G" Q5_1), GiB of the file; the K-quants of the same table are the
+ * ddh0 sizes above to the printed digit. */
+static const Measured llama3_8b_legacy_gib[] = {
+  { "q4_1", 4.78, FALSE },
+  { "q5_0", 5.21, FALSE },
+  { "q5_1", 5.65, FALSE },
+};
+
 static void
 test_llama31_8b_gb (void)
 {
   print_header ();
   check_table ("meta-llama/Llama-3.1-8B-Instruct", llama31_8b_gb,
                G_N_ELEMENTS (llama31_8b_gb), UNIT_GB, TRUE);
+  check_table ("meta-llama/Llama-3.1-8B-Instruct", llama3_8b_legacy_gib,
+               G_N_ELEMENTS (llama3_8b_legacy_gib), UNIT_GIB, TRUE);
 }
 
 /* ---------------------------------------------------------------------------
@@ -285,6 +310,8 @@ test_llama3_70b (void)
                G_N_ELEMENTS (llama31_70b_q4_0), UNIT_GIB, FALSE);
   check_table ("meta-llama/Llama-3.1-70B-Instruct", llama3_70b_files,
                G_N_ELEMENTS (llama3_70b_files), UNIT_GIB, TRUE);
+  check_table ("meta-llama/Llama-3.1-70B-Instruct", llama31_70b_iq_gb,
+               G_N_ELEMENTS (llama31_70b_iq_gb), UNIT_GB, TRUE);
 }
 
 static void
@@ -557,45 +584,6 @@ test_block_bpw (void)
       else
         g_assert_cmpstr (hr_precision_get_kind (p), ==, "safetensors");
     }
-}
-
-/* bartowski's imatrix quants of Llama 3.1 70B Instruct (llama.cpp b3472,
- * "All quants made using imatrix option"), decimal GB of the file:
- * https://huggingface.co/bartowski/Meta-Llama-3.1-70B-Instruct-GGUF */
-static const Measured llama31_70b_iq_gb[] = {
-  { "iq3_m",   31.94, TRUE },
-  { "iq3_xs",  29.31, TRUE },
-  { "iq2_m",   24.12, TRUE },
-  { "iq2_s",   22.24, TRUE },
-  { "iq2_xs",  21.14, TRUE },
-  { "iq2_xxs", 19.10, TRUE },
-  { "iq1_m",   16.75, TRUE },
-};
-
-static void
-test_llama31_70b_iq (void)
-{
-  print_header ();
-  check_table ("meta-llama/Llama-3.1-70B-Instruct", llama31_70b_iq_gb,
-               G_N_ELEMENTS (llama31_70b_iq_gb), UNIT_GB, TRUE);
-}
-
-/* llama-quantize's own size notes for Llama 3 8B
- * (tools/quantize/quantize.cpp, QUANT_OPTIONS: "4.78G" Q4_1, "5.21G" Q5_0,
- * "5.65G" Q5_1), GiB of the file; the K-quants of the same table are the
- * ddh0 sizes above to the printed digit. */
-static const Measured llama3_8b_legacy_gib[] = {
-  { "q4_1", 4.78, FALSE },
-  { "q5_0", 5.21, FALSE },
-  { "q5_1", 5.65, FALSE },
-};
-
-static void
-test_llama3_8b_legacy (void)
-{
-  print_header ();
-  check_table ("meta-llama/Llama-3.1-8B-Instruct", llama3_8b_legacy_gib,
-               G_N_ELEMENTS (llama3_8b_legacy_gib), UNIT_GIB, TRUE);
 }
 
 /* The type of one tensor of @model in @precision. */
@@ -1050,7 +1038,7 @@ test_errors (void)
  * silently loses rows fails here) and the errors must stay small on
  * average, not only each below TOLERANCE.  Runs the tables itself so it
  * holds when run alone (-p /weights/measured/summary). */
-#define N_MEASURED_ROWS      52
+#define N_MEASURED_ROWS      62
 #define MEAN_ERROR_TOLERANCE 0.0015
 
 static void
@@ -1102,8 +1090,6 @@ main (int   argc,
   g_test_add_func ("/weights/safetensors/block-scaled", test_safetensors_block_scaled);
   g_test_add_func ("/weights/precisions/block-bpw", test_block_bpw);
   g_test_add_func ("/weights/precisions/recipes", test_new_recipes);
-  g_test_add_func ("/weights/measured/llama31-70b-iq", test_llama31_70b_iq);
-  g_test_add_func ("/weights/measured/llama3-8b-legacy", test_llama3_8b_legacy);
   g_test_add_func ("/weights/catalog/params", test_catalog_params);
   g_test_add_func ("/weights/catalog/all-precisions", test_all_precisions);
   g_test_add_func ("/weights/errors", test_errors);

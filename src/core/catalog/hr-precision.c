@@ -115,70 +115,29 @@ hr_precision_new_from_json (JsonObject  *object,
   return g_steal_pointer (&self);
 }
 
-const char *
-hr_precision_get_id (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
-  return self->id;
-}
+#define GETTER(type, name, fallback) \
+  type \
+  hr_precision_get_##name (HrPrecision *self) \
+  { \
+    g_return_val_if_fail (HR_IS_PRECISION (self), fallback); \
+    return self->name; \
+  }
 
-const char *
-hr_precision_get_label (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
-  return self->label;
-}
-
-double
-hr_precision_get_bpw (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), 0);
-  return self->bpw;
-}
-
-const char *
-hr_precision_get_kind (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
-  return self->kind;
-}
-
-gboolean
-hr_precision_get_in_matrix (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), FALSE);
-  return self->in_matrix;
-}
-
-const char *
-hr_precision_get_bpw_source (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
-  return self->bpw_source;
-}
-
+GETTER (const char *, id, NULL)
+GETTER (const char *, label, NULL)
+GETTER (double, bpw, 0)
+GETTER (const char *, kind, NULL)
+GETTER (gboolean, in_matrix, FALSE)
+GETTER (const char *, bpw_source, NULL)
 /* A format made only for some models or some hardware, or superseded:
  * never suggested as a change. */
-gboolean
-hr_precision_get_niche (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), FALSE);
-  return self->niche;
-}
+GETTER (gboolean, niche, FALSE)
+/* The name llama-quantize writes in a GGUF file's general.file_type for
+ * this precision (“Q4_K_M”, “MXFP4_MOE”, “F16”); %NULL for precisions GGUF
+ * files do not come in. */
+GETTER (const char *, file_type, NULL)
 
-/**
- * hr_precision_get_file_type:
- *
- * Returns: (nullable): the name llama-quantize writes in a GGUF file's
- *   general.file_type for this precision (“Q4_K_M”, “MXFP4_MOE”, “F16”),
- *   or %NULL for precisions that GGUF files do not come in
- */
-const char *
-hr_precision_get_file_type (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
-  return self->file_type;
-}
+#undef GETTER
 
 /**
  * hr_precision_matches_file_type:
