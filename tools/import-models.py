@@ -218,10 +218,17 @@ extra = {x['id']: x for x in json.load(open(os.path.join(research, 'extra.json')
 sources = json.load(open(os.path.join(research, 'configs', 'SOURCES.json')))
 models = json.load(open(catalog_path))['models']
 
-# The seed's entries: an official source where the notes named a fork.
+# The seed's entries: an official source where the notes named a fork, and
+# the Ollama tags the library has since moved (ollama-tags.json notes).
+OLLAMA_MOVED = {
+    # deepseek-r1:671b now carries R1-0528's digest; R1 itself is reached
+    # by an explicit quantization tag.
+    'deepseek-ai/DeepSeek-R1': 'deepseek-r1:671b-q4_K_M',
+}
 for m in models:
     if not m['source'].startswith('https://huggingface.co/%s/' % m['id']):
         m['source'] = official(m['id'])
+    m['ollama_tag'] = OLLAMA_MOVED.get(m['id'], m['ollama_tag'])
 
 by_id = {m['id']: i for i, m in enumerate(models)}
 for model_id in MODELS:
