@@ -954,8 +954,8 @@ count_params (const Shape *s,
  * head, attention (with biases, sinks and q/k norms where the
  * architecture has them), the MLP or the routed and shared experts with
  * their router, and the norms.  The vision tower of a multimodal Gemma 3
- * and DeepSeek-V3's multi-token-prediction layer are left out, as they
- * take no part in generating text.
+ * or Mistral 3 and the multi-token-prediction layers of DeepSeek-V3,
+ * GLM-4.5 and MiMo are left out, as they take no part in generating text.
  *
  * Returns: the total, or 0 with @error set
  */
