@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "hr-distributions.h"
 #include "hr-test-util.h"
 
 static void
@@ -15,9 +16,9 @@ test_builtin_counts (void)
 {
   g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
 
-  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), >=, 35);
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), >=, 85);
   g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_hardware (catalog)), >=, 50);
-  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_precisions (catalog)), >=, 18);
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_precisions (catalog)), >=, 37);
   g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_kv_types (catalog)), ==, 5);
   g_assert_cmpuint (hr_catalog_get_tier_ladder (catalog)->len, >=, 4);
   g_assert_null (hr_catalog_get_problems (catalog)[0]);
@@ -132,6 +133,68 @@ test_every_builtin_valid (void)
       g_assert_cmpuint (hr_device_usable_bytes (hr_hardware_get_device (hw)), <,
                         hr_hardware_get_memory_bytes (hw));
     }
+}
+
+/* distributions.json names only catalog models and precisions, Ollama tags
+ * only for precisions Ollama's GGUF files come in, checkpoints only for
+ * safetensors precisions. */
+static void
+test_distributions (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(GBytes) bytes = g_resources_lookup_data ("/io/github/headroom_app/Headroom/"
+                                                     "catalog/distributions.json", 0, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *models;
+
+  g_assert_nonnull (bytes);
+  g_assert_true (json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL),
+                                             g_bytes_get_size (bytes), NULL));
+  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "models");
+  g_assert_cmpuint (json_array_get_length (models), >=, 85);
+  for (guint i = 0; i < json_array_get_length (models); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (models, i);
+      const char *id = json_object_get_string_member (entry, "id");
+      static const char * const members[] = { "ollama", "checkpoints" };
+
+      g_test_message ("distribution %s", id);
+      g_assert_nonnull (hr_catalog_find_model (catalog, id));
+      for (guint m = 0; m < G_N_ELEMENTS (members); m++)
+        {
+          JsonObject *object = json_object_has_member (entry, members[m])
+                               ? json_object_get_object_member (entry, members[m]) : NULL;
+          g_autoptr(GList) keys = object ? json_object_get_members (object) : NULL;
+
+          for (GList *l = keys; l != NULL; l = l->next)
+            {
+              HrPrecision *p = hr_catalog_find_precision (catalog, l->data);
+              const char *kind;
+
+              if (p == NULL)
+                g_error ("%s: %s names precision “%s”", id, members[m], (char *) l->data);
+              kind = hr_precision_get_kind (p);
+              if (m == 0)
+                g_assert_cmpstr (kind, !=, "safetensors");
+              else
+                g_assert_cmpstr (kind, ==, "safetensors");
+            }
+        }
+    }
+
+  /* DeepSeek's and Kimi's own releases are FP8 with 128 × 128 block scales;
+   * gpt-oss's Ollama tag holds its MXFP4 weights. */
+  g_assert_cmpstr (hr_distributions_checkpoint ("deepseek-ai/DeepSeek-V3", "fp8-block"), ==,
+                   "deepseek-ai/DeepSeek-V3");
+  g_assert_cmpstr (hr_distributions_checkpoint ("moonshotai/Kimi-K2-Instruct", "fp8-block"),
+                   ==, "moonshotai/Kimi-K2-Instruct");
+  g_assert_cmpstr (hr_distributions_checkpoint ("deepseek-ai/DeepSeek-V3.1", "nvfp4"), ==,
+                   "nvidia/DeepSeek-V3.1-NVFP4");
+  g_assert_cmpstr (hr_distributions_ollama_tag ("openai/gpt-oss-20b", "mxfp4"), ==,
+                   "gpt-oss:20b");
+  g_assert_cmpstr (hr_distributions_ollama_tag ("Qwen/Qwen3-0.6B", "q8_0"), ==,
+                   "qwen3:0.6b-q8_0");
 }
 
 typedef struct
@@ -277,6 +340,7 @@ main (int   argc,
   g_test_add_func ("/catalog/cli-ids", test_cli_ids);
   g_test_add_func ("/catalog/glm-as-seed", test_glm_as_seed);
   g_test_add_func ("/catalog/every-builtin-valid", test_every_builtin_valid);
+  g_test_add_func ("/catalog/distributions", test_distributions);
   g_test_add_func ("/catalog/malformed-user-files", test_malformed_user_files);
   g_test_add_func ("/catalog/user-dir", test_user_dir);
   g_test_add_func ("/catalog/round-trip", test_round_trip);

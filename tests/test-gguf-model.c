@@ -22,6 +22,7 @@
 #include "hr-catalog-json.h"
 #include "hr-gguf-model.h"
 #include "hr-model-import.h"
+#include "hr-scenario.h"
 #include "hr-test-util.h"
 
 /* ---------------------------------------------------------------------------
@@ -1278,6 +1279,129 @@ test_file_type_names (void)
   g_assert_null (hr_gguf_file_type_name (1024));
 }
 
+/* Every GGUF precision of the catalog is a llama.cpp file type: a file
+ * whose general.file_type is that LLAMA_FTYPE_* id imports with the
+ * precision's file type, and the catalog gives it back that precision
+ * (a Q4_K_S file is Q4_K_S, not the Q4_K_M a calculator may hold). */
+static void
+test_file_type_precisions (Fixture       *fixture,
+                           gconstpointer  user_data)
+{
+  /* include/llama.h, enum llama_ftype, for the types issue 10 added. */
+  static const struct { guint32 id; const char *precision; } added[] = {
+    { 3, "q4_1" }, { 8, "q5_0" }, { 9, "q5_1" }, { 19, "iq2_xxs" }, { 20, "iq2_xs" },
+    { 21, "q2_k_s" }, { 22, "iq3_xs" }, { 23, "iq3_xxs" }, { 24, "iq1_s" }, { 26, "iq3_s" },
+    { 27, "iq3_m" }, { 28, "iq2_s" }, { 29, "iq2_m" }, { 31, "iq1_m" }, { 36, "tq1_0" },
+    { 37, "tq2_0" }, { 38, "mxfp4" }, { 14, "q4_k_s" }, { 15, "q4_k_m" }, { 1, "fp16" },
+  };
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  GListModel *precisions = hr_catalog_get_precisions (catalog);
+  guint n_gguf = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (precisions); i++)
+    {
+      g_autoptr(HrPrecision) p = g_list_model_get_item (precisions, i);
+      const char *file_type = hr_precision_get_file_type (p);
+      gboolean found = FALSE;
+
+      if (g_strcmp0 (hr_precision_get_kind (p), "safetensors") == 0)
+        {
+          g_assert_null (file_type);
+          continue;
+        }
+      g_assert_nonnull (file_type);
+      n_gguf++;
+      for (guint id = 0; id < 64 && !found; id++)
+        found = g_strcmp0 (hr_gguf_file_type_name (id), file_type) == 0;
+      if (!found)
+        g_error ("precision %s: no llama.cpp file type is called %s",
+                 hr_precision_get_id (p), file_type);
+    }
+  g_assert_cmpuint (n_gguf, >=, 30);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (added); i++)
+    {
+      LlamaOptions o = { .no_file_type = TRUE };
+      Tally t;
+      g_autoptr(HrGgufWriter) w = llama_writer (&o, &t);
+      g_autofree char *name = g_strdup_printf ("tiny-%u.gguf", added[i].id);
+      g_autofree char *path = NULL;
+      g_autoptr(HrModelSpec) model = NULL;
+      g_autoptr(GError) error = NULL;
+      HrPrecision *expected = hr_catalog_find_precision (catalog, added[i].precision);
+
+      hr_gguf_writer_add_uint32 (w, "general.file_type", added[i].id);
+      path = write_model (fixture, name, w);
+      model = hr_model_import_file (path, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (expected);
+      g_assert_cmpstr (hr_model_spec_get_file_type (model), ==,
+                       hr_precision_get_file_type (expected));
+      g_assert_true (hr_precision_find_for_file_type (precisions,
+                                                      hr_model_spec_get_file_type (model)) ==
+                     expected);
+    }
+
+  /* A file type no catalog precision has (Q4_0_4_4) matches none. */
+  g_assert_null (hr_precision_find_for_file_type (precisions, hr_gguf_file_type_name (33)));
+  g_assert_null (hr_precision_find_for_file_type (precisions, NULL));
+}
+
+/* An imported GGUF file is estimated with its own tensors by the nominal
+ * (Generic) method too, for the file's own precision: the tiny Llama's
+ * attn_v, ffn_down and output in Q6_K put it well above 4.85 bits per
+ * weight, which params × bpw would miss.  Another precision of the same
+ * model is still params × bpw. */
+static void
+test_nominal_file_size (Fixture       *fixture,
+                        gconstpointer  user_data)
+{
+  Tally t;
+  g_autoptr(HrGgufWriter) w = llama_writer (NULL, &t);
+  g_autofree char *path = write_model (fixture, "tiny-llama-Q4_K_M.gguf", w);
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrModelSpec) model = NULL;
+  g_autoptr(GError) error = NULL;
+  HrPrecision *own;
+  HrScenario s = { 0 };
+  HrEstimate e;
+  HrFormulas f = { .units = HR_UNITS_BINARY };
+  double nominal;
+
+  model = hr_model_import_file (path, &error);
+  g_assert_no_error (error);
+  own = hr_precision_find_for_file_type (hr_catalog_get_precisions (catalog),
+                                         hr_model_spec_get_file_type (model));
+  g_assert_cmpstr (hr_precision_get_id (own), ==, "q4_k_m");
+
+  s.model = model;
+  s.precision = own;
+  s.kv_type = hr_catalog_find_kv_type (catalog, "fp16");
+  s.hardware = hr_catalog_find_hardware (catalog, "rtx-3060-12gb");
+  s.context = 4096;
+  s.batch = 1;
+  s.gpus = 1;
+  s.engine = HR_ENGINE_GENERIC;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  nominal = (double) L_PARAMS * hr_precision_get_bpw (own) / 8;
+  g_test_message ("file %" G_GUINT64_FORMAT " B, nominal %.0f B (%+.1f %%)", t.weights_bytes,
+                  nominal, 100 * (nominal - t.weights_bytes) / t.weights_bytes);
+  g_assert_cmpfloat (nominal, <, 0.96 * t.weights_bytes);
+  g_assert_cmpuint (e.weights_bytes, ==, t.weights_bytes);
+  g_assert_cmpuint (e.per_device_weights_bytes, ==, t.weights_bytes);
+  g_assert_cmpuint (e.nominal_weights_bytes, ==, (guint64) llround (nominal));
+  hr_scenario_explain (&s, &e, &f);
+  g_assert_nonnull (strstr (f.text[HR_FORMULA_WEIGHTS], "the tensors of the imported file"));
+  hr_formulas_clear (&f);
+
+  /* Q8_0 is not the file's type: parameters × 8.5 bits. */
+  s.precision = hr_catalog_find_precision (catalog, "q8_0");
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_cmpuint (e.weights_bytes, ==, (guint64) llround ((double) L_PARAMS * 8.5 / 8));
+}
+
 /* ---------------------------------------------------------------------------
  * What inspect prints
  */
@@ -1409,6 +1533,15 @@ test_cli (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (o, "kv_bytes"), >, 0);
   g_assert_cmpint (json_object_get_int_member (o, "total_bytes"), >,
                    json_object_get_int_member (o, "weights_bytes"));
+  g_clear_pointer (&estimate, json_node_unref);
+
+  /* Without --precision, a GGUF file is estimated in its own type, with
+   * its own tensors even by the nominal method. */
+  estimate = hr_test_run_cli_json ((const char *[]) {
+    "estimate", "--model", path, "--engine", "generic", "--json", NULL });
+  o = json_node_get_object (estimate);
+  assert_string (o, "precision", "q8_0");
+  assert_int (o, "weights_bytes", (gint64) t.weights_bytes);
 
   /* An unsupported file: one line naming it, exit status 1, no output. */
   {
@@ -1450,6 +1583,8 @@ main (int   argc,
   ADD ("/gguf-model/errors", test_errors);
   ADD ("/gguf-model/describe", test_describe);
   ADD ("/gguf-model/cli", test_cli);
+  ADD ("/gguf-model/file-type-precisions", test_file_type_precisions);
+  ADD ("/gguf-model/nominal-file-size", test_nominal_file_size);
   g_test_add_func ("/gguf-model/file-type-names", test_file_type_names);
 
 #undef ADD

@@ -18,6 +18,7 @@
 #include "hr-catalog-json.h"
 #include "hr-hf-config.h"
 #include "hr-model-spec.h"
+#include "hr-weights.h"
 
 #define CATALOG_RESOURCE "/io/github/headroom_app/Headroom/catalog/models.json"
 #define TOLERANCE 0.005
@@ -80,7 +81,7 @@ static const char * const shape_members[] = {
   "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "q_lora_rank",
   "sliding_window", "swa_period", "vocab", "max_context", "intermediate",
   "experts", "experts_active", "shared_experts", "expert_intermediate",
-  "dense_layers", "tied_embeddings", "attention_bias", "attention", "mlp",
+  "dense_layers", "tied_embeddings", "attention_bias", "qk_norm", "attention", "mlp",
 };
 
 static char *
@@ -700,6 +701,276 @@ test_names (void)
   g_rmdir (dir);
 }
 
+/* ------------------------------------------------------------- catalog */
+
+/* Every built-in model has its config.json in tests/data/hf (written by
+ * tools/make-hf-fixtures.py for the seed's models, tools/import-models.py
+ * for the others), and its entry is exactly what the importer makes of
+ * it: the same shape and the same parameter counts, to the parameter. */
+static void
+test_every_catalog_model (void)
+{
+  g_autoptr(GBytes) bytes = g_resources_lookup_data (CATALOG_RESOURCE,
+                                                     G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autofree char *data = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autoptr(JsonObject) catalog = parse_object (data);
+  JsonArray *models = json_object_get_array_member (catalog, "models");
+
+  g_assert_cmpuint (json_array_get_length (models), >=, 85);
+  for (guint i = 0; i < json_array_get_length (models); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (models, i);
+      const char *id = json_object_get_string_member (entry, "id");
+      g_auto(GStrv) parts = g_strsplit (id, "/", 2);
+      g_autofree char *file = g_strdup_printf ("%s--%s.json", parts[0], parts[1]);
+      g_autofree char *path = fixture_path (file);
+      g_autofree char *own = g_strdup_printf ("https://huggingface.co/%s/", id);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrModelSpec) imported = NULL;
+      g_autoptr(HrModelSpec) builtin = NULL;
+      g_autoptr(JsonObject) a = NULL;
+      g_autoptr(JsonObject) b = NULL;
+
+      imported = hr_hf_config_load (path, &error);
+      if (imported == NULL)
+        {
+          g_test_fail_printf ("%s: %s", id, error->message);
+          continue;
+        }
+      g_assert_cmpstr (hr_model_spec_get_id (imported), ==, id);
+      builtin = hr_model_spec_new_from_json (entry, HR_ORIGIN_BUILTIN, &error);
+      g_assert_no_error (error);
+
+      a = hr_model_spec_to_json (imported);
+      b = hr_model_spec_to_json (builtin);
+      for (guint m = 0; m < G_N_ELEMENTS (shape_members); m++)
+        {
+          JsonNode *x = json_object_get_member (a, shape_members[m]);
+          JsonNode *y = json_object_get_member (b, shape_members[m]);
+          g_autofree char *xs = x != NULL ? json_to_string (x, FALSE) : g_strdup ("(none)");
+          g_autofree char *ys = y != NULL ? json_to_string (y, FALSE) : g_strdup ("(none)");
+
+          if (strcmp (xs, ys) != 0)
+            g_test_fail_printf ("%s: “%s” is %s, the catalog has %s", id, shape_members[m],
+                                xs, ys);
+        }
+      g_assert_cmpfloat (hr_model_spec_get_arch (imported)->params_total, ==,
+                         hr_model_spec_get_arch (builtin)->params_total);
+      g_assert_cmpfloat (hr_model_spec_get_arch (imported)->params_active, ==,
+                         hr_model_spec_get_arch (builtin)->params_active);
+      /* The source shown is the model's own config, never a fork's. */
+      g_assert_true (g_str_has_prefix (hr_model_spec_get_source (builtin), own));
+    }
+}
+
+/* Parameter counts of a few added models against the totals their cards
+ * publish, to the digits printed there.  "without embeddings" drops the
+ * embedding table and an untied output head. */
+static void
+test_published_totals (void)
+{
+  static const struct
+  {
+    const char *file;
+    double total;            /* billions; 0: not published */
+    double total_step;       /* the last printed digit */
+    double non_embedding;    /* billions; 0: not published */
+    double non_embedding_step;
+  } rows[] = {
+    /* huggingface.co/Qwen/Qwen3-0.6B: "Number of Parameters: 0.6B",
+     * "Number of Paramaters (Non-Embedding): 0.44B" */
+    { "Qwen--Qwen3-0.6B.json", 0.6, 0.1, 0.44, 0.01 },
+    /* huggingface.co/Qwen/Qwen3-4B: 4.0B, non-embedding 3.6B */
+    { "Qwen--Qwen3-4B.json", 4.0, 0.1, 3.6, 0.1 },
+    /* huggingface.co/Qwen/Qwen3-30B-A3B-Instruct-2507: "30.5B in total",
+     * "Number of Paramaters (Non-Embedding): 29.9B" */
+    { "Qwen--Qwen3-30B-A3B-Instruct-2507.json", 30.5, 0.1, 29.9, 0.1 },
+    /* huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507: 235B, non-embedding 234B */
+    { "Qwen--Qwen3-235B-A22B-Instruct-2507.json", 235, 1, 234, 1 },
+    /* huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct: "480B in total" */
+    { "Qwen--Qwen3-Coder-480B-A35B-Instruct.json", 480, 1, 0, 0 },
+    /* huggingface.co/Qwen/Qwen2.5-Coder-1.5B-Instruct: "Number of
+     * Parameters: 1.54B", "Number of Paramaters (Non-Embedding): 1.31B" */
+    { "Qwen--Qwen2.5-Coder-1.5B-Instruct.json", 1.54, 0.01, 1.31, 0.01 },
+    /* huggingface.co/HuggingFaceTB/SmolLM3-3B: "3.08B params" */
+    { "HuggingFaceTB--SmolLM3-3B.json", 3.08, 0.01, 0, 0 },
+    /* huggingface.co/moonshotai/Kimi-K2-Instruct: "Total Parameters 1T" */
+    { "moonshotai--Kimi-K2-Instruct.json", 1000, 100, 0, 0 },
+    /* huggingface.co/LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct: "Number of
+     * Parameters (without embeddings): 6.98B" */
+    { "LGAI-EXAONE--EXAONE-3.5-7.8B-Instruct.json", 0, 0, 6.98, 0.01 },
+    /* developers.googleblog.com, "Introducing Gemma 3 270M": 170 million
+     * embedding parameters and 100 million in the transformer blocks */
+    { "google--gemma-3-270m.json", 0.27, 0.01, 0.1, 0.01 },
+    /* huggingface.co/mistralai/Mistral-Large-Instruct-2411: 123B */
+    { "mistralai--Mistral-Large-Instruct-2411.json", 123, 1, 0, 0 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autofree char *path = fixture_path (rows[i].file);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrModelSpec) spec = hr_hf_config_load (path, &error);
+      const HrModelArch *a;
+      double total, embeddings;
+
+      g_assert_no_error (error);
+      a = hr_model_spec_get_arch (spec);
+      total = a->params_total / 1e9;
+      embeddings = (double) a->vocab * a->hidden *
+                   (hr_model_spec_get_tied_embeddings (spec) ? 1 : 2) / 1e9;
+      g_test_message ("%-44s %10.4f B, %10.4f B without embeddings", rows[i].file, total,
+                      total - embeddings);
+      if (rows[i].total > 0)
+        g_assert_cmpfloat (fabs (total - rows[i].total), <=, rows[i].total_step / 2);
+      if (rows[i].non_embedding > 0)
+        g_assert_cmpfloat (fabs (total - embeddings - rows[i].non_embedding), <=,
+                           rows[i].non_embedding_step / 2);
+    }
+}
+
+/* ------------------------------------------------------------- aliases */
+
+/* Small configs in the key names of the real ones (tests/data/hf/aliases):
+ * hidden 256, four heads of 64, two KV heads, FFN 512, vocabulary 1,000,
+ * two layers.  As a Llama with an untied head that is 1,692,928
+ * parameters: 512,000 of embeddings, 256 of final norm, and per layer
+ * 196,608 of attention, 393,216 of MLP and 512 of norms. */
+#define TINY_LLAMA 1692928.0
+#define TINY_EMBEDDINGS 256000.0
+
+static HrModelSpec *
+load_alias (const char *file)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "aliases", file,
+                                                 NULL);
+  g_autoptr(GError) error = NULL;
+  HrModelSpec *spec = hr_hf_config_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (spec);
+  return spec;
+}
+
+static void
+test_aliases (void)
+{
+  static const struct
+  {
+    const char *file;
+    const char *architecture;
+    double params;
+    gboolean bias;
+  } rows[] = {
+    /* tied by the config (Granite) or by SmolLM3Config's default */
+    { "granite.json", "granite", TINY_LLAMA - TINY_EMBEDDINGS, FALSE },
+    { "smollm3.json", "smollm3", TINY_LLAMA - TINY_EMBEDDINGS, FALSE },
+    { "exaone.json", "exaone", TINY_LLAMA, FALSE },
+    /* q, k, v and output biases: 256 + 128 + 128 + 256 per layer */
+    { "internlm3.json", "internlm3", TINY_LLAMA + 2 * 768, TRUE },
+    /* q_norm over 4 × 64 and k_norm over 2 × 64 per layer */
+    { "olmo2.json", "olmo2", TINY_LLAMA + 2 * 384, FALSE },
+    /* Qwen2's q, k and v biases; no multi-token-prediction layer */
+    { "mimo.json", "qwen2", TINY_LLAMA + 2 * 512, TRUE },
+    /* the vision tower is not counted */
+    { "mistral3.json", "mistral", TINY_LLAMA, FALSE },
+    { "seed_oss.json", "seed_oss", TINY_LLAMA + 2 * 512, TRUE },
+    /* eight layers with one weight-only LayerNorm each, tied head */
+    { "cohere2.json", "cohere2", 8 * 590080.0 + TINY_EMBEDDINGS + 256, FALSE },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr(HrModelSpec) spec = load_alias (rows[i].file);
+      g_autoptr(GError) error = NULL;
+      HrWeights w;
+
+      g_test_message ("%s", rows[i].file);
+      g_assert_cmpstr (hr_model_spec_get_architecture (spec), ==, rows[i].architecture);
+      g_assert_cmpfloat (hr_model_spec_get_arch (spec)->params_total, ==, rows[i].params);
+      g_assert_cmpint (hr_model_spec_get_attention_bias (spec), ==, rows[i].bias);
+      g_assert_cmpuint (hr_model_spec_get_arch (spec)->max_context, ==, 4096);
+      g_assert_cmpuint (hr_model_spec_get_arch (spec)->vocab, ==, 1000);
+      /* The weights can be listed tensor by tensor, to the same count. */
+      g_assert_true (hr_weights_compute (spec, "q4_k_m", &w, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (w.total_params, ==, (guint64) rows[i].params);
+    }
+
+  /* Cohere2: three sliding-window layers in four, by default. */
+  {
+    g_autoptr(HrModelSpec) cohere2 = load_alias ("cohere2.json");
+
+    g_assert_cmpuint (hr_model_spec_get_arch (cohere2)->sliding_window, ==, 128);
+    g_assert_cmpuint (hr_model_spec_get_arch (cohere2)->swa_period, ==, 4);
+    g_assert_true (hr_model_spec_get_tied_embeddings (cohere2));
+  }
+
+  /* EXAONE's num_layers. */
+  {
+    g_autoptr(HrModelSpec) exaone = load_alias ("exaone.json");
+
+    g_assert_cmpuint (hr_model_spec_get_arch (exaone)->n_layers, ==, 2);
+  }
+
+  /* Kimi K2 is DeepSeek-V3 under another name: the same count as the same
+   * config saying deepseek_v3, and latent attention. */
+  {
+    g_autoptr(HrModelSpec) kimi = load_alias ("kimi_k2.json");
+    g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "aliases",
+                                                   "kimi_k2.json", NULL);
+    g_autofree char *text = NULL;
+    g_autoptr(JsonObject) config = NULL;
+    double active = 0;
+
+    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+    config = parse_object (text);
+    json_object_set_string_member (config, "model_type", "deepseek_v3");
+    g_assert_cmpstr (hr_model_spec_get_architecture (kimi), ==, "deepseek_v3");
+    g_assert_cmpint (hr_model_spec_get_arch (kimi)->attention, ==, HR_ATTENTION_MLA);
+    g_assert_cmpfloat (hr_model_spec_get_arch (kimi)->params_total, ==,
+                       hr_hf_config_count_params (config, &active, NULL));
+    g_assert_cmpfloat (hr_model_spec_get_arch (kimi)->params_active, ==, active);
+    g_assert_cmpuint (hr_model_spec_get_experts (kimi), ==, 16);
+    g_assert_cmpuint (hr_model_spec_get_dense_layers (kimi), ==, 1);
+  }
+
+  /* GLM-4.5 (glm4_moe): per-head q/k norms only with use_qk_norm, and
+   * DeepSeek's routing bias per expert: 92 × (2 × 128) parameters of norms. */
+  {
+    g_autoptr(JsonObject) config = load_fixture ("zai-org--GLM-4.5.json");
+    g_autoptr(HrModelSpec) spec = to_spec (config);
+    double with_norms = hr_hf_config_count_params (config, NULL, NULL);
+    HrWeights w;
+
+    g_assert_true (hr_model_spec_get_qk_norm (spec));
+    g_assert_cmpuint (hr_model_spec_get_dense_layers (spec), ==, 3);
+    g_assert_cmpuint (hr_model_spec_get_shared_experts (spec), ==, 1);
+    g_assert_cmpint (hr_model_spec_get_arch (spec)->attention, ==, HR_ATTENTION_GQA);
+    g_assert_true (hr_weights_compute (spec, "q4_k_m", &w, NULL));
+    g_assert_cmpuint (w.total_params, ==, (guint64) with_norms);
+    json_object_set_boolean_member (config, "use_qk_norm", FALSE);
+    g_assert_cmpfloat (with_norms - hr_hf_config_count_params (config, NULL, NULL), ==,
+                       92 * 2 * 128);
+  }
+
+  /* Seed-OSS biases the output projection only when told to. */
+  {
+    g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "aliases",
+                                                   "seed_oss.json", NULL);
+    g_autofree char *text = NULL;
+    g_autoptr(JsonObject) config = NULL;
+
+    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+    config = parse_object (text);
+    json_object_set_boolean_member (config, "attention_out_bias", TRUE);
+    g_assert_cmpfloat (hr_hf_config_count_params (config, NULL, NULL), ==,
+                       TINY_LLAMA + 2 * 768);
+    json_object_set_boolean_member (config, "attention_bias", FALSE);
+    g_assert_cmpfloat (hr_hf_config_count_params (config, NULL, NULL), ==, TINY_LLAMA);
+  }
+}
+
 /* -------------------------------------------------------------- errors */
 
 static void
@@ -737,9 +1008,11 @@ test_errors (void)
 
   reset (&c);
   json_object_set_string_member (c, "model_type", "foo");
-  assert_config_error (c, "unknown architecture “foo” (supported: llama, mistral, mixtral, "
-                       "qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, phi3, "
-                       "deepseek_v2, deepseek_v3, gpt_oss, cohere, falcon)");
+  assert_config_error (c, "unknown architecture “foo” (supported: llama, mistral, mistral3, "
+                       "mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, "
+                       "phi3, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, gpt_oss, cohere, "
+                       "cohere2, falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, "
+                       "seed_oss)");
   json_object_remove_member (c, "model_type");
   assert_config_error (c, "key “model_type” is missing");
   json_object_set_int_member (c, "model_type", 3);
@@ -909,6 +1182,9 @@ main (int   argc,
   g_test_add_func ("/hf-config/reference/params", test_reference_params);
   g_test_add_func ("/hf-config/reference/catalog", test_reference_catalog);
   g_test_add_func ("/hf-config/reference/shapes", test_reference_shapes);
+  g_test_add_func ("/hf-config/catalog/every-model", test_every_catalog_model);
+  g_test_add_func ("/hf-config/catalog/published-totals", test_published_totals);
+  g_test_add_func ("/hf-config/aliases", test_aliases);
   g_test_add_func ("/hf-config/defaults", test_defaults);
   g_test_add_func ("/hf-config/gemma", test_gemma);
   g_test_add_func ("/hf-config/falcon", test_falcon);

@@ -230,12 +230,37 @@ static const Measured llama31_8b_gb[] = {
   { "iq4_xs", 4.45, TRUE },   /* bartowski: "All quants made using imatrix" */
 };
 
+/* bartowski's imatrix quants of Llama 3.1 70B Instruct (llama.cpp b3472,
+ * "All quants made using imatrix option"), decimal GB of the file:
+ * https://huggingface.co/bartowski/Meta-Llama-3.1-70B-Instruct-GGUF */
+static const Measured llama31_70b_iq_gb[] = {
+  { "iq3_m",   31.94, TRUE },
+  { "iq3_xs",  29.31, TRUE },
+  { "iq2_m",   24.12, TRUE },
+  { "iq2_s",   22.24, TRUE },
+  { "iq2_xs",  21.14, TRUE },
+  { "iq2_xxs", 19.10, TRUE },
+  { "iq1_m",   16.75, TRUE },
+};
+
+/* llama-quantize's own size notes for Llama 3 8B
+ * (tools/quantize/quantize.cpp, QUANT_OPTIONS: "4.78G" Q4_1, "5.21G" Q5_0,
+ * "5.65G" Q5_1), GiB of the file; the K-quants of the same table are the
+ * ddh0 sizes above to the printed digit. */
+static const Measured llama3_8b_legacy_gib[] = {
+  { "q4_1", 4.78, FALSE },
+  { "q5_0", 5.21, FALSE },
+  { "q5_1", 5.65, FALSE },
+};
+
 static void
 test_llama31_8b_gb (void)
 {
   print_header ();
   check_table ("meta-llama/Llama-3.1-8B-Instruct", llama31_8b_gb,
                G_N_ELEMENTS (llama31_8b_gb), UNIT_GB, TRUE);
+  check_table ("meta-llama/Llama-3.1-8B-Instruct", llama3_8b_legacy_gib,
+               G_N_ELEMENTS (llama3_8b_legacy_gib), UNIT_GIB, TRUE);
 }
 
 /* ---------------------------------------------------------------------------
@@ -285,6 +310,8 @@ test_llama3_70b (void)
                G_N_ELEMENTS (llama31_70b_q4_0), UNIT_GIB, FALSE);
   check_table ("meta-llama/Llama-3.1-70B-Instruct", llama3_70b_files,
                G_N_ELEMENTS (llama3_70b_files), UNIT_GIB, TRUE);
+  check_table ("meta-llama/Llama-3.1-70B-Instruct", llama31_70b_iq_gb,
+               G_N_ELEMENTS (llama31_70b_iq_gb), UNIT_GB, TRUE);
 }
 
 static void
@@ -459,6 +486,214 @@ test_safetensors_quantized (void)
 
   g_assert_cmpuint (awq.total_bytes, <, fp8.total_bytes);
   g_assert_cmpuint (fp8.total_bytes, <, bf16.total_bytes);
+}
+
+/* FP8 with 128 × 128 block scales and NVFP4, on Llama 3.1 8B: the same
+ * linear weights at one byte (FP8) or half a byte (NVFP4), plus their
+ * scales; embeddings, LM head and norms stay BF16. */
+static void
+test_safetensors_block_scaled (void)
+{
+  HrModelSpec *model = find_model ("meta-llama/Llama-3.1-8B-Instruct");
+  guint64 embed = G_GUINT64_CONSTANT (128256) * 4096;
+  guint64 linear = G_GUINT64_CONSTANT (8030261248) - 2 * embed - 65 * 4096;
+  guint64 floats = 2 * (2 * embed + 65 * 4096);
+  guint64 blocks, groups;
+  HrWeights fp8_block, nvfp4;
+
+  g_assert_true (hr_weights_compute (model, "fp8-block", &fp8_block, NULL));
+  g_assert_true (hr_weights_compute (model, "nvfp4", &nvfp4, NULL));
+  g_assert_cmpint (fp8_block.format, ==, HR_WEIGHTS_FORMAT_SAFETENSORS);
+  g_assert_cmpuint (fp8_block.total_params, ==, 8030261248);
+
+  /* One FP32 scale per 128 × 128 block of every matrix of the 32 layers. */
+  blocks = 32 * ((4096 / 128) * (4096 + 1024 + 1024) / 128 +   /* q, k, v */
+                 (4096 / 128) * (4096 / 128) +                /* o */
+                 2 * (4096 / 128) * (14336 / 128) +           /* gate, up */
+                 (14336 / 128) * (4096 / 128));               /* down */
+  g_assert_cmpuint (fp8_block.total_bytes, ==, linear + 4 * blocks + floats);
+
+  /* NVFP4: half a byte per weight, an FP8 scale per 16 inputs, and two
+   * FP32 scales (weight and input) per matrix. */
+  groups = linear / 16;
+  g_assert_cmpuint (nvfp4.total_bytes, ==, linear / 2 + groups + 32 * 7 * 8 + floats);
+  g_assert_cmpuint (nvfp4.total_bytes, <, fp8_block.total_bytes);
+}
+
+/* Every precision the catalog added for issue 10 has the bits per weight
+ * of its block layout: the layout written out here from ggml-common.h's
+ * block structs (static_assert sizes), checked against the reader's type
+ * table too.  GGUF file types use the type llama.cpp's recipe starts from
+ * (llama_ftype_get_default_type). */
+static void
+test_block_bpw (void)
+{
+  static const struct
+  {
+    const char *id;
+    guint32 type;          /* G_MAXUINT32: not a ggml type */
+    guint32 bytes;
+    guint32 weights;
+  } rows[] = {
+    { "mxfp4",   HR_GGML_TYPE_MXFP4,   17,  32 },   /* e8m0 + 16 */
+    { "iq1_s",   HR_GGML_TYPE_IQ1_S,   50,  256 },  /* d + 32 + 8 × u16 */
+    { "iq1_m",   HR_GGML_TYPE_IQ1_M,   56,  256 },  /* 32 + 16 + 8 */
+    { "iq2_xxs", HR_GGML_TYPE_IQ2_XXS, 66,  256 },  /* d + 32 × u16 */
+    { "iq2_xs",  HR_GGML_TYPE_IQ2_XS,  74,  256 },  /* d + 32 × u16 + 8 */
+    { "iq2_s",   HR_GGML_TYPE_IQ2_XS,  74,  256 },  /* the IQ2_S file type starts from IQ2_XS */
+    { "iq2_m",   HR_GGML_TYPE_IQ2_S,   82,  256 },  /* d + 64 + 8 + 8 */
+    { "iq3_xxs", HR_GGML_TYPE_IQ3_XXS, 98,  256 },  /* d + 96 */
+    { "iq3_xs",  HR_GGML_TYPE_IQ3_S,   110, 256 },  /* d + 64 + 8 + 32 + 4 */
+    { "iq3_s",   HR_GGML_TYPE_IQ3_S,   110, 256 },
+    { "iq3_m",   HR_GGML_TYPE_IQ3_S,   110, 256 },
+    { "q2_k_s",  HR_GGML_TYPE_Q2_K,    84,  256 },  /* 16 + 64 + d, dmin */
+    { "q4_1",    HR_GGML_TYPE_Q4_1,    20,  32 },   /* d, m + 16 */
+    { "q5_0",    HR_GGML_TYPE_Q5_0,    22,  32 },   /* d + 4 + 16 */
+    { "q5_1",    HR_GGML_TYPE_Q5_1,    24,  32 },   /* d, m + 4 + 16 */
+    { "tq1_0",   HR_GGML_TYPE_TQ1_0,   54,  256 },  /* 48 + 4 + d */
+    { "tq2_0",   HR_GGML_TYPE_TQ2_0,   66,  256 },  /* 64 + d */
+    /* NVFP4: 16 E2M1 nibbles and one E4M3 scale byte. */
+    { "nvfp4",   G_MAXUINT32,          9,   16 },
+    /* FP8 block: 128 × 128 e4m3 bytes and one FP32 scale. */
+    { "fp8-block", G_MAXUINT32,        128 * 128 + 4, 128 * 128 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      HrPrecision *p = hr_catalog_find_precision (catalog, rows[i].id);
+      double bpw = 8.0 * rows[i].bytes / rows[i].weights;
+
+      g_test_message ("%-9s %.6f bpw", rows[i].id, bpw);
+      g_assert_nonnull (p);
+      g_assert_cmpfloat (hr_precision_get_bpw (p), ==, bpw);
+      g_assert_nonnull (strstr (hr_precision_get_bpw_source (p), "format:"));
+      if (rows[i].type != G_MAXUINT32)
+        {
+          guint32 block = 0, size = 0;
+          g_autofree char *bytes = g_strdup_printf ("%u bytes per %u weights",
+                                                    rows[i].bytes, rows[i].weights);
+
+          g_assert_true (hr_ggml_type_size (rows[i].type, &block, &size));
+          g_assert_cmpuint (block, ==, rows[i].weights);
+          g_assert_cmpuint (size, ==, rows[i].bytes);
+          g_assert_cmpstr (hr_precision_get_kind (p), ==, "gguf");
+          g_assert_nonnull (strstr (hr_precision_get_bpw_source (p), bytes));
+          g_assert_nonnull (strstr (hr_precision_get_bpw_source (p),
+                                    hr_ggml_type_name (rows[i].type)));
+        }
+      else
+        g_assert_cmpstr (hr_precision_get_kind (p), ==, "safetensors");
+    }
+}
+
+/* The type of one tensor of @model in @precision. */
+static guint32
+tensor_type (HrModelSpec *model,
+             const char  *precision,
+             const char  *name)
+{
+  HrWeightsOptions options = { HR_WEIGHTS_FORMAT_GGUF, FALSE };
+  g_autoptr(GArray) tensors = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tensors = hr_weights_list_tensors (model, precision, &options, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      const HrWeightsTensor *t = &g_array_index (tensors, HrWeightsTensor, i);
+
+      if (strcmp (t->name, name) == 0)
+        return t->ggml_type;
+    }
+  g_error ("%s has no tensor %s", hr_model_spec_get_id (model), name);
+}
+
+/* llama-quant.cpp, llama_tensor_get_type_impl, for the file types added
+ * with issue 10: one tensor of each rule.  Llama 3.1 8B has 4 query heads
+ * per KV head (n_gqa 4), 32 layers and an untied output; Mixtral 8x7B
+ * eight experts; Gemma 3 ties its output to the embeddings. */
+static void
+test_new_recipes (void)
+{
+  static const struct
+  {
+    const char *model;
+    const char *precision;
+    const char *tensor;
+    guint32 type;
+  } rows[] = {
+    /* IQ1/IQ2: output Q5_K, embeddings Q2_K or IQ3_S, attn_v Q4_K with
+     * GQA ≥ 4, the first eighth of ffn_down raised. */
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_xxs", "output.weight", HR_GGML_TYPE_Q5_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_xxs", "token_embd.weight", HR_GGML_TYPE_Q2_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_xxs", "blk.0.attn_v.weight", HR_GGML_TYPE_Q4_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_xxs", "blk.3.ffn_down.weight", HR_GGML_TYPE_Q2_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_xxs", "blk.4.ffn_down.weight", HR_GGML_TYPE_IQ2_XXS },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_xxs", "blk.9.attn_output.weight", HR_GGML_TYPE_IQ2_XXS },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_s", "blk.9.attn_q.weight", HR_GGML_TYPE_IQ2_XS },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_s", "token_embd.weight", HR_GGML_TYPE_IQ3_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_m", "blk.0.ffn_down.weight", HR_GGML_TYPE_IQ3_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_m", "blk.9.attn_output.weight", HR_GGML_TYPE_IQ3_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq2_m", "blk.9.ffn_up.weight", HR_GGML_TYPE_IQ2_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq1_s", "blk.9.attn_output.weight", HR_GGML_TYPE_IQ2_XXS },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq1_m", "blk.9.ffn_gate.weight", HR_GGML_TYPE_IQ1_M },
+    /* IQ3_XXS (made with an importance matrix): q and k IQ2_S, attn_output
+     * IQ3_S, ffn_down left alone. */
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xxs", "blk.9.attn_q.weight", HR_GGML_TYPE_IQ2_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xxs", "blk.9.attn_k.weight", HR_GGML_TYPE_IQ2_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xxs", "blk.9.attn_v.weight", HR_GGML_TYPE_Q4_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xxs", "blk.9.attn_output.weight", HR_GGML_TYPE_IQ3_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xxs", "blk.0.ffn_down.weight", HR_GGML_TYPE_IQ3_XXS },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xxs", "output.weight", HR_GGML_TYPE_Q5_K },
+    /* IQ3_XS: gate and up of the middle layers IQ3_XXS, the edges IQ3_S. */
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xs", "blk.3.ffn_gate.weight", HR_GGML_TYPE_IQ3_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xs", "blk.4.ffn_gate.weight", HR_GGML_TYPE_IQ3_XXS },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xs", "blk.27.ffn_up.weight", HR_GGML_TYPE_IQ3_XXS },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xs", "blk.28.ffn_up.weight", HR_GGML_TYPE_IQ3_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xs", "blk.9.attn_q.weight", HR_GGML_TYPE_IQ3_XXS },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_xs", "output.weight", HR_GGML_TYPE_Q6_K },
+    /* IQ3_M: attn_v and attn_output Q4_K, ffn_down's first eighth Q4_K. */
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_m", "blk.9.attn_v.weight", HR_GGML_TYPE_Q4_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_m", "blk.9.attn_output.weight", HR_GGML_TYPE_Q4_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_m", "blk.3.ffn_down.weight", HR_GGML_TYPE_Q4_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_m", "blk.4.ffn_down.weight", HR_GGML_TYPE_IQ3_S },
+    { "meta-llama/Llama-3.1-8B-Instruct", "iq3_s", "blk.9.attn_v.weight", HR_GGML_TYPE_Q4_K },
+    /* Q2_K_S: attn_v Q4_K (GQA 4), first eighth of ffn_down Q4_K. */
+    { "meta-llama/Llama-3.1-8B-Instruct", "q2_k_s", "blk.9.attn_v.weight", HR_GGML_TYPE_Q4_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "q2_k_s", "blk.3.ffn_down.weight", HR_GGML_TYPE_Q4_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "q2_k_s", "blk.4.ffn_down.weight", HR_GGML_TYPE_Q2_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "q2_k_s", "blk.9.attn_output.weight", HR_GGML_TYPE_Q2_K },
+    /* The legacy types keep their type but for the output head. */
+    { "meta-llama/Llama-3.1-8B-Instruct", "q5_1", "blk.9.attn_v.weight", HR_GGML_TYPE_Q5_1 },
+    { "meta-llama/Llama-3.1-8B-Instruct", "q4_1", "output.weight", HR_GGML_TYPE_Q6_K },
+    /* TQ1_0/TQ2_0: embeddings Q4_K, output Q6_K. */
+    { "meta-llama/Llama-3.1-8B-Instruct", "tq1_0", "token_embd.weight", HR_GGML_TYPE_Q4_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "tq2_0", "output.weight", HR_GGML_TYPE_Q6_K },
+    { "meta-llama/Llama-3.1-8B-Instruct", "tq2_0", "blk.9.ffn_up.weight", HR_GGML_TYPE_TQ2_0 },
+    /* MXFP4_MOE: stacked experts MXFP4, every other matrix Q8_0. */
+    { "mistralai/Mixtral-8x7B-Instruct-v0.1", "mxfp4", "blk.9.ffn_up_exps.weight", HR_GGML_TYPE_MXFP4 },
+    { "mistralai/Mixtral-8x7B-Instruct-v0.1", "mxfp4", "blk.9.attn_q.weight", HR_GGML_TYPE_Q8_0 },
+    { "mistralai/Mixtral-8x7B-Instruct-v0.1", "mxfp4", "token_embd.weight", HR_GGML_TYPE_Q8_0 },
+    { "mistralai/Mixtral-8x7B-Instruct-v0.1", "mxfp4", "output.weight", HR_GGML_TYPE_Q8_0 },
+    { "meta-llama/Llama-3.1-8B-Instruct", "mxfp4", "blk.9.ffn_up.weight", HR_GGML_TYPE_Q8_0 },
+    /* Eight experts: attn_k Q4_K and attn_output Q5_K under IQ2, attn_v
+     * Q8_0 under IQ3. */
+    { "mistralai/Mixtral-8x7B-Instruct-v0.1", "iq2_xs", "blk.9.attn_k.weight", HR_GGML_TYPE_Q4_K },
+    { "mistralai/Mixtral-8x7B-Instruct-v0.1", "iq2_xs", "blk.9.attn_output.weight", HR_GGML_TYPE_Q5_K },
+    { "mistralai/Mixtral-8x7B-Instruct-v0.1", "iq3_xs", "blk.9.attn_v.weight", HR_GGML_TYPE_Q8_0 },
+    { "mistralai/Mixtral-8x7B-Instruct-v0.1", "iq3_m", "blk.9.attn_output.weight", HR_GGML_TYPE_Q5_K },
+    /* Tied embeddings play the output's part: Q5_K under IQ1/IQ2. */
+    { "google/gemma-3-4b-it", "iq2_xxs", "token_embd.weight", HR_GGML_TYPE_Q5_K },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      guint32 type = tensor_type (find_model (rows[i].model), rows[i].precision, rows[i].tensor);
+
+      if (type != rows[i].type)
+        g_error ("%s %s %s: %s, expected %s", rows[i].model, rows[i].precision, rows[i].tensor,
+                 hr_weights_type_name (type), hr_weights_type_name (rows[i].type));
+    }
 }
 
 /* ---------------------------------------------------------------------------
@@ -803,7 +1038,7 @@ test_errors (void)
  * silently loses rows fails here) and the errors must stay small on
  * average, not only each below TOLERANCE.  Runs the tables itself so it
  * holds when run alone (-p /weights/measured/summary). */
-#define N_MEASURED_ROWS      52
+#define N_MEASURED_ROWS      62
 #define MEAN_ERROR_TOLERANCE 0.0015
 
 static void
@@ -852,6 +1087,9 @@ main (int   argc,
   g_test_add_func ("/weights/structure/tied-embeddings", test_tied_embeddings);
   g_test_add_func ("/weights/structure/moe-and-mla", test_moe_and_mla);
   g_test_add_func ("/weights/safetensors/quantized", test_safetensors_quantized);
+  g_test_add_func ("/weights/safetensors/block-scaled", test_safetensors_block_scaled);
+  g_test_add_func ("/weights/precisions/block-bpw", test_block_bpw);
+  g_test_add_func ("/weights/precisions/recipes", test_new_recipes);
   g_test_add_func ("/weights/catalog/params", test_catalog_params);
   g_test_add_func ("/weights/catalog/all-precisions", test_all_precisions);
   g_test_add_func ("/weights/errors", test_errors);

@@ -508,9 +508,16 @@ resolve_scenario (Options   *o,
 
   if (set & OPT_PRECISION)
     {
-      if (o->precision == NULL)
+      /* An imported GGUF file is estimated in its own type unless told:
+       * a Q4_K_S file is Q4_K_S. */
+      if (o->precision == NULL && o->scenario.model != NULL)
+        o->scenario.precision =
+          hr_precision_find_for_file_type (hr_catalog_get_precisions (o->catalog),
+                                           hr_model_spec_get_file_type (o->scenario.model));
+      else if (o->precision != NULL)
+        o->scenario.precision = hr_catalog_find_precision (o->catalog, o->precision);
+      if (o->scenario.precision == NULL && o->precision == NULL)
         return usage_error ("--precision is required"), FALSE;
-      o->scenario.precision = hr_catalog_find_precision (o->catalog, o->precision);
       if (o->scenario.precision == NULL)
         return usage_error ("unknown precision “%s” (see headroom-cli precisions)",
                             o->precision), FALSE;

@@ -37,6 +37,7 @@ struct _HrModelSpec
   guint32 qk_nope_head_dim;
   gboolean tied_embeddings;
   gboolean attention_bias;
+  gboolean qk_norm;
 
   /* Models read from a GGUF file: what is on disk. */
   guint64 file_weights_bytes;
@@ -87,6 +88,7 @@ static const HrField fields[] = {
   F ("active_params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_active, "Active parameters"),
   F ("tied_embeddings", HR_FIELD_BOOL, TRUE, 0, tied_embeddings, "Output head shares the embeddings"),
   F ("attention_bias", HR_FIELD_BOOL, FALSE, 0, attention_bias, "Q/K/V projections have biases"),
+  F ("qk_norm", HR_FIELD_BOOL, FALSE, 0, qk_norm, "Queries and keys normalised per head (where the architecture makes it optional)"),
   F ("file_weights_bytes", HR_FIELD_U64, FALSE, G_MAXINT64, file_weights_bytes, "Weights in the model file (bytes)"),
   F ("file_type", HR_FIELD_STRING, FALSE, 0, file_type, "Quantization of the model file"),
   F ("file_path", HR_FIELD_STRING, FALSE, 0, file_path, "Model file"),
@@ -351,6 +353,7 @@ GETTER (guint32, q_lora_rank, self->q_lora_rank)
 GETTER (guint32, qk_nope_head_dim, self->qk_nope_head_dim)
 GETTER (gboolean, tied_embeddings, self->tied_embeddings)
 GETTER (gboolean, attention_bias, self->attention_bias)
+GETTER (gboolean, qk_norm, self->qk_norm)
 GETTER (gboolean, plain_mlp, g_strcmp0 (self->mlp, "plain") == 0)
 GETTER (guint64, file_weights_bytes, self->file_weights_bytes)
 GETTER (const char *, file_type, self->file_type)

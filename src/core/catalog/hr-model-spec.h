@@ -46,6 +46,7 @@ guint32            hr_model_spec_get_q_lora_rank (HrModelSpec  *self);
 guint32            hr_model_spec_get_qk_nope_head_dim (HrModelSpec *self);
 gboolean           hr_model_spec_get_tied_embeddings (HrModelSpec *self);
 gboolean           hr_model_spec_get_attention_bias (HrModelSpec *self);
+gboolean           hr_model_spec_get_qk_norm    (HrModelSpec *self);
 gboolean           hr_model_spec_get_plain_mlp   (HrModelSpec  *self);
 gboolean           hr_model_spec_is_moe          (HrModelSpec  *self);
 guint64            hr_model_spec_get_file_weights_bytes (HrModelSpec *self);

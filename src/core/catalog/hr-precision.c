@@ -19,8 +19,10 @@ struct _HrPrecision
   char *label;
   char *kind;
   char *bpw_source;
+  char *file_type;
   double bpw;
   gboolean in_matrix;
+  gboolean niche;
 };
 
 struct _HrKvType
@@ -44,6 +46,8 @@ static const HrField precision_fields[] = {
   HR_FIELD (HrPrecision, "bpw_source", HR_FIELD_STRING, FALSE, 0, bpw_source, "Where the bpw comes from"),
   HR_FIELD (HrPrecision, "bpw", HR_FIELD_DOUBLE, TRUE, 0, bpw, "Effective bits per weight"),
   HR_FIELD (HrPrecision, "matrix", HR_FIELD_BOOL, FALSE, 0, in_matrix, "Shown in the default matrix"),
+  HR_FIELD (HrPrecision, "niche", HR_FIELD_BOOL, FALSE, 0, niche, "Made only for some models or devices"),
+  HR_FIELD (HrPrecision, "file_type", HR_FIELD_STRING, FALSE, 0, file_type, "GGUF general.file_type name"),
 };
 
 static const HrField kv_fields[] = {
@@ -111,39 +115,72 @@ hr_precision_new_from_json (JsonObject  *object,
   return g_steal_pointer (&self);
 }
 
-const char *
-hr_precision_get_id (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
-  return self->id;
-}
+#define GETTER(type, name, fallback) \
+  type \
+  hr_precision_get_##name (HrPrecision *self) \
+  { \
+    g_return_val_if_fail (HR_IS_PRECISION (self), fallback); \
+    return self->name; \
+  }
 
-const char *
-hr_precision_get_label (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
-  return self->label;
-}
+GETTER (const char *, id, NULL)
+GETTER (const char *, label, NULL)
+GETTER (double, bpw, 0)
+GETTER (const char *, kind, NULL)
+GETTER (gboolean, in_matrix, FALSE)
+GETTER (const char *, bpw_source, NULL)
+/* A format made only for some models or some hardware, or superseded:
+ * never suggested as a change. */
+GETTER (gboolean, niche, FALSE)
+/* The name llama-quantize writes in a GGUF file's general.file_type for
+ * this precision (“Q4_K_M”, “MXFP4_MOE”, “F16”); %NULL for precisions GGUF
+ * files do not come in. */
+GETTER (const char *, file_type, NULL)
 
-double
-hr_precision_get_bpw (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), 0);
-  return self->bpw;
-}
+#undef GETTER
 
-const char *
-hr_precision_get_kind (HrPrecision *self)
-{
-  g_return_val_if_fail (HR_IS_PRECISION (self), NULL);
-  return self->kind;
-}
-
+/**
+ * hr_precision_matches_file_type:
+ * @file_type: (nullable): a GGUF file's type, as hr_model_spec_get_file_type()
+ *   gives it
+ *
+ * Whether a GGUF file of type @file_type is a file of this precision.
+ */
 gboolean
-hr_precision_get_in_matrix (HrPrecision *self)
+hr_precision_matches_file_type (HrPrecision *self,
+                                const char  *file_type)
 {
   g_return_val_if_fail (HR_IS_PRECISION (self), FALSE);
-  return self->in_matrix;
+  return file_type != NULL && self->file_type != NULL &&
+         g_ascii_strcasecmp (self->file_type, file_type) == 0;
+}
+
+/**
+ * hr_precision_find_for_file_type:
+ * @precisions: a list of #HrPrecision, such as hr_catalog_get_precisions()
+ * @file_type: (nullable): a GGUF file's type (“Q4_K_S”)
+ *
+ * The precision an imported GGUF file is in: a Q4_K_S file is Q4_K_S, not
+ * the Q4_K_M a calculator may hold.
+ *
+ * Returns: (transfer none) (nullable): the precision, or %NULL when the
+ *   list has none of that type
+ */
+HrPrecision *
+hr_precision_find_for_file_type (GListModel *precisions,
+                                 const char *file_type)
+{
+  g_return_val_if_fail (G_IS_LIST_MODEL (precisions), NULL);
+
+  for (guint i = 0; file_type != NULL && i < g_list_model_get_n_items (precisions); i++)
+    {
+      g_autoptr(HrPrecision) p = g_list_model_get_item (precisions, i);
+
+      /* The list holds its own reference, so the pointer stays valid. */
+      if (hr_precision_matches_file_type (p, file_type))
+        return p;
+    }
+  return NULL;
 }
 
 static void

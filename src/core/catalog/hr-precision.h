@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
@@ -22,6 +23,13 @@ const char  *hr_precision_get_label          (HrPrecision *self);
 double       hr_precision_get_bpw            (HrPrecision *self);
 const char  *hr_precision_get_kind           (HrPrecision *self);
 gboolean     hr_precision_get_in_matrix      (HrPrecision *self);
+const char  *hr_precision_get_bpw_source     (HrPrecision *self);
+gboolean     hr_precision_get_niche          (HrPrecision *self);
+const char  *hr_precision_get_file_type      (HrPrecision *self);
+gboolean     hr_precision_matches_file_type  (HrPrecision *self,
+                                              const char  *file_type);
+HrPrecision *hr_precision_find_for_file_type (GListModel  *precisions,
+                                              const char  *file_type);
 
 HrKvType    *hr_kv_type_new_from_json        (JsonObject  *object,
                                               GError     **error);

@@ -135,7 +135,9 @@ typedef struct
   const HrDevice *device;
   guint32 n_gpus;              /* tensor-parallel degree */
 
-  /* Engine profiles only (hr_scenario_estimate() fills them): */
+  /* Engine profiles only (hr_scenario_estimate() fills them), but for
+   * weights_bytes, which the nominal method takes too when the model is an
+   * imported GGUF file of this precision: */
   HrEngineOptions options;
   guint64 weights_bytes;       /* tensor-exact weights; 0 = params × bpw / 8 */
   guint64 token_embd_bytes;    /* the input embedding tensor */

@@ -11,8 +11,9 @@
  *  2. give each tensor a storage type: for GGUF file types the type that
  *     llama.cpp's quantizer picks (src/llama-quant.cpp: llama_tensor_get_type,
  *     llama_tensor_get_type_impl, tensor_type_fallback); for safetensors-style
- *     checkpoints the layout vLLM loads (FP8 with per-tensor scales, AWQ and
- *     GPTQ with group-128 scales and packed zeros);
+ *     checkpoints the layout vLLM loads (FP8 with per-tensor or 128 × 128
+ *     block scales, NVFP4, AWQ and GPTQ with group-128 scales and packed
+ *     zeros);
  *  3. sum block-exact sizes with hr_ggml_tensor_bytes().
  *
  * The quantizer's rules are re-expressed here, not copied; every rule names
@@ -64,6 +65,10 @@ G_DEFINE_QUARK (hr-weights-error-quark, hr_weights_error)
  * (llama-quant.cpp, llama_tensor_get_type_impl). */
 #define LAYERS_OF_70B        80
 
+/* llama-model.cpp, load_tensors (LLM_ARCH_COMMAND_R): models this deep
+ * (Command R+) have per-head q and k norms. */
+#define COMMAND_R_PLUS_LAYERS 64
+
 /* GGUF file layout (ggml/src/gguf.cpp): every tensor's data starts on a
  * GGUF_DEFAULT_ALIGNMENT boundary. */
 #define GGUF_ALIGNMENT       32
@@ -88,6 +93,14 @@ G_DEFINE_QUARK (hr-weights-error-quark, hr_weights_error)
 /* AutoAWQ / AutoGPTQ default, and what vLLM's awq/gptq linear methods load:
  * one FP16 scale and one packed 4-bit zero point per 128 input weights. */
 #define INT4_GROUP_SIZE      128
+/* DeepSeek-V3 README_WEIGHTS.md ("FP8 Weight Documentation"): e4m3 weights
+ * with one FP32 scale (weight_scale_inv) per 128 × 128 block; the same
+ * quantization_config (weight_block_size [128, 128]) ships with Kimi K2,
+ * Qwen3 *-FP8 and GLM-4.5-FP8. */
+#define FP8_SCALE_BLOCK      128
+/* NVIDIA ModelOpt hf_quant_config.json: quant_algo NVFP4, group_size 16 —
+ * one FP8 E4M3 scale per 16 E2M1 weights. */
+#define NVFP4_GROUP_SIZE     16
 
 /* ---------------------------------------------------------------------------
  * Architectures
@@ -107,6 +120,8 @@ typedef enum
   ARCH_FALCON,
   ARCH_GPT_OSS,     /* LLM_ARCH_OPENAI_MOE */
   ARCH_DEEPSEEK2,   /* deepseek_v2 and deepseek_v3 */
+  ARCH_OLMO2,
+  ARCH_GLM4_MOE,
 } ArchKind;
 
 typedef struct
@@ -114,6 +129,8 @@ typedef struct
   const char *model_type;   /* Hugging Face config.json "model_type" */
   ArchKind kind;
   gboolean exact;
+  gboolean own_arch;        /* llama.cpp has an LLM_ARCH of its own for it,
+                             * not LLM_ARCH_LLAMA (no LLM_TYPE_70B rule) */
 } ArchInfo;
 
 static const ArchInfo archs[] = {
@@ -136,6 +153,16 @@ static const ArchInfo archs[] = {
   { "gpt_oss",     ARCH_GPT_OSS,   FALSE },
   { "deepseek_v2", ARCH_DEEPSEEK2, TRUE },
   { "deepseek_v3", ARCH_DEEPSEEK2, TRUE },
+  /* Llama's tensors under llama.cpp's LLM_ARCH_GRANITE, _SMOLLM3 and
+   * _EXAONE; convert_hf_to_gguf.py writes InternLM3 as plain llama. */
+  { "granite",     ARCH_LLAMA,     TRUE, TRUE },
+  { "smollm3",     ARCH_LLAMA,     TRUE, TRUE },
+  { "exaone",      ARCH_LLAMA,     TRUE, TRUE },
+  { "internlm3",   ARCH_LLAMA,     TRUE },
+  { "olmo2",       ARCH_OLMO2,     TRUE },
+  { "seed_oss",    ARCH_QWEN2,     TRUE, TRUE },
+  { "cohere2",     ARCH_COHERE,    TRUE },
+  { "glm4_moe",    ARCH_GLM4_MOE,  TRUE, TRUE },
 };
 
 static const ArchInfo *
@@ -175,6 +202,7 @@ typedef struct
   guint64 max_context;
   gboolean tied;
   gboolean attn_bias;
+  gboolean qk_norm;
 } Shape;
 
 static void
@@ -205,6 +233,7 @@ shape_from_model (HrModelSpec *model,
   s->max_context = a->max_context;
   s->tied = hr_model_spec_get_tied_embeddings (model);
   s->attn_bias = hr_model_spec_get_attention_bias (model);
+  s->qk_norm = hr_model_spec_get_qk_norm (model);
 
   if (s->qk_nope == 0 && s->head_k > s->qk_rope)
     s->qk_nope = s->head_k - s->qk_rope;
@@ -397,6 +426,26 @@ add_mla (Builder     *b,
   add_matrix (b, ROLE_ATTN_OUTPUT, "attn_output.weight", s->n_head * s->head_v, s->n_embd);
 }
 
+/* DeepSeek-style MoE: routed experts, the aux-loss-free routing bias of
+ * DeepSeek-V3 and GLM-4.5 (exp_probs_b), and the shared experts. */
+static void
+add_routed_and_shared (Builder     *b,
+                       const Shape *s,
+                       gboolean     routing_bias)
+{
+  add_experts (b, s, FALSE, FALSE);
+  if (routing_bias)
+    add_vector (b, "exp_probs_b.bias", s->n_expert);
+  if (s->n_expert_shared > 0)
+    {
+      guint64 n = s->n_ff_exp * s->n_expert_shared;
+
+      add_matrix (b, ROLE_FFN_GATE, "ffn_gate_shexp.weight", s->n_embd, n);
+      add_matrix (b, ROLE_FFN_DOWN, "ffn_down_shexp.weight", n, s->n_embd);
+      add_matrix (b, ROLE_FFN_UP, "ffn_up_shexp.weight", s->n_embd, n);
+    }
+}
+
 static void
 add_layer (Builder     *b,
            const Shape *s,
@@ -418,9 +467,11 @@ add_layer (Builder     *b,
       break;
 
     case ARCH_QWEN2:
-      /* Qwen2 always has Q/K/V biases and none on the output. */
+      /* Qwen2 always has Q/K/V biases and none on the output; Seed-OSS
+       * when its attention_bias says so. */
       add_vector (b, "attn_norm.weight", s->n_embd);
-      add_attention (b, s, TRUE, FALSE);
+      add_attention (b, s, s->attn_bias || g_ascii_strcasecmp (s->model_type, "seed_oss") != 0,
+                     FALSE);
       add_vector (b, "ffn_norm.weight", s->n_embd);
       add_gated_ffn (b, s, s->n_ff);
       break;
@@ -447,6 +498,17 @@ add_layer (Builder     *b,
       add_vector (b, "ffn_norm.weight", s->n_embd);
       add_matrix (b, ROLE_FFN_DOWN, "ffn_down.weight", s->n_ff, s->n_embd);
       add_matrix (b, ROLE_FFN_UP, "ffn_up.weight", s->n_embd, 2 * s->n_ff);
+      add_vector (b, "post_ffw_norm.weight", s->n_embd);
+      break;
+
+    case ARCH_OLMO2:
+      /* llama.cpp LLM_ARCH_OLMO2: no input norms; q_norm and k_norm over
+       * all heads at once, norms after attention and after the MLP. */
+      add_attention (b, s, s->attn_bias, s->attn_bias);
+      add_vector (b, "attn_q_norm.weight", s->n_head * s->head_k);
+      add_vector (b, "attn_k_norm.weight", s->n_head_kv * s->head_k);
+      add_vector (b, "post_attention_norm.weight", s->n_embd);
+      add_gated_ffn (b, s, s->n_ff);
       add_vector (b, "post_ffw_norm.weight", s->n_embd);
       break;
 
@@ -477,9 +539,16 @@ add_layer (Builder     *b,
       break;
 
     case ARCH_COHERE:
-      /* Attention and FFN run in parallel off one layer norm. */
+      /* Attention and FFN run in parallel off one layer norm.  Command R+
+       * normalises each query and key head; llama.cpp's command-r loader
+       * knows it by its depth (n_layer >= 64). */
       add_vector (b, "attn_norm.weight", s->n_embd);
       add_attention (b, s, s->attn_bias, FALSE);
+      if (s->n_layer >= COMMAND_R_PLUS_LAYERS)
+        {
+          add (b, ROLE_VECTOR, "attn_q_norm.weight", 2, s->head_k, s->n_head, 1);
+          add (b, ROLE_VECTOR, "attn_k_norm.weight", 2, s->head_k, s->n_head_kv, 1);
+        }
       add_gated_ffn (b, s, s->n_ff);
       break;
 
@@ -511,18 +580,25 @@ add_layer (Builder     *b,
           add_gated_ffn (b, s, s->n_ff);
           break;
         }
-      add_experts (b, s, FALSE, FALSE);
-      /* DeepSeek-V3's aux-loss-free routing bias. */
-      if (g_ascii_strcasecmp (s->model_type, "deepseek_v3") == 0)
-        add_vector (b, "exp_probs_b.bias", s->n_expert);
-      if (s->n_expert_shared > 0)
-        {
-          guint64 n = s->n_ff_exp * s->n_expert_shared;
+      add_routed_and_shared (b, s, g_ascii_strcasecmp (s->model_type, "deepseek_v3") == 0);
+      break;
 
-          add_matrix (b, ROLE_FFN_GATE, "ffn_gate_shexp.weight", s->n_embd, n);
-          add_matrix (b, ROLE_FFN_DOWN, "ffn_down_shexp.weight", n, s->n_embd);
-          add_matrix (b, ROLE_FFN_UP, "ffn_up_shexp.weight", s->n_embd, n);
+    case ARCH_GLM4_MOE:
+      /* llama.cpp LLM_ARCH_GLM4_MOE: DeepSeek's expert layout behind
+       * grouped-query attention with q/k/v biases; the multi-token-
+       * prediction layer is left out (llama.cpp skips it). */
+      add_vector (b, "attn_norm.weight", s->n_embd);
+      add_attention (b, s, s->attn_bias, FALSE);
+      if (s->qk_norm)
+        {
+          add_vector (b, "attn_q_norm.weight", s->head_k);
+          add_vector (b, "attn_k_norm.weight", s->head_k);
         }
+      add_vector (b, "post_attention_norm.weight", s->n_embd);
+      if (moe)
+        add_routed_and_shared (b, s, TRUE);
+      else
+        add_gated_ffn (b, s, s->n_ff);
       break;
 
     default:
@@ -635,6 +711,20 @@ typedef enum
   FT_Q3_K_M,
   FT_Q3_K_S,
   FT_Q2_K,
+  FT_Q2_K_S,
+  FT_IQ3_M,
+  FT_IQ3_S,
+  FT_IQ3_XS,
+  FT_IQ3_XXS,
+  FT_IQ2_M,
+  FT_IQ2_S,
+  FT_IQ2_XS,
+  FT_IQ2_XXS,
+  FT_IQ1_M,
+  FT_IQ1_S,
+  FT_TQ2_0,
+  FT_TQ1_0,
+  FT_MXFP4_MOE,
 } Ftype;
 
 /* How a safetensors-style checkpoint stores its linear layers. */
@@ -644,6 +734,8 @@ typedef enum
   ST_FP8,
   ST_AWQ,
   ST_GPTQ,
+  ST_FP8_BLOCK,   /* DeepSeek-V3 style: FP32 scale per 128 × 128 block */
+  ST_NVFP4,       /* NVIDIA ModelOpt: FP8 scale per 16 weights */
 } SafeKind;
 
 typedef struct
@@ -655,6 +747,7 @@ typedef struct
   guint32 default_type;    /* llama-quant.cpp, llama_ftype_get_default_type */
   SafeKind safe_kind;
   guint32 float_type;      /* safetensors: type of unquantized tensors */
+  gboolean needs_imatrix;  /* llama-quantize refuses it without one */
 } PrecisionInfo;
 
 static const PrecisionInfo precisions[] = {
@@ -680,6 +773,27 @@ static const PrecisionInfo precisions[] = {
   { "q3_k_m",    TRUE,  FALSE, FT_Q3_K_M,  HR_GGML_TYPE_Q3_K,   ST_FLOAT, 0 },
   { "q3_k_s",    TRUE,  FALSE, FT_Q3_K_S,  HR_GGML_TYPE_Q3_K,   ST_FLOAT, 0 },
   { "q2_k",      TRUE,  FALSE, FT_Q2_K,    HR_GGML_TYPE_Q2_K,   ST_FLOAT, 0 },
+  /* llama-quant.cpp, tensor_requires_imatrix: a file type whose recipe
+   * targets IQ1_S/IQ1_M/IQ2_XXS/IQ2_XS/IQ2_S/IQ3_XXS for some tensor (or
+   * Q2_K within Q2_K_S) cannot be made without an importance matrix, so
+   * every such file was made with one. */
+  { "q2_k_s",    TRUE,  FALSE, FT_Q2_K_S,  HR_GGML_TYPE_Q2_K,   ST_FLOAT, 0, TRUE },
+  { "iq3_m",     TRUE,  FALSE, FT_IQ3_M,   HR_GGML_TYPE_IQ3_S,  ST_FLOAT, 0 },
+  { "iq3_s",     TRUE,  FALSE, FT_IQ3_S,   HR_GGML_TYPE_IQ3_S,  ST_FLOAT, 0 },
+  { "iq3_xs",    TRUE,  FALSE, FT_IQ3_XS,  HR_GGML_TYPE_IQ3_S,  ST_FLOAT, 0, TRUE },
+  { "iq3_xxs",   TRUE,  FALSE, FT_IQ3_XXS, HR_GGML_TYPE_IQ3_XXS, ST_FLOAT, 0, TRUE },
+  { "iq2_m",     TRUE,  FALSE, FT_IQ2_M,   HR_GGML_TYPE_IQ2_S,  ST_FLOAT, 0, TRUE },
+  /* sic: llama_ftype_get_default_type gives the IQ2_S file type IQ2_XS. */
+  { "iq2_s",     TRUE,  FALSE, FT_IQ2_S,   HR_GGML_TYPE_IQ2_XS, ST_FLOAT, 0, TRUE },
+  { "iq2_xs",    TRUE,  FALSE, FT_IQ2_XS,  HR_GGML_TYPE_IQ2_XS, ST_FLOAT, 0, TRUE },
+  { "iq2_xxs",   TRUE,  FALSE, FT_IQ2_XXS, HR_GGML_TYPE_IQ2_XXS, ST_FLOAT, 0, TRUE },
+  { "iq1_m",     TRUE,  FALSE, FT_IQ1_M,   HR_GGML_TYPE_IQ1_M,  ST_FLOAT, 0, TRUE },
+  { "iq1_s",     TRUE,  FALSE, FT_IQ1_S,   HR_GGML_TYPE_IQ1_S,  ST_FLOAT, 0, TRUE },
+  { "tq2_0",     TRUE,  FALSE, FT_TQ2_0,   HR_GGML_TYPE_TQ2_0,  ST_FLOAT, 0 },
+  { "tq1_0",     TRUE,  FALSE, FT_TQ1_0,   HR_GGML_TYPE_TQ1_0,  ST_FLOAT, 0 },
+  { "mxfp4",     TRUE,  FALSE, FT_MXFP4_MOE, HR_GGML_TYPE_MXFP4, ST_FLOAT, 0 },
+  { "fp8-block", FALSE, TRUE,  FT_Q8_0,    HR_GGML_TYPE_Q8_0,   ST_FP8_BLOCK, HR_GGML_TYPE_BF16 },
+  { "nvfp4",     FALSE, TRUE,  FT_Q4_0,    HR_GGML_TYPE_Q4_0,   ST_NVFP4, HR_GGML_TYPE_BF16 },
 };
 
 static const PrecisionInfo *
@@ -713,6 +827,8 @@ typedef struct
   gint n_attention_wv;
   gint i_attention_wv;
   gint i_ffn_down;
+  gint i_ffn_gate;
+  gint i_ffn_up;
   gboolean all_defined;    /* every fallback had a defined target */
 } QuantState;
 
@@ -767,132 +883,319 @@ ftype_is (Ftype ftype,
   return ftype == a || ftype == b;
 }
 
-/* llama-quant.cpp, llama_tensor_get_type_impl, for the file types above
- * (the IQ1/IQ2/IQ3 and Q2_K_S branches are left out: no precision here
- * produces them). */
+/* The file types whose default is an IQ1 or IQ2 type: llama-quant.cpp
+ * gives them their own branch of rules. */
+static gboolean
+ftype_is_very_low_bit (Ftype ft)
+{
+  return ft == FT_IQ2_XXS || ft == FT_IQ2_XS || ft == FT_IQ1_S || ft == FT_IQ2_S ||
+         ft == FT_IQ2_M || ft == FT_IQ1_M;
+}
+
+/* llama-quant.cpp, llama_tensor_get_type_impl: the output head, and the
+ * token embeddings standing in for it when the model ties them. */
 static guint32
-choose_type (QuantState   *q,
+output_type (QuantState   *q,
              const Tensor *t)
 {
   guint32 type = q->default_type;
   Ftype ft = q->ftype;
 
-  if (t->role == ROLE_OUTPUT || (q->tied && t->role == ROLE_TOKEN_EMBD))
+  if (ft == FT_MXFP4_MOE)
+    return HR_GGML_TYPE_Q8_0;
+  /* Q8_0 for Falcon or when its rows do not fit the default type's blocks. */
+  if (q->falcon || t->ne[0] % block_size (type) != 0)
+    return HR_GGML_TYPE_Q8_0;
+  if (ftype_is_very_low_bit (ft) || ft == FT_IQ3_XXS)
+    return HR_GGML_TYPE_Q5_K;
+  return type != HR_GGML_TYPE_Q8_0 ? HR_GGML_TYPE_Q6_K : type;
+}
+
+/* llama-quant.cpp, llama_tensor_get_type_impl: untied token embeddings. */
+static guint32
+token_embd_type (QuantState *q)
+{
+  switch (q->ftype)
     {
-      /* The output head: Q6_K unless the file is Q8_0, Q8_0 for Falcon or
-       * when its rows do not fit the default type's blocks. */
-      if (q->falcon || t->ne[0] % block_size (type) != 0)
-        type = HR_GGML_TYPE_Q8_0;
-      else if (type != HR_GGML_TYPE_Q8_0)
-        type = HR_GGML_TYPE_Q6_K;
-      return type;
+    case FT_IQ2_XXS:
+    case FT_IQ2_XS:
+    case FT_IQ1_S:
+    case FT_IQ1_M:
+      return HR_GGML_TYPE_Q2_K;
+    case FT_IQ2_S:
+    case FT_IQ2_M:
+    case FT_IQ3_XXS:
+      return HR_GGML_TYPE_IQ3_S;
+    case FT_TQ1_0:
+    case FT_TQ2_0:
+      return HR_GGML_TYPE_Q4_K;
+    default:
+      return q->default_type;
     }
+}
+
+/* llama-quant.cpp, llama_tensor_get_type_impl: the branch of the IQ1 and
+ * IQ2 file types (everything but the output head and the embeddings). */
+static guint32
+very_low_bit_type (QuantState   *q,
+                   const Tensor *t)
+{
+  Ftype ft = q->ftype;
+  gboolean iq2_s_or_m = ftype_is (ft, FT_IQ2_S, FT_IQ2_M);
+  guint32 type = q->default_type;
+
+  if (role_is_attn_v (t->role))
+    {
+      if (q->n_gqa >= GQA_MORE_BITS || q->n_expert >= GQA_MORE_BITS)
+        type = HR_GGML_TYPE_Q4_K;
+      else
+        type = iq2_s_or_m ? HR_GGML_TYPE_IQ3_S : HR_GGML_TYPE_Q2_K;
+      q->i_attention_wv++;
+    }
+  else if (q->n_expert == EIGHT_EXPERTS && t->role == ROLE_ATTN_K)
+    type = HR_GGML_TYPE_Q4_K;
+  else if (t->role == ROLE_FFN_DOWN)
+    {
+      /* A running count of ffn_down tensors here, experts or not. */
+      if (q->i_ffn_down < q->n_layer / MORE_BITS_EDGE_DIV)
+        type = iq2_s_or_m ? HR_GGML_TYPE_IQ3_S : HR_GGML_TYPE_Q2_K;
+      q->i_ffn_down++;
+    }
+  else if (t->role == ROLE_ATTN_OUTPUT)
+    {
+      if (q->n_expert == EIGHT_EXPERTS)
+        type = HR_GGML_TYPE_Q5_K;
+      else if (ftype_is (ft, FT_IQ1_S, FT_IQ1_M))
+        type = HR_GGML_TYPE_IQ2_XXS;
+      else if (iq2_s_or_m)
+        type = HR_GGML_TYPE_IQ3_S;
+    }
+  return type;
+}
+
+/* The layer a per-layer rule looks at: MoE models read it from the
+ * tensor's name, dense models count the tensors of that role. */
+static gint
+rule_layer (QuantState   *q,
+            const Tensor *t,
+            gint          counter)
+{
+  return q->n_expert > 1 ? t->layer : counter;
+}
+
+static guint32
+attn_v_type (QuantState *q)
+{
+  guint32 type = q->default_type;
+  Ftype ft = q->ftype;
+
+  if (ft == FT_Q2_K)
+    type = q->n_gqa >= GQA_MORE_BITS ? HR_GGML_TYPE_Q4_K : HR_GGML_TYPE_Q3_K;
+  else if (ft == FT_Q2_K_S && q->n_gqa >= GQA_MORE_BITS)
+    type = HR_GGML_TYPE_Q4_K;
+  else if (ft == FT_IQ3_XXS)
+    type = q->n_gqa >= GQA_MORE_BITS ? HR_GGML_TYPE_Q4_K
+         : !q->imatrix ? HR_GGML_TYPE_IQ3_S : HR_GGML_TYPE_IQ3_XXS;
+  else if (ftype_is (ft, FT_IQ3_XS, FT_IQ3_S) && q->n_gqa >= GQA_MORE_BITS)
+    type = HR_GGML_TYPE_Q4_K;
+  else if (ft == FT_IQ3_M)
+    type = HR_GGML_TYPE_Q4_K;
+  else if (ft == FT_Q3_K_M)
+    type = q->i_attention_wv < Q3_K_M_ATTN_V_LAYERS ? HR_GGML_TYPE_Q5_K : HR_GGML_TYPE_Q4_K;
+  else if (ft == FT_Q3_K_L)
+    type = HR_GGML_TYPE_Q5_K;
+  else if (ftype_is (ft, FT_IQ4_NL, FT_IQ4_XS) && q->n_gqa >= GQA_MORE_BITS)
+    type = HR_GGML_TYPE_Q5_K;
+  else if (ftype_is (ft, FT_Q4_K_M, FT_Q5_K_M) &&
+           use_more_bits (q->i_attention_wv, q->n_attention_wv))
+    type = HR_GGML_TYPE_Q6_K;
+  else if (ft == FT_Q4_K_S && q->i_attention_wv < Q4_K_S_ATTN_V_LAYERS)
+    type = HR_GGML_TYPE_Q5_K;
+
+  /* Eight query heads share each attn_v of a 70B: more bits are cheap. */
+  if (q->type_70b && (type == HR_GGML_TYPE_Q3_K || type == HR_GGML_TYPE_Q4_K))
+    type = HR_GGML_TYPE_Q5_K;
+  if (q->n_expert == EIGHT_EXPERTS)
+    type = HR_GGML_TYPE_Q8_0;
+  q->i_attention_wv++;
+  return type;
+}
+
+static guint32
+ffn_down_type (QuantState   *q,
+               const Tensor *t)
+{
+  gint i_layer = rule_layer (q, t, q->i_ffn_down);
+  gint n_layer = q->n_layer;
+  guint32 type = q->default_type;
+  Ftype ft = q->ftype;
+
+  if (ft == FT_Q2_K)
+    type = HR_GGML_TYPE_Q3_K;
+  else if (ft == FT_Q2_K_S)
+    {
+      if (i_layer < n_layer / MORE_BITS_EDGE_DIV)
+        type = HR_GGML_TYPE_Q4_K;
+    }
+  else if (ft == FT_IQ3_XXS && !q->imatrix)
+    type = i_layer < n_layer / MORE_BITS_EDGE_DIV ? HR_GGML_TYPE_Q4_K : HR_GGML_TYPE_Q3_K;
+  else if (ft == FT_Q3_K_M)
+    type = i_layer < n_layer / FIRST_SIXTEENTH_DIV ? HR_GGML_TYPE_Q5_K
+         : (!q->falcon || use_more_bits (i_layer, n_layer)) ? HR_GGML_TYPE_Q4_K
+         : HR_GGML_TYPE_Q3_K;
+  else if (ft == FT_IQ3_M && (i_layer < n_layer / MORE_BITS_EDGE_DIV ||
+                              (q->n_expert == EIGHT_EXPERTS && use_more_bits (i_layer, n_layer))))
+    type = HR_GGML_TYPE_Q4_K;
+  else if (ft == FT_Q3_K_L)
+    type = q->falcon ? HR_GGML_TYPE_Q4_K : HR_GGML_TYPE_Q5_K;
+  else if (ft == FT_Q4_K_M)
+    {
+      if (q->falcon)
+        type = i_layer < n_layer / FIRST_SIXTEENTH_DIV ? HR_GGML_TYPE_Q6_K
+             : use_more_bits (i_layer, n_layer) ? HR_GGML_TYPE_Q5_K
+             : HR_GGML_TYPE_Q4_K;
+      else if (use_more_bits (i_layer, n_layer))
+        type = HR_GGML_TYPE_Q6_K;
+    }
+  else if (i_layer < n_layer / MORE_BITS_EDGE_DIV &&
+           ftype_is (ft, FT_IQ4_NL, FT_IQ4_XS) && !q->imatrix)
+    type = HR_GGML_TYPE_Q5_K;
+  else if (ft == FT_Q5_K_M && use_more_bits (i_layer, n_layer))
+    type = HR_GGML_TYPE_Q6_K;
+  else if (ft == FT_Q4_K_S && !q->falcon && i_layer < n_layer / MORE_BITS_EDGE_DIV)
+    type = HR_GGML_TYPE_Q5_K;
+  else if (ftype_is (ft, FT_Q4_0, FT_Q5_0) && q->imatrix &&
+           i_layer < n_layer / MORE_BITS_EDGE_DIV)
+    type = ft == FT_Q4_0 ? HR_GGML_TYPE_Q4_1 : HR_GGML_TYPE_Q5_1;
+  q->i_ffn_down++;
+  return type;
+}
+
+static guint32
+attn_output_type (QuantState *q)
+{
+  Ftype ft = q->ftype;
+
+  if (q->falcon)
+    return ft == FT_Q3_K_L ? HR_GGML_TYPE_Q4_K : q->default_type;
+
+  if (q->n_expert == EIGHT_EXPERTS)
+    {
+      switch (ft)
+        {
+        case FT_Q2_K:
+        case FT_IQ3_XS:
+        case FT_IQ3_XXS:
+        case FT_Q3_K_S:
+        case FT_Q3_K_M:
+        case FT_IQ4_NL:
+        case FT_Q4_K_S:
+        case FT_Q4_K_M:
+        case FT_IQ3_S:
+        case FT_IQ3_M:
+        case FT_IQ4_XS:
+          return HR_GGML_TYPE_Q5_K;
+        default:
+          return q->default_type;
+        }
+    }
+
+  switch (ft)
+    {
+    case FT_Q2_K:
+      return HR_GGML_TYPE_Q3_K;
+    case FT_IQ3_XXS:
+      return HR_GGML_TYPE_IQ3_S;
+    case FT_Q3_K_M:
+    case FT_IQ3_M:
+      return HR_GGML_TYPE_Q4_K;
+    case FT_Q3_K_L:
+      return HR_GGML_TYPE_Q5_K;
+    default:
+      return q->default_type;
+    }
+}
+
+/* IQ3_XS and IQ3_XXS take attn_q and attn_k below their default. */
+static guint32
+attn_qk_type (QuantState *q)
+{
+  if (q->ftype == FT_IQ3_XS)
+    return HR_GGML_TYPE_IQ3_XXS;
+  if (q->ftype == FT_IQ3_XXS)
+    return HR_GGML_TYPE_IQ2_S;
+  return q->default_type;
+}
+
+/* IQ3_XS takes the gate and up projections of the middle layers down to
+ * IQ3_XXS. */
+static guint32
+ffn_gate_up_type (QuantState   *q,
+                  const Tensor *t,
+                  gint         *counter)
+{
+  gint i_layer = rule_layer (q, t, *counter);
+  gint n_layer = q->n_layer;
+
+  (*counter)++;
+  if (q->ftype == FT_IQ3_XS && i_layer >= n_layer / MORE_BITS_EDGE_DIV &&
+      i_layer < (MORE_BITS_EDGE_DIV - 1) * n_layer / MORE_BITS_EDGE_DIV)
+    return HR_GGML_TYPE_IQ3_XXS;
+  return q->default_type;
+}
+
+/* llama-quant.cpp, llama_tensor_get_type_impl: the type a tensor of a
+ * quantized file type gets before the fallback for odd row lengths. */
+static guint32
+choose_type (QuantState   *q,
+             const Tensor *t)
+{
+  Ftype ft = q->ftype;
+
+  if (t->role == ROLE_OUTPUT || (q->tied && t->role == ROLE_TOKEN_EMBD))
+    return output_type (q, t);
+
+  /* MXFP4_MOE: stacked experts (3-D) in MXFP4, everything else Q8_0. */
+  if (ft == FT_MXFP4_MOE)
+    return t->ne[2] > 1 ? HR_GGML_TYPE_MXFP4 : HR_GGML_TYPE_Q8_0;
+
+  if (t->role == ROLE_TOKEN_EMBD)
+    return token_embd_type (q);
+
+  if (ftype_is_very_low_bit (ft))
+    return very_low_bit_type (q, t);
 
   switch (t->role)
     {
-    case ROLE_TOKEN_EMBD:
-      /* Only the IQ1/IQ2/IQ3/TQ file types change the embeddings. */
-      break;
-
     case ROLE_ATTN_V:
     case ROLE_ATTN_QKV:
     case ROLE_ATTN_KV_B:
-      if (ft == FT_Q2_K)
-        type = q->n_gqa >= GQA_MORE_BITS ? HR_GGML_TYPE_Q4_K : HR_GGML_TYPE_Q3_K;
-      else if (ft == FT_Q3_K_M)
-        type = q->i_attention_wv < Q3_K_M_ATTN_V_LAYERS ? HR_GGML_TYPE_Q5_K : HR_GGML_TYPE_Q4_K;
-      else if (ft == FT_Q3_K_L)
-        type = HR_GGML_TYPE_Q5_K;
-      else if (ftype_is (ft, FT_IQ4_NL, FT_IQ4_XS) && q->n_gqa >= GQA_MORE_BITS)
-        type = HR_GGML_TYPE_Q5_K;
-      else if (ftype_is (ft, FT_Q4_K_M, FT_Q5_K_M) &&
-               use_more_bits (q->i_attention_wv, q->n_attention_wv))
-        type = HR_GGML_TYPE_Q6_K;
-      else if (ft == FT_Q4_K_S && q->i_attention_wv < Q4_K_S_ATTN_V_LAYERS)
-        type = HR_GGML_TYPE_Q5_K;
-
-      /* Eight query heads share each attn_v of a 70B: more bits are cheap. */
-      if (q->type_70b && (type == HR_GGML_TYPE_Q3_K || type == HR_GGML_TYPE_Q4_K))
-        type = HR_GGML_TYPE_Q5_K;
-      if (q->n_expert == EIGHT_EXPERTS)
-        type = HR_GGML_TYPE_Q8_0;
-      q->i_attention_wv++;
-      break;
+      return attn_v_type (q);
 
     case ROLE_ATTN_K:
       if (q->n_expert == EIGHT_EXPERTS)
-        type = HR_GGML_TYPE_Q8_0;
-      break;
-
-    case ROLE_FFN_DOWN:
-      {
-        /* Dense models count ffn_down tensors; MoE models read the layer
-         * from the name (experts and shared experts of a layer alike). */
-        gint i_layer = q->n_expert > 1 ? t->layer : q->i_ffn_down;
-        gint n_layer = q->n_layer;
-
-        if (ft == FT_Q2_K)
-          type = HR_GGML_TYPE_Q3_K;
-        else if (ft == FT_Q3_K_M)
-          type = i_layer < n_layer / FIRST_SIXTEENTH_DIV ? HR_GGML_TYPE_Q5_K
-               : (!q->falcon || use_more_bits (i_layer, n_layer)) ? HR_GGML_TYPE_Q4_K
-               : HR_GGML_TYPE_Q3_K;
-        else if (ft == FT_Q3_K_L)
-          type = q->falcon ? HR_GGML_TYPE_Q4_K : HR_GGML_TYPE_Q5_K;
-        else if (ft == FT_Q4_K_M)
-          {
-            if (q->falcon)
-              type = i_layer < n_layer / FIRST_SIXTEENTH_DIV ? HR_GGML_TYPE_Q6_K
-                   : use_more_bits (i_layer, n_layer) ? HR_GGML_TYPE_Q5_K
-                   : HR_GGML_TYPE_Q4_K;
-            else if (use_more_bits (i_layer, n_layer))
-              type = HR_GGML_TYPE_Q6_K;
-          }
-        else if (i_layer < n_layer / MORE_BITS_EDGE_DIV &&
-                 ftype_is (ft, FT_IQ4_NL, FT_IQ4_XS) && !q->imatrix)
-          type = HR_GGML_TYPE_Q5_K;
-        else if (ft == FT_Q5_K_M && use_more_bits (i_layer, n_layer))
-          type = HR_GGML_TYPE_Q6_K;
-        else if (ft == FT_Q4_K_S && !q->falcon && i_layer < n_layer / MORE_BITS_EDGE_DIV)
-          type = HR_GGML_TYPE_Q5_K;
-        else if (ftype_is (ft, FT_Q4_0, FT_Q5_0) && q->imatrix &&
-                 i_layer < n_layer / MORE_BITS_EDGE_DIV)
-          type = ft == FT_Q4_0 ? HR_GGML_TYPE_Q4_1 : HR_GGML_TYPE_Q5_1;
-        q->i_ffn_down++;
-      }
-      break;
-
-    case ROLE_ATTN_OUTPUT:
-      if (q->falcon)
-        {
-          if (ft == FT_Q3_K_L)
-            type = HR_GGML_TYPE_Q4_K;
-        }
-      else if (q->n_expert == EIGHT_EXPERTS)
-        {
-          if (ft == FT_Q2_K || ft == FT_Q3_K_S || ft == FT_Q3_K_M ||
-              ft == FT_IQ4_NL || ft == FT_Q4_K_S || ft == FT_Q4_K_M ||
-              ft == FT_IQ4_XS)
-            type = HR_GGML_TYPE_Q5_K;
-        }
-      else
-        {
-          if (ft == FT_Q2_K)
-            type = HR_GGML_TYPE_Q3_K;
-          else if (ft == FT_Q3_K_M)
-            type = HR_GGML_TYPE_Q4_K;
-          else if (ft == FT_Q3_K_L)
-            type = HR_GGML_TYPE_Q5_K;
-        }
-      break;
+        return HR_GGML_TYPE_Q8_0;
+      return attn_qk_type (q);
 
     case ROLE_ATTN_Q:
-    case ROLE_FFN_GATE:
-    case ROLE_FFN_UP:
-    case ROLE_MATRIX:
-      /* Only IQ3_XS/IQ3_XXS change these. */
-      break;
+      return attn_qk_type (q);
 
+    case ROLE_FFN_DOWN:
+      return ffn_down_type (q, t);
+
+    case ROLE_ATTN_OUTPUT:
+      return attn_output_type (q);
+
+    case ROLE_FFN_GATE:
+      return ffn_gate_up_type (q, t, &q->i_ffn_gate);
+
+    case ROLE_FFN_UP:
+      return ffn_gate_up_type (q, t, &q->i_ffn_up);
+
+    case ROLE_MATRIX:
+      return q->default_type;
+
+    case ROLE_TOKEN_EMBD:
     case ROLE_OUTPUT:
     case ROLE_ROUTER:
     case ROLE_VECTOR:
@@ -900,8 +1203,6 @@ choose_type (QuantState   *q,
     default:
       g_assert_not_reached ();
     }
-
-  return type;
 }
 
 /* llama-quant.cpp, tensor_type_fallback: rows whose length is not a
@@ -965,7 +1266,7 @@ quant_state_init (QuantState          *q,
   memset (q, 0, sizeof *q);
   q->ftype = p->ftype;
   q->default_type = p->default_type;
-  q->imatrix = imatrix;
+  q->imatrix = imatrix || p->needs_imatrix;
   q->falcon = s->arch->kind == ARCH_FALCON;
   q->n_expert = s->n_expert;
   q->n_gqa = s->n_head_kv > 0 ? s->n_head / s->n_head_kv : 0;
@@ -976,7 +1277,7 @@ quant_state_init (QuantState          *q,
   /* llama-model.cpp, load_hparams: LLM_ARCH_LLAMA (llama, mistral, mixtral)
    * with 80 layers is 70B unless it has as many KV heads as query heads
    * (then 65B); LLM_ARCH_QWEN2 with 80 layers is 70B. */
-  if (s->n_layer == LAYERS_OF_70B)
+  if (s->n_layer == LAYERS_OF_70B && !s->arch->own_arch)
     {
       if (s->arch->kind == ARCH_LLAMA && s->n_head != s->n_head_kv)
         q->type_70b = TRUE;
@@ -1138,6 +1439,28 @@ safetensors_tensor (GArray              *out,
       append_out (out, t, "weight_scale", HR_GGML_TYPE_F32, 1, n_mat, 1, 1, 0);
       break;
 
+    case ST_FP8_BLOCK:
+      /* DeepSeek-V3 README_WEIGHTS.md: e4m3 weights, one FP32
+       * weight_scale_inv per 128 × 128 block (edge blocks padded). */
+      append_out (out, t, NULL, HR_WEIGHTS_TYPE_FP8, t->n_dims, t->ne[0],
+                  t->ne[1], t->ne[2], params);
+      append_out (out, t, "weight_scale_inv", HR_GGML_TYPE_F32, 3,
+                  ceil_div (n_in, FP8_SCALE_BLOCK), ceil_div (n_out, FP8_SCALE_BLOCK),
+                  n_mat, 0);
+      break;
+
+    case ST_NVFP4:
+      /* NVIDIA ModelOpt NVFP4: E2M1 weights packed two per byte, one FP8
+       * (E4M3) scale per 16 inputs, and per matrix an FP32 global weight
+       * scale and input scale. */
+      append_out (out, t, NULL, HR_WEIGHTS_TYPE_INT4, t->n_dims, t->ne[0],
+                  t->ne[1], t->ne[2], params);
+      append_out (out, t, "weight_scale", HR_WEIGHTS_TYPE_FP8, 3,
+                  ceil_div (n_in, NVFP4_GROUP_SIZE), n_out, n_mat, 0);
+      append_out (out, t, "weight_scale_2", HR_GGML_TYPE_F32, 1, n_mat, 1, 1, 0);
+      append_out (out, t, "input_scale", HR_GGML_TYPE_F32, 1, n_mat, 1, 1, 0);
+      break;
+
     case ST_AWQ:
     case ST_GPTQ:
       /* qweight: 4-bit packed; scales: FP16 per group of 128 inputs and per
@@ -1174,6 +1497,7 @@ vllm_rope_cache_bytes (const Shape         *s,
       rotary_dim = s->qk_rope;
       break;
     case ARCH_GLM4:
+    case ARCH_GLM4_MOE:
       /* partial_rotary_factor 0.5 */
       rotary_dim = s->head_k / 2;
       break;

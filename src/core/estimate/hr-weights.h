@@ -12,8 +12,9 @@
  * llama.cpp stores them, gives each the ggml type that llama.cpp's
  * quantizer assigns for the file type, and sums block-exact sizes.  The
  * same enumeration also serves safetensors-style checkpoints as vLLM loads
- * them (BF16/FP16/FP32, FP8 with per-tensor scales, AWQ/GPTQ INT4 with
- * group-128 scales and zeros).
+ * them (BF16/FP16/FP32, FP8 with per-tensor or 128 × 128 block scales,
+ * NVFP4 with a scale per 16 weights, AWQ/GPTQ INT4 with group-128 scales
+ * and zeros).
  */
 
 #pragma once

@@ -44,6 +44,7 @@ typedef enum
   MOE_QWEN,        /* num_experts, decoder_sparse_step, mlp_only_layers */
   MOE_DEEPSEEK,    /* n_routed_experts + shared, first_k_dense_replace */
   MOE_GPT_OSS,     /* num_local_experts, biases on router and experts */
+  MOE_GLM,         /* DeepSeek's layout (and router bias) on GQA attention */
 } MoeKind;
 
 typedef struct
@@ -79,11 +80,42 @@ static const ArchInfo archs[] = {
   { "gpt_oss", 2, FALSE, FALSE, BIAS_QKVO, BIAS_NONE, FALSE, SWA_ALTERNATE, MOE_GPT_OSS, 0 },
   { "cohere", 1, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
   { "falcon", 0, FALSE, TRUE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  /* Llama's shape under other names: Granite's *_multiplier and
+   * logits_scaling keys scale activations, SmolLM3's NoPE layers drop
+   * RoPE, EXAONE renames num_hidden_layers; none changes a tensor. */
+  { "granite", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "smollm3", 2, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "exaone", 2, FALSE, TRUE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "internlm3", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  /* OLMo 2 norms after attention and MLP, and q/k over the whole width. */
+  { "olmo2", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  { "seed_oss", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKV, TRUE, SWA_NEVER, MOE_NONE, 0 },
+  /* GLM-4.5: DeepSeek-V3's experts behind grouped-query attention with
+   * q/k/v biases and optional per-head q/k norms. */
+  { "glm4_moe", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKV, FALSE, SWA_NEVER, MOE_GLM, 0 },
+  /* Command R7B: Command R with three sliding-window layers in four. */
+  { "cohere2", 1, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_PATTERN, MOE_NONE, 0 },
 };
 
-#define SUPPORTED "llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, " \
-                  "gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, gpt_oss, " \
-                  "cohere, falcon"
+/* Configs whose model_type names an architecture above: Kimi K2 is
+ * DeepseekV3ForCausalLM, MiMo a Qwen2 decoder (its multi-token-prediction
+ * layer is left out, as DeepSeek-V3's is), and Mistral 3 nests a Mistral
+ * text model in text_config beside its vision tower. */
+static const struct
+{
+  const char *model_type;
+  const char *as;
+} aliases[] = {
+  { "gemma3_text", "gemma3" },
+  { "kimi_k2", "deepseek_v3" },
+  { "mimo", "qwen2" },
+  { "mistral3", "mistral" },
+};
+
+#define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
+                  "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
+                  "glm4_moe, gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, " \
+                  "internlm3, olmo2, mimo, seed_oss"
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -106,6 +138,7 @@ typedef struct
   guint64 max_context;
   gboolean tied;
   gboolean mla;
+  gboolean qk_norm;          /* per-head q/k norms where optional (GLM-4.5) */
 
   /* Parameter-only details. */
   BiasKind attn_bias;
@@ -339,11 +372,12 @@ find_arch (JsonObject      *config,
                     describe_node (node));
 
   model_type = json_node_get_string (node);
-  /* Multimodal Gemma 3 nests the language model in text_config; a
-   * text-only checkpoint has it at the top. */
-  *nested = g_strcmp0 (model_type, "gemma3") == 0;
-  if (g_strcmp0 (model_type, "gemma3_text") == 0)
-    model_type = "gemma3";
+  /* Multimodal Gemma 3 and Mistral 3 nest the language model in
+   * text_config; a text-only checkpoint has it at the top. */
+  *nested = g_strcmp0 (model_type, "gemma3") == 0 || g_strcmp0 (model_type, "mistral3") == 0;
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+    if (g_strcmp0 (model_type, aliases[i].model_type) == 0)
+      model_type = aliases[i].as;
   for (guint i = 0; i < G_N_ELEMENTS (archs); i++)
     {
       if (g_strcmp0 (archs[i].model_type, model_type) == 0)
@@ -469,9 +503,10 @@ read_sliding_window (Shape   *s,
         case SWA_ALTERNATE:
           break;
         case SWA_PATTERN:
-          /* Renamed with a leading underscore when layer_types arrived. */
+          /* Renamed with a leading underscore when layer_types arrived;
+           * Gemma 3 defaults to 6, Cohere2 to 4. */
           if (!read_uint_alias (s, "sliding_window_pattern", "_sliding_window_pattern",
-                                FALSE, 6, 1, HR_LAYERS_MAX, &period, error))
+                                FALSE, s->gemma3 ? 6 : 4, 1, HR_LAYERS_MAX, &period, error))
             return FALSE;
           break;
         case SWA_QWEN:
@@ -559,9 +594,20 @@ read_attention (Shape   *s,
       s->head_dim_v = s->head_dim;
     }
 
-  /* Biases on the attention projections. */
+  /* Biases on the attention projections.  InternLM3 calls the flag
+   * qkv_bias (and "bias" the output's and MLP's, off in every release);
+   * either counts as Llama's attention_bias. */
   s->attn_bias = info->bias_always;
-  if (info->bias_flag != BIAS_NONE || s->mla)
+  if (strcmp (info->model_type, "internlm3") == 0)
+    {
+      gboolean qkv = FALSE, other = FALSE;
+
+      if (!read_bool (s, "qkv_bias", FALSE, &qkv, error) ||
+          !read_bool (s, "bias", FALSE, &other, error))
+        return FALSE;
+      s->attn_bias = qkv || other ? BIAS_QKVO : BIAS_NONE;
+    }
+  else if (info->bias_flag != BIAS_NONE || s->mla)
     {
       if (!read_bool (s, "attention_bias", info->bias_flag_default, &flag, error))
         return FALSE;
@@ -574,6 +620,27 @@ read_attention (Shape   *s,
 
   if (info->head_norms)
     s->head_norm_params = 2 * s->head_dim;
+  /* GLM-4.5 normalises each query and key head when use_qk_norm says so. */
+  if (info->moe == MOE_GLM)
+    {
+      if (!read_bool (s, "use_qk_norm", FALSE, &s->qk_norm, error))
+        return FALSE;
+      if (s->qk_norm)
+        s->head_norm_params = 2 * s->head_dim;
+    }
+  /* OLMo 2 normalises all queries and all keys as one vector each. */
+  if (strcmp (info->model_type, "olmo2") == 0)
+    s->head_norm_params = (s->heads + s->kv_heads) * s->head_dim;
+  /* Seed-OSS has a separate switch for the output projection's bias. */
+  if (strcmp (info->model_type, "seed_oss") == 0 && s->attn_bias == BIAS_QKV)
+    {
+      gboolean out_bias = FALSE;
+
+      if (!read_bool (s, "attention_out_bias", FALSE, &out_bias, error))
+        return FALSE;
+      if (out_bias)
+        s->attn_bias = BIAS_QKVO;
+    }
   if (strcmp (info->model_type, "cohere") == 0)
     {
       gboolean qk_norm = FALSE;
@@ -616,6 +683,7 @@ read_experts (Shape   *s,
         return FALSE;
       break;
     case MOE_DEEPSEEK:
+    case MOE_GLM:
       if (!read_uint (s, "n_routed_experts", FALSE, 0, 0, 1 << 16, &s->experts, error) ||
           !read_uint (s, "moe_intermediate_size", s->experts > 0, 0, 1, G_MAXUINT32,
                       &s->expert_intermediate, error) ||
@@ -675,7 +743,7 @@ read_experts (Shape   *s,
 
       if (s->info->moe == MOE_QWEN)
         moe = !dense_only[i] && (i + 1) % freq == 0;
-      else if (s->info->moe == MOE_DEEPSEEK)
+      else if (s->info->moe == MOE_DEEPSEEK || s->info->moe == MOE_GLM)
         moe = i >= first_dense && i % freq == 0;
       else
         moe = TRUE;
@@ -738,8 +806,9 @@ read_shape (JsonObject  *config,
   /* Gemma 3's nested text config leaves out what equals the
    * Gemma3TextConfig defaults, and the original Falcon configs predate
    * max_position_embeddings and ffn_hidden_size. */
-  if (!read_uint_alias (s, "num_hidden_layers", "n_layer", TRUE, 0, 1, HR_LAYERS_MAX,
-                        &s->layers, error) ||
+  if (!read_uint_alias (s, "num_hidden_layers",
+                        strcmp (info->model_type, "exaone") == 0 ? "num_layers" : "n_layer",
+                        TRUE, 0, 1, HR_LAYERS_MAX, &s->layers, error) ||
       !read_uint (s, "hidden_size", TRUE, 0, 1, 1 << 20, &s->hidden, error) ||
       !read_uint (s, "vocab_size", !gemma3, 262208, 1, G_MAXUINT32, &s->vocab, error) ||
       !read_uint (s, "max_position_embeddings", !gemma3 && !falcon, gemma3 ? 131072 : 2048,
@@ -761,7 +830,8 @@ read_shape (JsonObject  *config,
       !read_sliding_window (s, error))
     return FALSE;
 
-  if (strcmp (info->model_type, "llama") == 0 &&
+  if ((strcmp (info->model_type, "llama") == 0 || strcmp (info->model_type, "granite") == 0 ||
+       strcmp (info->model_type, "smollm3") == 0) &&
       !read_bool (s, "mlp_bias", FALSE, &s->mlp_bias, error))
     return FALSE;
   if (falcon && !read_falcon (s, error))
@@ -840,9 +910,10 @@ router_params (const Shape *s)
 {
   double p = (double) s->hidden * s->experts;
 
-  /* gpt-oss routes with a bias; DeepSeek-V3 adds one score-correction
-   * bias per expert. */
-  if (s->info->moe == MOE_GPT_OSS || strcmp (s->info->model_type, "deepseek_v3") == 0)
+  /* gpt-oss routes with a bias; DeepSeek-V3 and GLM-4.5 add one
+   * score-correction bias per expert. */
+  if (s->info->moe == MOE_GPT_OSS || s->info->moe == MOE_GLM ||
+      strcmp (s->info->model_type, "deepseek_v3") == 0)
     p += s->experts;
   return p;
 }
@@ -883,8 +954,8 @@ count_params (const Shape *s,
  * head, attention (with biases, sinks and q/k norms where the
  * architecture has them), the MLP or the routed and shared experts with
  * their router, and the norms.  The vision tower of a multimodal Gemma 3
- * and DeepSeek-V3's multi-token-prediction layer are left out, as they
- * take no part in generating text.
+ * or Mistral 3 and the multi-token-prediction layers of DeepSeek-V3,
+ * GLM-4.5 and MiMo are left out, as they take no part in generating text.
  *
  * Returns: the total, or 0 with @error set
  */
@@ -1008,6 +1079,8 @@ hr_hf_config_to_catalog_json (JsonObject  *config,
     }
   if (s.attn_bias != BIAS_NONE)
     json_object_set_boolean_member (entry, "attention_bias", TRUE);
+  if (s.qk_norm)
+    json_object_set_boolean_member (entry, "qk_norm", TRUE);
   if (s.sliding_window > 0)
     {
       json_object_set_int_member (entry, "sliding_window", s.sliding_window);

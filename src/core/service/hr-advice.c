@@ -37,7 +37,8 @@ hr_advice_compute (HrCatalog        *catalog,
 
   memset (advice, 0, sizeof *advice);
 
-  /* Weights: the highest bpw below the current one that fits. */
+  /* Weights: the highest bpw below the current one that fits, among the
+   * formats published for any model. */
   precisions = hr_catalog_get_precisions (catalog);
   for (guint i = 0; i < g_list_model_get_n_items (precisions); i++)
     {
@@ -45,7 +46,7 @@ hr_advice_compute (HrCatalog        *catalog,
       double bpw = hr_precision_get_bpw (p);
 
       if (scenario->precision == NULL || bpw >= hr_precision_get_bpw (scenario->precision) ||
-          bpw <= best_bpw)
+          bpw <= best_bpw || hr_precision_get_niche (p))
         continue;
       s = *scenario;
       s.precision = p;

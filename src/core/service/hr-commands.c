@@ -222,8 +222,7 @@ hr_command_gguf_path (const HrScenario *scenario,
 
   /* The imported file itself, when it is of the precision asked for. */
   if (path != NULL && (file_type == NULL ||
-                       g_ascii_strcasecmp (file_type,
-                                           hr_precision_get_label (scenario->precision)) == 0))
+                       hr_precision_matches_file_type (scenario->precision, file_type)))
     {
       *is_placeholder = FALSE;
       return g_canonicalize_filename (path, NULL);

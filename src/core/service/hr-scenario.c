@@ -127,7 +127,7 @@ compute_weights (HrModelSpec     *model,
   /* A GGUF file of this very type: its tensor table is exact, and the
    * recipe's per-layer split is scaled to it. */
   if (format == HR_WEIGHTS_FORMAT_GGUF && hr_model_spec_get_file_weights_bytes (model) > 0 &&
-      file_type != NULL && g_ascii_strcasecmp (file_type, hr_precision_get_label (precision)) == 0)
+      hr_precision_matches_file_type (precision, file_type))
     {
       scale = (double) hr_model_spec_get_file_weights_bytes (model) / MAX (weights.total_bytes, 1);
       out->weights_bytes = hr_model_spec_get_file_weights_bytes (model);
@@ -289,6 +289,12 @@ scenario_input (const HrScenario  *scenario,
         input->token_embd_bytes = cached->token_embd_bytes;
         input->layers = &cached->layers;
       }
+    /* The nominal method too takes an imported GGUF file's own tensor data
+     * for the file's precision: that is what loads, not parameters × bits. */
+    else if (input->engine == HR_ENGINE_GENERIC &&
+             hr_precision_matches_file_type (scenario->precision,
+                                             hr_model_spec_get_file_type (scenario->model)))
+      input->weights_bytes = hr_model_spec_get_file_weights_bytes (scenario->model);
   }
   return TRUE;
 }

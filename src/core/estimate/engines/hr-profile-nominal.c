@@ -36,11 +36,12 @@ nominal_estimate (const HrEstimateInput  *input,
   const HrModelArch *model = input->model;
   guint32 n_gpus = input->n_gpus;
   double bpe = input->kv_bytes_per_element;
-  double weights, weights_dev, kv_total_one, kv_dev, overhead_dev;
+  double weights, weights_dev, kv_total_one, kv_dev, overhead_dev, active_dev;
   double per_layer_token, kv_fraction, budget;
   guint32 heads_per_device;
 
-  weights = model->params_total * input->bpw / 8.0;
+  /* params × bpw ÷ 8, or an imported file's own tensor data. */
+  weights = hr_profile_weights (input);
   weights_dev = weights / n_gpus;
 
   per_layer_token = hr_kv_cell_bytes (hr_model_arch_kv_cell (model), bpe, bpe);
@@ -73,8 +74,12 @@ nominal_estimate (const HrEstimateInput  *input,
                                                       per_layer_token * kv_fraction * input->batch,
                                                       &result->max_context_unbounded);
 
-  return hr_profile_finish (input, result, weights, kv_total_one,
-                            model->params_active * input->bpw / 8.0 / n_gpus,
+  /* A file's tensors are read in the share the active parameters have. */
+  active_dev = input->weights_bytes > 0
+               ? weights * (model->params_active / model->params_total) / n_gpus
+               : model->params_active * input->bpw / 8.0 / n_gpus;
+
+  return hr_profile_finish (input, result, weights, kv_total_one, active_dev,
                             hr_kv_bytes (model, input->context, 1, bpe) * kv_fraction,
                             HR_DECODE_FIXED_SECONDS, error);
 }
@@ -92,7 +97,18 @@ nominal_explain (const HrEstimateInput *input,
   guint32 global = hr_model_arch_global_layers (a);
   guint32 local = a->n_layers - global;
 
-  hr_formulas_set (f, HR_FORMULA_WEIGHTS, hr_formulas_nominal_weights (input, result, f));
+  if (input->weights_bytes > 0)
+    {
+      g_autofree char *weights = hr_formulas_size (f, result->weights_bytes);
+      g_autofree char *nominal = hr_formulas_nominal_weights (input, result, f);
+
+      /* TRANSLATORS: "4.92 GiB, the tensors of the imported file (nominal: …)" */
+      hr_formulas_set (f, HR_FORMULA_WEIGHTS,
+                       g_strdup_printf (_("%s, the tensors of the imported file (nominal: %s)"),
+                                        weights, nominal));
+    }
+  else
+    hr_formulas_set (f, HR_FORMULA_WEIGHTS, hr_formulas_nominal_weights (input, result, f));
   hr_formulas_set (f, HR_FORMULA_KV, hr_formulas_kv_text (input, result, f, input->batch));
 
   /* TRANSLATORS: "1.14 GiB + 3 % × 5.31 GiB = 1.30 GiB per device" */
