@@ -60,6 +60,8 @@ typedef struct
   char *dp_arg;
   char *nodes_arg;
   char *gpus_per_node_arg;
+  char *prompt_tokens_arg;
+  char *generate_arg;
   gboolean json;
   gboolean csv;
   char **rest;
@@ -126,6 +128,8 @@ options_clear (Options *o)
   g_free (o->dp_arg);
   g_free (o->nodes_arg);
   g_free (o->gpus_per_node_arg);
+  g_free (o->prompt_tokens_arg);
+  g_free (o->generate_arg);
   g_strfreev (o->rest);
   g_clear_object (&o->imported);
   g_clear_object (&o->catalog);
@@ -211,6 +215,10 @@ make_entries (Options   *o,
       "vLLM / SGLang: machines", "N" },
     { "gpus-per-node", 0, 0, G_OPTION_ARG_STRING, &o->gpus_per_node_arg,
       "vLLM / SGLang: GPUs in each machine", "N" },
+    { "prompt-tokens", 0, 0, G_OPTION_ARG_STRING, &o->prompt_tokens_arg,
+      "Prompt length timed (default: the context)", "N" },
+    { "generate", 0, 0, G_OPTION_ARG_STRING, &o->generate_arg,
+      "Answer length timed (default 512)", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
   };
   static const OptionSet bits[] = {
@@ -411,6 +419,20 @@ parse_placement (Options *o)
   return TRUE;
 }
 
+/* --prompt-tokens and --generate (CLI.md "Additions", speed). */
+static gboolean
+parse_speed (Options *o)
+{
+  gint64 prompt, generate;
+
+  if (!parse_count ("--prompt-tokens", o->prompt_tokens_arg, 1, HR_CONTEXT_MAX, 0, &prompt) ||
+      !parse_count ("--generate", o->generate_arg, 1, HR_CONTEXT_MAX, 0, &generate))
+    return FALSE;
+  o->scenario.prompt_tokens = (guint64) prompt;
+  o->scenario.generate_tokens = (guint64) generate;
+  return TRUE;
+}
+
 /* --vllm-version and the serving layout: --tp, --pp, --dp, --nodes,
  * --gpus-per-node (CLI.md "Additions", serving).  Without --tp, a machine's
  * GPUs are one tensor-parallel group and machines are pipeline stages,
@@ -589,7 +611,7 @@ resolve_scenario (Options   *o,
       o->scenario.options.gpu_memory_utilization = f;
     }
 
-  return parse_placement (o) && parse_serving (o);
+  return parse_placement (o) && parse_serving (o) && parse_speed (o);
 }
 
 /* ------------------------------------------------------------- output */
@@ -731,6 +753,14 @@ run_estimate (Options *o)
       add_bool (b, "max_context_past_trained", e.max_context_past_trained);
       add_uint (b, "trained_context", hr_model_spec_get_arch (s->model)->max_context);
       add_double (b, "decode_tokens_per_s", e.decode_tokens_per_s);
+      if (e.prefill_tokens_per_s > 0)
+        {
+          add_uint (b, "prompt_tokens", e.prompt_tokens);
+          add_double (b, "prefill_tokens_per_s", e.prefill_tokens_per_s);
+          add_double (b, "ttft_seconds", e.ttft_seconds);
+          add_uint (b, "generate_tokens", e.generate_tokens);
+          add_double (b, "generation_seconds", e.generation_seconds);
+        }
       add_uint (b, "kv_mha_bytes", e.kv_mha_bytes);
       add_double (b, "kv_savings", e.kv_savings);
       add_double (b, "kv_bytes_per_token", e.kv_bytes_per_token);
@@ -785,6 +815,15 @@ run_estimate (Options *o)
     g_print ("  per device  %12s of %s usable: %s\n", per_device, usable,
              hr_verdict_to_string (e.verdict));
     g_print ("  decode      %12.1f tok/s (single stream)\n", e.decode_tokens_per_s);
+    if (e.prefill_tokens_per_s > 0)
+      {
+        g_autofree char *prompt = hr_format_tokens (e.prompt_tokens);
+
+        g_print ("  prompt      %12.1f tok/s over %s tokens; first token after %.2f s\n",
+                 e.prefill_tokens_per_s, prompt, e.ttft_seconds);
+        g_print ("  answer      %12.2f s for %" G_GUINT64_FORMAT " tokens\n",
+                 e.generation_seconds, e.generate_tokens);
+      }
     g_print ("  max context %12s tokens%s\n", max_ctx,
              e.max_context_past_trained ? " (past the trained maximum)" : "");
     g_print ("  KV saves %.1f %% vs MHA FP16 (%s)\n", e.kv_savings * 100, mha);

@@ -67,6 +67,7 @@ enum {
   FORMULA_MAX_CONTEXT,
   FORMULA_MHA,
   FORMULA_DECODE,
+  FORMULA_PROMPT,
   FORMULA_FORMATS,
   FORMULA_FILE_TYPES,
   N_FORMULA_ROWS
@@ -172,6 +173,7 @@ update_arch (HrModelView *self,
  * computed each figure; the rows follow HrFormulaKind's order. */
 G_STATIC_ASSERT ((int) FORMULA_WEIGHTS == (int) HR_FORMULA_WEIGHTS);
 G_STATIC_ASSERT ((int) FORMULA_DECODE == (int) HR_FORMULA_DECODE);
+G_STATIC_ASSERT ((int) FORMULA_PROMPT == (int) HR_FORMULA_PROMPT);
 
 static void
 update_formulas (HrModelView *self)
@@ -383,6 +385,7 @@ hr_model_view_init (HrModelView *self)
     N_("Max context before out of memory"),
     N_("Standard multi-head attention in FP16, for comparison"),
     N_("Decode speed, single stream"),
+    N_("Prompt, first token and answer"),
     N_("Quantized formats and special attention"),
     N_("Weights by tensor type, from the file"),
   };

@@ -126,8 +126,8 @@ typedef enum
 typedef struct
 {
   const HrModelArch *model;
-  double bpw;
-  HrCheckpoint checkpoint;     /* the files this precision comes in */                  /* effective bits per weight of the precision */
+  double bpw;                  /* effective bits per weight of the precision */
+  HrCheckpoint checkpoint;     /* the files this precision comes in */
   double kv_bytes_per_element; /* FP16 2, FP8 1, Q8_0 34/32, Q4_0 18/32 */
   guint64 context;             /* tokens per sequence */
   guint32 batch;               /* parallel sequences */

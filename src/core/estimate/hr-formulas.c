@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-formulas.h"
+#include "hr-speed.h"
 
 void
 hr_formulas_clear (HrFormulas *formulas)
@@ -205,11 +206,59 @@ decode_text (const HrEstimateInput *input,
              const HrFormulas      *f)
 {
   g_autofree char *rate = hr_format_rate (r->decode_tokens_per_s);
+  g_autofree char *depth = NULL;
+  double stream = r->decode_gpu_seconds - r->decode_cache_seconds;
+  double total = 1.0 / r->decode_tokens_per_s;
 
-  /* TRANSLATORS: "7.04 GB read per token ÷ (75 % × 360 GB/s) + 1.2 ms = 36.7 tok/s" */
-  return g_strdup_printf (_("%.2f GB read per token ÷ (%.0f %% × %.0f GB/s) + %.1f ms = %s"),
-                          r->bytes_per_token / HR_GB, r->decode_efficiency * 100,
-                          input->device->bandwidth_gbps, r->decode_fixed_seconds * 1e3, rate);
+  if (r->prefill_tokens_per_s <= 0)
+    /* TRANSLATORS: "7.04 GB read per token ÷ (75 % × 360 GB/s) + 1.2 ms = 36.7 tok/s" */
+    return g_strdup_printf (_("%.2f GB read per token ÷ (%.0f %% × %.0f GB/s) + %.1f ms = %s"),
+                            r->bytes_per_token / HR_GB, r->decode_efficiency * 100,
+                            input->device->bandwidth_gbps, r->decode_fixed_seconds * 1e3, rate);
+
+  /* The speed model's parts (hr-speed.h). */
+  depth = hr_format_tokens (input->context);
+  if (r->decode_cpu_seconds > 0)
+    /* TRANSLATORS: a token's time by part; "%.0f %%" is the share of the
+     * bandwidth the weights stream at */
+    return g_strdup_printf (_("weights %.2f ms (at %.0f %% of %.0f GB/s) + cache at %s tokens "
+                              "%.2f ms + kernels and hand-offs %.2f ms + layers in system RAM "
+                              "%.2f ms = %.2f ms a token = %s"),
+                            stream * 1e3, r->decode_efficiency * 100,
+                            input->device->bandwidth_gbps, depth, r->decode_cache_seconds * 1e3,
+                            r->decode_fixed_seconds * 1e3, r->decode_cpu_seconds * 1e3,
+                            total * 1e3, rate);
+  /* TRANSLATORS: a token's time by part; "%.0f %%" is the share of the
+   * bandwidth the weights stream at */
+  return g_strdup_printf (_("weights %.2f ms (at %.0f %% of %.0f GB/s) + cache at %s tokens "
+                            "%.2f ms + kernels and hand-offs %.2f ms = %.2f ms a token = %s"),
+                          stream * 1e3, r->decode_efficiency * 100,
+                          input->device->bandwidth_gbps, depth, r->decode_cache_seconds * 1e3,
+                          r->decode_fixed_seconds * 1e3, total * 1e3, rate);
+}
+
+static char *
+prompt_text (const HrEstimateInput *input,
+             const HrEstimate      *r,
+             const HrFormulas      *f)
+{
+  g_autofree char *prompt = NULL;
+  g_autofree char *rate = NULL;
+
+  if (r->prefill_tokens_per_s <= 0)
+    return NULL;
+  prompt = hr_format_tokens (r->prompt_tokens);
+  rate = hr_format_rate (r->prefill_tokens_per_s);
+  /* TRANSLATORS: "2 × 7.0 G weights × 8,192 tokens over 150 TFLOPS usable,
+   * plus attention: 2.08 s (3,932 tok/s); first token after 2.09 s; 512
+   * tokens of answer in 5.4 s" */
+  return g_strdup_printf (_("2 × %.1f G weights × %s tokens over %.0f TFLOPS usable, plus "
+                            "attention: %.2f s (%s); first token after %.2f s; "
+                            "%" G_GUINT64_FORMAT " tokens of answer in %.1f s"),
+                          input->model->params_active / 1e9, prompt,
+                          hr_speed_matrix_flops (input->device) / 1e12,
+                          r->prompt_tokens / r->prefill_tokens_per_s, rate, r->ttft_seconds,
+                          r->generate_tokens, r->generation_seconds);
 }
 
 void
@@ -221,4 +270,5 @@ hr_formulas_write_common (const HrEstimateInput *input,
   hr_formulas_set (f, HR_FORMULA_USABLE, usable_text (input, result, f));
   hr_formulas_set (f, HR_FORMULA_MHA, mha_text (input, result, f));
   hr_formulas_set (f, HR_FORMULA_DECODE, decode_text (input, result, f));
+  hr_formulas_set (f, HR_FORMULA_PROMPT, prompt_text (input, result, f));
 }

@@ -25,6 +25,7 @@ typedef enum
   HR_FORMULA_MAX_CONTEXT,
   HR_FORMULA_MHA,
   HR_FORMULA_DECODE,
+  HR_FORMULA_PROMPT,              /* engine profiles: the prompt and the answer */
   HR_N_FORMULAS
 } HrFormulaKind;
 

@@ -31,11 +31,12 @@ bandwidth (const HrDevice *device)
 /* What the batch-1 kernels can draw: HBM parts are held back by the
  * latency × bytes-in-flight of llama.cpp's mat-vec kernels. */
 static double
-decode_bandwidth (const HrDevice *device)
+decode_bandwidth (const HrSpeedInput *in,
+                  const HrDevice     *device)
 {
   double bw = bandwidth (device);
 
-  if (device->hbm && !is_metal (device))
+  if (device->hbm && !is_metal (device) && !in->serving)
     bw = 1.0 / (1.0 / bw + 1.0 / HR_SPEED_HBM_CAP);
   return bw;
 }
@@ -61,8 +62,10 @@ hr_speed_quant_family (double        bpw,
 {
   static const char * const legacy[] = { "q8_0", "q4_0", "q4_1", "q5_0", "q5_1" };
 
+  if (bpw >= 16)
+    return HR_QUANT_FLOAT;
   if (checkpoint != HR_CHECKPOINT_GGUF)
-    return bpw >= 16 ? HR_QUANT_FLOAT : HR_QUANT_LEGACY;
+    return HR_QUANT_LEGACY;
   for (guint i = 0; label != NULL && i < G_N_ELEMENTS (legacy); i++)
     if (g_ascii_strcasecmp (label, legacy[i]) == 0)
       return HR_QUANT_LEGACY;
@@ -86,6 +89,20 @@ metal_unpack_seconds (const HrSpeedInput *in,
   return weights * ops / hr_speed_matrix_flops (g->device);
 }
 
+/* Cached tokens @layers layers read at @depth: a sliding-window layer
+ * no more than its window. */
+static double
+cached_tokens (const HrModelArch *a,
+               double             depth,
+               double             layers)
+{
+  double local = a->n_layers > 0 ? (double) hr_model_arch_local_layers (a) / a->n_layers : 0;
+
+  if (a->sliding_window == 0)
+    return depth * layers;
+  return layers * ((1 - local) * depth + local * MIN (depth, (double) a->sliding_window));
+}
+
 /* One GPU's share of a token with @depth tokens cached: its weights, its
  * layers' fixed cost, and the cache read once per query head (llama.cpp
  * without flash attention, as measured). */
@@ -99,8 +116,9 @@ gpu_token (const HrSpeedInput *in,
 {
   const HrModelArch *a = in->arch;
   gboolean metal = is_metal (g->device);
-  double bw = decode_bandwidth (g->device);
-  double eta_w = metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA;
+  double bw = decode_bandwidth (in, g->device);
+  double eta_w = in->serving ? HR_SPEED_ETA_W_SERVING
+                 : metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA;
   double eta_att = metal ? HR_SPEED_ETA_ATT_METAL : HR_SPEED_ETA_ATT_CUDA;
   double bpw = g->layer_params > 0 ? g->layer_bytes * 8 / g->layer_params : 16;
   double layers = in->tensor_parallel ? (double) g->layers / in->n_gpus : g->layers;
@@ -108,8 +126,15 @@ gpu_token (const HrSpeedInput *in,
   *stream = g->stream_bytes / (eta_w * bw);
   if (metal)
     *stream = MAX (*stream, metal_unpack_seconds (in, g, bpw));
-  *cache = depth * layers * 4.0 * a->n_heads * a->head_dim_k / (eta_att * bw);
-  *fixed = g->layers * (metal ? HR_SPEED_C_LAYER_METAL : HR_SPEED_C_LAYER_CUDA);
+  if (in->flash_attn)
+    *cache = cached_tokens (a, depth, layers) *
+             (a->n_kv_heads * (a->head_dim_k + a->head_dim_v) * in->kv_bytes_per_element) /
+             (eta_w * bw);
+  else
+    *cache = cached_tokens (a, depth, layers) * 4.0 * a->n_heads * a->head_dim_k /
+             (eta_att * bw);
+  *fixed = g->layers * (in->serving ? HR_SPEED_C_LAYER_SERVING
+                        : metal ? HR_SPEED_C_LAYER_METAL : HR_SPEED_C_LAYER_CUDA);
 }
 
 void
@@ -152,7 +177,7 @@ hr_speed_token (const HrSpeedInput *in,
       out->cache_seconds = slowest_cache;
       /* two all-reduces a layer: after attention and after the MLP */
       out->fixed_seconds = fixed_max +
-                           (busy > 1 ? 2.0 * a->n_layers * in->allreduce_seconds : 0);
+                           (busy > 1 ? 2.0 * in->gpus[0].layers * in->allreduce_seconds : 0);
     }
   else if (busy > 1)
     out->fixed_seconds += (busy - 1) * HR_SPEED_HOP_SECONDS;
@@ -160,12 +185,21 @@ hr_speed_token (const HrSpeedInput *in,
   /* Layers (or experts) the CPU holds read RAM, their cache too. */
   if (in->cpu_layers > 0 || in->cpu_bytes > 0)
     {
-      double kv_token = 2.0 * a->n_kv_heads * a->head_dim_k * 2.0;
+      double kv_token = a->n_kv_heads * (a->head_dim_k + a->head_dim_v) *
+                        (in->flash_attn ? in->kv_bytes_per_element : 2.0);
 
-      out->cpu_seconds = (in->cpu_bytes + depth * kv_token * in->cpu_layers) /
+      out->cpu_seconds = (in->cpu_bytes + cached_tokens (a, depth, in->cpu_layers) * kv_token) /
                          (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
       if (busy > 0)
         out->fixed_seconds += HR_SPEED_HOP_SECONDS;
+    }
+  /* Pipeline stages: a token goes through each in turn. */
+  if (in->pp_stages > 1)
+    {
+      out->stream_seconds *= in->pp_stages;
+      out->cache_seconds *= in->pp_stages;
+      out->fixed_seconds = out->fixed_seconds * in->pp_stages +
+                           (in->pp_stages - 1) * in->pp_hop_seconds;
     }
   out->total_seconds = out->stream_seconds + out->fixed_seconds + out->cache_seconds +
                        out->cpu_seconds;
@@ -210,14 +244,32 @@ ubatch_seconds (const HrSpeedInput *in,
   t_flop = 2.0 * params * n / (eta_q * flops);
   read = !metal || in->family == HR_QUANT_FLOAT ? 2.0 * params : bytes;
   t_mm = MAX (t_flop, read / ((metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA) * bw));
-  /* CUDA expands quantized weights to F16 before cuBLAS */
-  if (!metal && in->family != HR_QUANT_FLOAT)
+  /* CUDA expands quantized weights to F16 before cuBLAS (llama.cpp of the
+   * measured builds; vLLM's kernels read them packed) */
+  if (!metal && in->family != HR_QUANT_FLOAT && !in->serving)
     t_deq = (bytes + 2.0 * params) / bw;
   /* attention over the window: the score block of every head */
-  units = layers * a->n_heads * n * (p0 + n);
+  units = a->n_heads * n * cached_tokens (a, p0 + n, layers);
   t_att = units * 4.0 * a->head_dim_k / (eta_mm * flops) +
-          units * (metal ? HR_SPEED_BETA_METAL : HR_SPEED_BETA_CUDA) / bw;
+          (in->flash_attn ? 0
+                          : units * (metal ? HR_SPEED_BETA_METAL : HR_SPEED_BETA_CUDA) / bw);
   return t_mm + t_deq + t_att;
+}
+
+/* The CPU running its layers for a micro-batch: its matrix rate, or
+ * reading the weights from RAM, whichever is slower, and the attention. */
+static double
+cpu_ubatch_seconds (const HrSpeedInput *in,
+                    double              p0,
+                    double              n)
+{
+  const HrModelArch *a = in->arch;
+  double read = in->cpu_layer_bytes / (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
+  double mm = 2.0 * in->cpu_layer_params * n / HR_SPEED_CPU_FLOPS;
+  double att = a->n_heads * n * cached_tokens (a, p0 + n, in->cpu_layers) * 4.0 *
+               a->head_dim_k / HR_SPEED_CPU_FLOPS;
+
+  return MAX (read, mm) + att;
 }
 
 static double
@@ -226,7 +278,7 @@ gpu_ubatch (const HrSpeedInput *in,
             double              p0,
             double              n)
 {
-  double layers = in->tensor_parallel ? (double) in->arch->n_layers / in->n_gpus : g->layers;
+  double layers = in->tensor_parallel ? (double) g->layers / in->n_gpus : g->layers;
 
   return ubatch_seconds (in, g->device, layers, g->layer_params, g->layer_bytes, p0, n);
 }
@@ -256,21 +308,17 @@ call_seconds (const HrSpeedInput *in,
         serial += in->cpu_expert_bytes / (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
 
       /* Layers the CPU holds: the first GPU multiplies them too (op
-       * offload from 32 tokens), after copying them over PCIe; below,
-       * the CPU runs them from RAM. */
+       * offload from 32 tokens), after copying them over PCIe; below, or
+       * without a GPU, the CPU runs them. */
       if (in->cpu_layers > 0)
         {
-          double cpu_params = in->cpu_layer_bytes > 0 && stages > 0
-                              ? used[0]->layer_params / MAX (used[0]->layers, 1) * in->cpu_layers
-                              : 0;
-
           if (n >= HR_SPEED_OP_OFFLOAD_MIN_BATCH && in->host_link_gbps > 0 && stages > 0)
-            serial += ubatch_seconds (in, used[0]->device, in->cpu_layers, cpu_params,
+            serial += ubatch_seconds (in, used[0]->device, in->cpu_layers, in->cpu_layer_params,
                                       in->cpu_layer_bytes, pos, n) +
                       in->cpu_layer_bytes /
                       (HR_SPEED_MMAP_COPY_SHARE * in->host_link_gbps * HR_GB);
           else
-            serial += in->cpu_layer_bytes / (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
+            serial += cpu_ubatch_seconds (in, pos, n);
         }
 
       for (guint32 s = 0; s < stages; s++)
@@ -288,8 +336,15 @@ call_seconds (const HrSpeedInput *in,
           fin[s] = MAX (prev, fin[s]) + t;
           prev = fin[s];
         }
-      if (in->tensor_parallel)
-        serial += slowest + (stages > 1 ? 2.0 * in->arch->n_layers * in->allreduce_seconds : 0);
+      if (in->tensor_parallel && stages > 1)
+        serial += slowest + 2.0 * used[0]->layers *
+                            (in->allreduce_seconds +
+                             (in->allreduce_gbps > 0
+                              ? n * in->arch->hidden * 2.0 * 2.0 * (stages - 1) / stages /
+                                (in->allreduce_gbps * HR_GB)
+                              : 0));
+      else if (in->tensor_parallel)
+        serial += slowest;
     }
 
   /* A layer split pipelines the micro-batches of a call (not with layers
@@ -305,11 +360,17 @@ hr_speed_prefill_seconds (const HrSpeedInput *in,
                           guint64             prompt_tokens)
 {
   double total = 0;
+  guint64 step;
 
   g_return_val_if_fail (in != NULL && in->arch != NULL, 0);
 
-  for (guint64 pos = 0; pos < prompt_tokens; pos += HR_SPEED_N_BATCH)
-    total += call_seconds (in, (double) pos,
-                           (double) MIN ((guint64) HR_SPEED_N_BATCH, prompt_tokens - pos));
+  step = in->n_batch > 0 ? in->n_batch : HR_SPEED_N_BATCH;
+
+  for (guint64 pos = 0; pos < prompt_tokens; pos += step)
+    total += call_seconds (in, (double) pos, (double) MIN (step, prompt_tokens - pos));
+  /* one request's chunks go through the stages in turn */
+  if (in->pp_stages > 1)
+    total = total * in->pp_stages +
+            ceil ((double) prompt_tokens / step) * (in->pp_stages - 1) * in->pp_hop_seconds;
   return total;
 }

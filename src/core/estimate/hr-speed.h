@@ -35,7 +35,7 @@ G_BEGIN_DECLS
 #define HR_SPEED_ETA_MM_CUDA       0.754     /* share of the matrix peak in prompt GEMMs */
 #define HR_SPEED_ETA_MM_METAL      0.677
 #define HR_SPEED_PHI_KQ_METAL      0.774     /* Metal quantized GEMM vs F16 */
-#define HR_SPEED_RHO_PIPE          0.652     /* achieved share of micro-batch overlap */
+#define HR_SPEED_RHO_PIPE          0.675     /* achieved share of micro-batch overlap */
 
 /* Fixed, not fitted. */
 #define HR_SPEED_BETA_CUDA         24.0      /* B per attention score without flash attention */
@@ -54,6 +54,20 @@ G_BEGIN_DECLS
 #define HR_SPEED_N_BATCH           2048      /* llama_decode call (-b) */
 #define HR_SPEED_OP_OFFLOAD_MIN_BATCH 32     /* CPU-held products go to the GPU */
 #define HR_SPEED_MAX_INFLIGHT      4         /* micro-batches a layer split pipelines */
+/* The CPU's matrix rate for layers it runs itself (no GPU, or prompt
+ * batches under 32 tokens): an assumption, not fitted (no CPU rows in the
+ * calibration): 1 TFLOPS, an 8–16-core AVX2/AVX-512 desktop in llama.cpp's
+ * quantized CPU kernels (7B Q4_0 prompts at ~70 tokens/s). */
+#define HR_SPEED_CPU_FLOPS         1.0e12
+
+/* vLLM and SGLang: CUDA graphs, FlashAttention, quantized GEMMs that read
+ * the packed weights (Marlin, FP8): their own decode efficiency and
+ * per-layer cost, fitted on two single-stream measurements (vLLM 0.21,
+ * Llama 3.1 8B BF16, H100 SXM: 6.48 ms a token; vLLM 0.23, A100 40GB:
+ * about 75 tokens/s; 15.0 GB streamed a token): two equations, two
+ * unknowns.  Their matrix share is llama.cpp's (no prompt timing found). */
+#define HR_SPEED_ETA_W_SERVING     0.754
+#define HR_SPEED_C_LAYER_SERVING   17.0e-6
 
 typedef enum
 {
@@ -79,16 +93,29 @@ typedef struct _HrSpeedInput
   guint32 n_gpus;
   HrSpeedGpu gpus[HR_MAX_DEVICES];
   gboolean tensor_parallel;     /* the GPUs share every layer (vLLM, SGLang) */
-  double allreduce_seconds;     /* with tensor_parallel: one all-reduce */
+  double allreduce_seconds;     /* with tensor_parallel: one all-reduce's latency */
+  double allreduce_gbps;        /*   and its bus bandwidth for prompt chunks */
+  gboolean serving;             /* vLLM / SGLang kernels (HR_SPEED_*_SERVING) */
+  guint32 pp_stages;            /* equal pipeline stages of these GPUs, one
+                                 * after the other (0, 1: none) */
+  double pp_hop_seconds;        /*   a hand-off between two stages */
   /* layers the CPU holds (partial offload) */
   guint32 cpu_layers;
   double cpu_bytes;             /* streamed per decoded token */
   double cpu_layer_bytes;       /* copied to the first GPU per prompt micro-batch */
+  double cpu_layer_params;      /*   their matrix weights (active) */
   double cpu_expert_bytes;      /* experts of GPU layers the CPU computes
                                  * (--n-cpu-moe): read from RAM per micro-batch */
   double ram_gbps;
   double host_link_gbps;        /* the first GPU's PCIe, pinned */
   guint32 n_ubatch;
+  guint32 n_batch;              /* tokens per engine step; 0 = HR_SPEED_N_BATCH */
+  /* Flash attention asked for explicitly: decode reads the cache once per
+   * KV head at the weights' efficiency and prompts write no score matrix
+   * (derived, not fitted: MODEL.md §7).  Otherwise the measured builds'
+   * attention, without it. */
+  gboolean flash_attn;
+  double kv_bytes_per_element;  /* with flash_attn: the cache's type */
 } HrSpeedInput;
 
 /* One decoded token, by part (the Model view writes them out). */

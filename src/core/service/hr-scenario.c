@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hr-scenario.h"
+#include "hr-speed.h"
 #include "hr-weights.h"
 
 /* Tensor-exact weights depend only on the model, the precision and the
@@ -274,6 +275,11 @@ scenario_input (const HrScenario  *scenario,
   input->placement = scenario->placement;
   input->ram = scenario->ram;
   input->layout = scenario->layout;
+  input->prompt_tokens = scenario->prompt_tokens;
+  input->generate_tokens = scenario->generate_tokens;
+  input->tied_embeddings = hr_model_spec_get_tied_embeddings (scenario->model);
+  input->quant_family = hr_speed_quant_family (input->bpw, input->checkpoint,
+                                               hr_precision_get_id (scenario->precision));
   /* vLLM keeps its small batch defaults on the A100 (get_batch_defaults). */
   input->small_batch_device = g_str_has_prefix (hr_hardware_get_id (scenario->hardware), "a100");
   input->ffn_width = ffn_width (scenario->model);

@@ -31,6 +31,8 @@ typedef struct
   HrPlacementOptions placement; /* zero = auto: as many layers as fit */
   HrSystemMemory ram;        /* zero = the stated assumption */
   HrLayout layout;           /* vLLM, SGLang; zero = tp over the GPUs */
+  guint64 prompt_tokens;     /* the prompt timed; 0 = the context */
+  guint64 generate_tokens;   /* the answer timed; 0 = HR_DEFAULT_GENERATE */
 } HrScenario;
 
 gboolean hr_scenario_estimate       (const HrScenario  *scenario,

@@ -89,6 +89,8 @@ place_counts (const HrLlamaCppPlacementInput *in,
       if (il < L)
         {
           out->host_weights_bytes += layer_bytes (w, il);
+          out->host_layers++;
+          out->host_layer_bytes += layer_bytes (w, il);
           out->host_kv_bytes += layer_kv (in, il);
           copied = MAX (copied, w->largest_dense_bytes);
           host_read += layer_read (in, il, TRUE);
@@ -127,6 +129,7 @@ place_counts (const HrLlamaCppPlacementInput *in,
                 {
                   bytes -= expert_bytes (w, il);
                   out->host_weights_bytes += expert_bytes (w, il);
+                  out->host_expert_bytes += expert_bytes (w, il);
                   host_read += layer_experts_read (in, il);
                   cpu_work = TRUE;
                 }

@@ -51,6 +51,10 @@ typedef struct
   guint64 host_bytes;                 /* all of it: weights, KV, buffers */
   guint64 gpu_weights_read_bytes[HR_MAX_DEVICES]; /* per decoded token */
   guint64 host_weights_read_bytes;
+  guint32 host_layers;                /* repeating layers the CPU runs */
+  guint64 host_layer_bytes;           /*   their weights */
+  guint64 host_expert_bytes;          /* routed experts of GPU layers kept
+                                       * in RAM (--n-cpu-moe) */
   gboolean fits;                      /* every GPU within usable_bytes */
   guint32 pipeline_copies;            /* input copies (4 when pipelined) */
 } HrLlamaCppPlacement;

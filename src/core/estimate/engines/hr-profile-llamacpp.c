@@ -20,16 +20,7 @@
 #include "hr-profile-common.h"
 #include "hr-llamacpp-placement.h"
 #include "hr-profile-llamacpp.h"
-
-/* llama.cpp at batch 1 on data-centre GPUs is kernel-bound; elsewhere the
- * shared fixed cost applies (hr-estimate-constants.h). */
-static double
-decode_fixed_seconds (const HrDevice *device)
-{
-  return device->family == HR_FAMILY_NVIDIA_DATACENTER
-         ? HR_LLAMACPP_DATACENTER_FIXED_SECONDS
-         : HR_DECODE_FIXED_SECONDS;
-}
+#include "hr-speed.h"
 
 static gboolean
 buffers_at (const HrEstimateInput  *input,
@@ -186,6 +177,70 @@ place_auto (const HrEstimateInput          *input,
   hr_llamacpp_place_most (in, 0, placement);
 }
 
+/* The speed model's view of a placement: each GPU's repeating layers, the
+ * weights it streams per token and holds, and what the CPU keeps.  Row
+ * split cuts every matrix over the GPUs, which then work as one tensor-
+ * parallel group, synchronising after each of a layer's seven products
+ * (counted as two all-reduces a layer of 3.5 syncs each). */
+static void
+speed_input (const HrEstimateInput          *input,
+             const HrLlamaCppParams         *params,
+             const HrLayerWeights           *layers,
+             const HrLlamaCppPlacement      *p,
+             HrSplitMode                     mode,
+             double                          ram_gbps,
+             HrSpeedInput                   *out)
+{
+  const HrModelArch *model = input->model;
+  double per_layer_params = hr_profile_layer_params (input) / MAX (model->n_layers, 1);
+  gboolean row = mode == HR_SPLIT_ROW && p->n_devices > 1;
+  guint32 gpu_repeating = 0;
+
+  memset (out, 0, sizeof *out);
+  out->arch = model;
+  out->family = (HrQuantFamily) input->quant_family;
+  out->n_gpus = p->n_devices;
+  out->tensor_parallel = row;
+  out->allreduce_seconds = row ? HR_ROW_SPLIT_SYNC_SECONDS * 3.5 : 0;
+  for (guint32 d = 0; d < p->n_devices; d++)
+    {
+      const HrDeviceLoad *load = &p->devices[d];
+      HrSpeedGpu *g = &out->gpus[d];
+      guint32 repeating = load->layers - (load->output_layer ? 1 : 0);
+
+      gpu_repeating += repeating;
+      g->device = input->device;
+      g->layers = repeating;
+      g->stream_bytes = (double) p->gpu_weights_read_bytes[d];
+      g->layer_bytes = (double) load->weights_bytes -
+                       (load->output_layer ? (double) layers->output_bytes : 0);
+      g->layer_params = per_layer_params * repeating;
+    }
+  if (row)
+    {
+      /* every GPU runs a share of every offloaded layer */
+      double share = 1.0 / p->n_devices;
+
+      for (guint32 d = 0; d < p->n_devices; d++)
+        {
+          out->gpus[d].layers = gpu_repeating;
+          out->gpus[d].layer_params = per_layer_params * gpu_repeating * share;
+        }
+    }
+  out->cpu_layers = p->host_layers;
+  out->cpu_bytes = (double) p->host_weights_read_bytes;
+  out->cpu_layer_bytes = (double) p->host_layer_bytes;
+  out->cpu_layer_params = per_layer_params * p->host_layers;
+  out->cpu_expert_bytes = (double) p->host_expert_bytes;
+  out->ram_gbps = ram_gbps;
+  out->host_link_gbps = input->device->pcie_gbps;
+  out->n_ubatch = params->n_ubatch;
+  /* The speed constants were fitted on builds without flash attention;
+   * its derived effect applies when it is asked for by name. */
+  out->flash_attn = params->flash_attn && input->options.flash_attn == HR_FLASH_ATTN_ON;
+  out->kv_bytes_per_element = params->kv_k_bytes_per_element;
+}
+
 gboolean
 hr_profile_llamacpp_run (const HrEstimateInput  *input,
                          HrEstimate             *result,
@@ -200,7 +255,8 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   HrLlamaCppPlacementInput in;
   HrLlamaCppPlacement p;
   double weights = hr_profile_weights (input);
-  double bpe, bandwidth, gpu_seconds = 0, cpu_seconds;
+  HrSpeedInput speed;
+  double bpe;
   guint64 low, high, streams;
   HrSplitMode mode = split_mode (input);
   guint32 heaviest = 0, used_devices = 0;
@@ -285,29 +341,13 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
     result->overhead_bytes += p.devices[d].compute_bytes;
   result->kv_device_fraction = (double) result->per_device_kv_bytes / MAX (m.kv_bytes, 1);
 
-  /* A decode step: layer split runs the GPUs one after the other, each
-   * reading its layers' weights and cache; row split reads in parallel and
-   * synchronises after each product; the CPU reads the layers it holds
-   * from RAM.  Large prompts are another matter (op offload). */
-  bandwidth = input->device->bandwidth_gbps * HR_GB * hr_decode_efficiency (input->device->family);
+  /* How fast: the speed model over this placement. */
+  speed_input (input, &params, layers, &p, mode, result->ram_bandwidth_gbps, &speed);
+  hr_profile_time (input, result, &speed);
   for (guint32 d = 0; d < p.n_devices; d++)
-    {
-      double read = (double) p.gpu_weights_read_bytes[d] + (double) p.devices[d].kv_bytes / streams;
-
-      if (mode == HR_SPLIT_ROW)
-        gpu_seconds = MAX (gpu_seconds, read / bandwidth);
-      else
-        gpu_seconds += read / bandwidth;
-      result->bytes_per_token = MAX (result->bytes_per_token, read);
-    }
-  if (mode == HR_SPLIT_ROW && p.n_devices > 1)
-    gpu_seconds += HR_ROW_SPLIT_SYNC_SECONDS * 7 * model->n_layers;
-  else if (used_devices > 1)
-    gpu_seconds += HR_LAYER_SPLIT_HOP_SECONDS * (used_devices - 1);
-  cpu_seconds = ((double) p.host_weights_read_bytes + (double) p.host_kv_bytes / streams) /
-                (result->ram_bandwidth_gbps * HR_GB * HR_RAM_DECODE_EFFICIENCY);
-  result->decode_gpu_seconds = MAX (gpu_seconds, 1e-12);
-  result->decode_cpu_seconds = cpu_seconds;
+    result->bytes_per_token = MAX (result->bytes_per_token,
+                                   (double) p.gpu_weights_read_bytes[d] +
+                                   (double) p.devices[d].kv_bytes / streams);
 
   /* The largest context that fits every GPU with every layer on it, by
    * bisection: the buffers grow with the padded context in steps, so
@@ -329,7 +369,7 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
 
   if (!hr_profile_finish (input, result, weights,
                           hr_kv_bytes (model, input->context, input->batch, bpe),
-                          0, 0, decode_fixed_seconds (input->device), error))
+                          0, 0, result->decode_fixed_seconds, error))
     return FALSE;
 
   /* It runs when the GPUs and the system memory hold their parts; with

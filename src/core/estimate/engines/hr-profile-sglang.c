@@ -20,6 +20,7 @@
 #include "hr-parallel-layout.h"
 #include "hr-profile.h"
 #include "hr-profile-common.h"
+#include "hr-serving-speed.h"
 #include "hr-sglang-memory.h"
 
 static gboolean
@@ -91,6 +92,10 @@ sglang_estimate (const HrEstimateInput  *input,
   result->activation_bytes = binding.dynamic_bytes;
   result->gpu_memory_utilization = binding.mem_fraction_static;
   result->block_size = 1;
+
+  /* One stream's speed on this layout. */
+  hr_serving_time (input, &layout, binding_stage.weights_bytes, binding_stage.first,
+                   binding_stage.n_layers, binding.chunked_prefill_size, result);
 
   if (!hr_profile_finish (input, result, weights * layout.dp,
                           hr_kv_bytes (model, input->context, input->batch, bpe),

@@ -18,6 +18,7 @@
 #include "hr-estimate-constants.h"
 #include "hr-profile.h"
 #include "hr-profile-common.h"
+#include "hr-serving-speed.h"
 #include "hr-parallel-layout.h"
 #include "hr-vllm-memory.h"
 
@@ -119,6 +120,10 @@ vllm_estimate (const HrEstimateInput  *input,
   result->cuda_graph_bytes = binding.cuda_graph_bytes;
   result->gpu_memory_utilization = params.gpu_memory_utilization;
   result->block_size = params.block_size;
+
+  /* One stream's speed on this layout. */
+  hr_serving_time (input, &layout, (double) binding.weights_bytes, binding_stage.first,
+                   binding_stage.n_layers, params.max_num_batched_tokens, result);
 
   if (!hr_profile_finish (input, result, weights * layout.dp,
                           hr_kv_bytes (model, input->context, input->batch, bpe),
