@@ -351,9 +351,28 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
 
   /* The largest context that fits every GPU with every layer on it, by
    * bisection: the buffers grow with the padded context in steps, so
-   * there is no closed form. */
+   * there is no closed form.  The bracket: no context whose cache alone
+   * outgrows all the GPUs together can fit, and the requested context
+   * splits the range first. */
   low = 0;
   high = HR_CONTEXT_MAX;
+  {
+    double all_gpus = (double) in.usable_bytes * in.n_devices;
+    guint64 step = 1024;
+
+    while (step < HR_CONTEXT_MAX &&
+           hr_kv_bytes (model, step, MAX (input->batch, 1), bpe) <= all_gpus)
+      step *= 2;
+    if (step < HR_CONTEXT_MAX)
+      high = step;
+    if (input->context <= high)
+      {
+        if (fits_whole_at (input, launch, layers, input->context))
+          low = input->context;
+        else
+          high = input->context > 0 ? input->context - 1 : 0;
+      }
+  }
   while (low < high)
     {
       guint64 mid = low + (high - low + 1) / 2;
