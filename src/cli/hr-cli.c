@@ -61,6 +61,8 @@ typedef struct
   char *nodes_arg;
   char *gpus_per_node_arg;
   char *prompt_tokens_arg;
+  char *users_arg;
+  char *target_arg;
   char *generate_arg;
   gboolean json;
   gboolean csv;
@@ -129,6 +131,8 @@ options_clear (Options *o)
   g_free (o->nodes_arg);
   g_free (o->gpus_per_node_arg);
   g_free (o->prompt_tokens_arg);
+  g_free (o->users_arg);
+  g_free (o->target_arg);
   g_free (o->generate_arg);
   g_strfreev (o->rest);
   g_clear_object (&o->imported);
@@ -219,6 +223,10 @@ make_entries (Options   *o,
       "Prompt length timed (default: the context)", "N" },
     { "generate", 0, 0, G_OPTION_ARG_STRING, &o->generate_arg,
       "Answer length timed (default 512)", "N" },
+    { "users", 0, 0, G_OPTION_ARG_STRING, &o->users_arg,
+      "vLLM / SGLang: concurrent users, each sending a prompt and reading the answer", "N" },
+    { "target-tokens-per-s", 0, 0, G_OPTION_ARG_STRING, &o->target_arg,
+      "vLLM / SGLang: the answer speed each user should get", "R" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
   };
   static const OptionSet bits[] = {
@@ -419,17 +427,29 @@ parse_placement (Options *o)
   return TRUE;
 }
 
-/* --prompt-tokens and --generate (CLI.md "Additions", speed). */
+/* The most concurrent users asked about (vLLM's max_num_seqs is 1024 at
+ * most; replicas multiply it). */
+#define HR_USERS_MAX 1000000
+
+/* --prompt-tokens and --generate (CLI.md "Additions", speed), --users and
+ * --target-tokens-per-s (serving). */
 static gboolean
 parse_speed (Options *o)
 {
-  gint64 prompt, generate;
+  gint64 prompt, generate, users;
 
   if (!parse_count ("--prompt-tokens", o->prompt_tokens_arg, 1, HR_CONTEXT_MAX, 0, &prompt) ||
       !parse_count ("--generate", o->generate_arg, 1, HR_CONTEXT_MAX, 0, &generate))
     return FALSE;
   o->scenario.prompt_tokens = (guint64) prompt;
   o->scenario.generate_tokens = (guint64) generate;
+  if (!parse_count ("--users", o->users_arg, 1, HR_USERS_MAX, 0, &users))
+    return FALSE;
+  o->scenario.users = (guint32) users;
+  if (o->target_arg != NULL &&
+      !parse_positive ("--target-tokens-per-s", o->target_arg, 1e6,
+                       &o->scenario.target_tokens_per_s))
+    return FALSE;
   return TRUE;
 }
 
@@ -785,6 +805,15 @@ run_estimate (Options *o)
           add_double (b, "max_concurrency", e.max_concurrency);
           add_uint (b, "max_num_seqs", e.max_num_seqs);
           add_double (b, "gpu_memory_fraction", e.gpu_memory_utilization);
+          if (e.users > 0)
+            {
+              add_uint (b, "users", e.users);
+              add_uint (b, "users_served", e.users_served);
+              add_double (b, "per_user_tokens_per_s", e.per_user_tokens_per_s);
+              add_double (b, "aggregate_tokens_per_s", e.aggregate_tokens_per_s);
+              add_double (b, "load_ttft_seconds", e.load_ttft_seconds);
+              add_uint (b, "max_users", e.max_users);
+            }
         }
       json_builder_end_object (b);
       root = json_builder_get_root (b);

@@ -153,6 +153,8 @@ typedef struct
   gboolean tied_embeddings;    /* the output head is the embedding matrix */
   guint64 prompt_tokens;       /* the prompt timed; 0 = the context */
   guint64 generate_tokens;     /* the answer timed; 0 = HR_DEFAULT_GENERATE */
+  guint32 users;               /* vLLM, SGLang: concurrent users (0: none asked) */
+  double target_tokens_per_s;  /*   the speed each should get (0: none) */
 } HrEstimateInput;
 
 /* The answer length timed when none is given (CLI.md: --generate). */
@@ -280,6 +282,17 @@ typedef struct
 
   HrLayout layout;             /* vLLM, SGLang: as resolved */
   guint32 max_num_seqs;        /* vLLM, SGLang: sequences a step may hold */
+
+  /* Under load (vLLM, SGLang; hr-serving-speed.h): input->users each
+   * sending a prompt and reading the answer, over and over. */
+  guint32 users;
+  guint32 users_served;        /* at once, in all replicas (the rest wait) */
+  double per_user_tokens_per_s; /* a served user's answer rate, prompts of
+                                 * the others included */
+  double aggregate_tokens_per_s; /* answer tokens of all users */
+  double load_ttft_seconds;    /* a user's first token under that load */
+  guint32 max_users;           /* the most users at ≥ the target each (or
+                                * the cache's limit without a target) */
   guint64 max_num_batched_tokens;
 
   HrFix fix;                   /* with HR_ESTIMATE_ERROR_UNSUPPORTED */

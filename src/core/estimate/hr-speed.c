@@ -206,6 +206,57 @@ hr_speed_token (const HrSpeedInput *in,
 }
 
 double
+hr_speed_step_seconds (const HrSpeedInput *in,
+                       double              batch,
+                       double              depth)
+{
+  const HrModelArch *a = in->arch;
+  HrSpeedToken one;
+  double slowest = 0, stages = MAX (in->pp_stages, 1);
+  guint32 busy = 0;
+
+  g_return_val_if_fail (in != NULL && in->arch != NULL, 0);
+
+  batch = MAX (batch, 1);
+  hr_speed_token (in, depth, &one);
+  for (guint32 i = 0; i < in->n_gpus; i++)
+    {
+      const HrSpeedGpu *g = &in->gpus[i];
+      double stream, cache, fixed, flops, layers, compute, read;
+
+      if (g->layers == 0 && g->stream_bytes == 0)
+        continue;
+      busy++;
+      gpu_token (in, g, depth, &stream, &cache, &fixed);
+      /* MoE: the experts at least one sequence routes to */
+      if (in->expert_share > 0 && in->experts > 0)
+        {
+          double routed = (double) in->experts_active / in->experts;
+          double touched = 1 - pow (1 - routed, batch);
+          double bytes = g->layer_bytes * ((1 - in->expert_share) + in->expert_share * touched);
+
+          stream *= MAX (bytes, g->stream_bytes) / MAX (g->stream_bytes, 1);
+        }
+      read = stream + batch * cache;
+      flops = hr_speed_matrix_flops (g->device);
+      layers = in->tensor_parallel ? (double) g->layers / in->n_gpus : g->layers;
+      compute = (2.0 * g->layer_params * batch +
+                 batch * a->n_heads * cached_tokens (a, depth, layers) * 4.0 * a->head_dim_k) /
+                (HR_SPEED_ETA_MM_CUDA * flops);
+      if (in->tensor_parallel)
+        slowest = MAX (slowest, MAX (read, compute));
+      else
+        slowest += MAX (read, compute);
+    }
+  /* the fixed costs of one token; all-reduces carry the whole batch */
+  return stages * slowest + one.fixed_seconds + one.cpu_seconds * batch +
+         (in->tensor_parallel && busy > 1 && in->allreduce_gbps > 0
+          ? stages * 2.0 * in->gpus[0].layers * batch * a->hidden * 2.0 * 2.0 * (busy - 1) / busy /
+            (in->allreduce_gbps * HR_GB)
+          : 0);
+}
+
+double
 hr_speed_token_seconds (const HrSpeedInput *in,
                         double              depth)
 {

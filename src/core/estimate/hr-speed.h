@@ -96,6 +96,9 @@ typedef struct _HrSpeedInput
   double allreduce_seconds;     /* with tensor_parallel: one all-reduce's latency */
   double allreduce_gbps;        /*   and its bus bandwidth for prompt chunks */
   gboolean serving;             /* vLLM / SGLang kernels (HR_SPEED_*_SERVING) */
+  double expert_share;          /* routed experts' share of each GPU's
+                                 * layer_bytes (MoE; 0: dense) */
+  guint32 experts, experts_active; /* MoE: routed experts, and per token */
   guint32 pp_stages;            /* equal pipeline stages of these GPUs, one
                                  * after the other (0, 1: none) */
   double pp_hop_seconds;        /*   a hand-off between two stages */
@@ -139,5 +142,11 @@ double        hr_speed_token_seconds  (const HrSpeedInput    *in,
 double        hr_speed_prefill_seconds (const HrSpeedInput   *in,
                                         guint64               prompt_tokens);
 double        hr_speed_matrix_flops   (const HrDevice        *device);
+/* One engine step decoding a token for each of @batch sequences at
+ * @depth: the weights (for MoE, the experts any of them routes to) read
+ * once, every sequence's cache, or the batch's products if slower. */
+double        hr_speed_step_seconds   (const HrSpeedInput    *in,
+                                       double                 batch,
+                                       double                 depth);
 
 G_END_DECLS

@@ -277,6 +277,8 @@ scenario_input (const HrScenario  *scenario,
   input->layout = scenario->layout;
   input->prompt_tokens = scenario->prompt_tokens;
   input->generate_tokens = scenario->generate_tokens;
+  input->users = scenario->users;
+  input->target_tokens_per_s = scenario->target_tokens_per_s;
   input->tied_embeddings = hr_model_spec_get_tied_embeddings (scenario->model);
   input->quant_family = hr_speed_quant_family (input->bpw, input->checkpoint,
                                                hr_precision_get_id (scenario->precision));

@@ -33,6 +33,8 @@ typedef struct
   HrLayout layout;           /* vLLM, SGLang; zero = tp over the GPUs */
   guint64 prompt_tokens;     /* the prompt timed; 0 = the context */
   guint64 generate_tokens;   /* the answer timed; 0 = HR_DEFAULT_GENERATE */
+  guint32 users;             /* vLLM, SGLang: concurrent users; 0 = none */
+  double target_tokens_per_s; /*   each user's speed target; 0 = none */
 } HrScenario;
 
 gboolean hr_scenario_estimate       (const HrScenario  *scenario,

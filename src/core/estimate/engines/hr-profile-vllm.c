@@ -45,8 +45,9 @@ vllm_estimate (const HrEstimateInput  *input,
   cuda_total = hr_cuda_total_bytes (input->device);
   hr_vllm_params_init_for_device (&params, input->context, cuda_total,
                                   input->small_batch_device);
-  /* --max-num-seqs as the command writes it: the parallel sequences. */
-  params.max_num_seqs = input->batch;
+  /* --max-num-seqs as the command writes it: the parallel sequences, or
+   * the users a replica serves at once. */
+  params.max_num_seqs = hr_serving_max_num_seqs (input, &layout);
   params.pp = layout.pp;
   /* An older vLLM, to check against its logs. */
   if (input->options.vllm_generation == HR_VLLM_V1_0_19)
@@ -57,7 +58,7 @@ vllm_estimate (const HrEstimateInput  *input,
   else if (input->options.vllm_generation == HR_VLLM_V0_6)
     {
       hr_vllm_params_init_v0 (&params, input->context);
-      params.max_num_seqs = input->batch;
+      params.max_num_seqs = hr_serving_max_num_seqs (input, &layout);
     }
   if (input->options.gpu_memory_utilization > 0)
     params.gpu_memory_utilization = input->options.gpu_memory_utilization;

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "hr-profile-common.h"
 #include "hr-serving-speed.h"
 #include "hr-speed.h"
@@ -41,6 +43,82 @@ allreduce_cost (const HrEstimateInput *input,
       *seconds = HR_ALLREDUCE_PCIE_SECONDS;
       *gbps = HR_ALLREDUCE_PCIE_GBPS;
       break;
+    }
+}
+
+guint32
+hr_serving_max_num_seqs (const HrEstimateInput *input,
+                         const HrLayout        *layout)
+{
+  guint32 dp = MAX (layout->dp, 1);
+
+  if (input->users == 0)
+    return MAX (input->batch, 1);
+  return MIN (MAX (input->batch, (input->users + dp - 1) / dp), HR_SERVING_MAX_NUM_SEQS);
+}
+
+/* A served user's answer rate with @batch sequences in a replica: each
+ * step decodes a token for all of them, and every user's prompt passes
+ * once per answer (the chunks ride along with the steps). */
+static double
+per_user_rate (const HrSpeedInput *speed,
+               double              batch,
+               double              prompt,
+               double              generate,
+               double              prefill_seconds)
+{
+  double step = hr_speed_step_seconds (speed, batch, prompt + generate / 2) +
+                batch * HR_SERVING_SEQ_SECONDS;
+
+  return generate / (generate * step + batch * prefill_seconds);
+}
+
+/* Users sending a prompt and reading the answer, again and again: as
+ * many at once as the cache and max_num_seqs hold (a sequence takes its
+ * prompt and half its answer on average), the others wait. */
+static void
+serving_load (const HrEstimateInput *input,
+              const HrSpeedInput    *speed,
+              HrEstimate            *result)
+{
+  double generate = input->generate_tokens > 0 ? input->generate_tokens : HR_DEFAULT_GENERATE;
+  double prompt = input->prompt_tokens > 0 ? (double) input->prompt_tokens
+                  : input->context > generate ? input->context - generate : input->context;
+  guint32 dp = MAX (result->layout.dp, 1);
+  guint32 per_replica = (input->users + dp - 1) / dp;
+  guint32 replicas = (input->users + per_replica - 1) / per_replica;
+  double fit = (double) result->kv_capacity_tokens / (prompt + generate / 2);
+  guint32 capacity = (guint32) MIN ((double) MAX (result->max_num_seqs, 1), floor (fit));
+  guint32 batch = MIN (per_replica, capacity);
+  double prefill = hr_speed_prefill_seconds (speed, (guint64) prompt);
+
+  result->users = input->users;
+  result->users_served = batch * replicas;
+  if (batch == 0)
+    return;
+  result->per_user_tokens_per_s = per_user_rate (speed, batch, prompt, generate, prefill);
+  result->aggregate_tokens_per_s = result->per_user_tokens_per_s * batch * replicas;
+  result->load_ttft_seconds = prefill + hr_speed_step_seconds (speed, batch, prompt);
+
+  /* The most users at the target each (the rate falls as users grow). */
+  if (input->target_tokens_per_s <= 0)
+    result->max_users = capacity * dp;
+  else if (per_user_rate (speed, 1, prompt, generate, prefill) < input->target_tokens_per_s)
+    result->max_users = 0;
+  else
+    {
+      guint32 low = 1, high = capacity;
+
+      while (low < high)
+        {
+          guint32 mid = low + (high - low + 1) / 2;
+
+          if (per_user_rate (speed, mid, prompt, generate, prefill) >= input->target_tokens_per_s)
+            low = mid;
+          else
+            high = mid - 1;
+        }
+      result->max_users = low * dp;
     }
 }
 
@@ -82,6 +160,17 @@ hr_serving_time (const HrEstimateInput *input,
       .layer_bytes = rank_weights_bytes,
       .layer_params = hr_profile_layer_params (input) * stage_layers / model->n_layers / tp,
     };
+  if (input->experts > 0 && input->experts_active < input->experts && model->params_total > 0)
+    {
+      double routed = (double) input->experts_active / input->experts;
+
+      speed.experts = input->experts;
+      speed.experts_active = input->experts_active;
+      speed.expert_share = CLAMP ((model->params_total - model->params_active) / (1 - routed) /
+                                  model->params_total, 0, 1);
+    }
   hr_profile_time (input, result, &speed);
   result->decode_efficiency = HR_SPEED_ETA_W_SERVING;
+  if (input->users > 0)
+    serving_load (input, &speed, result);
 }

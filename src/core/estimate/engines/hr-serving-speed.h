@@ -27,6 +27,12 @@ G_BEGIN_DECLS
 #define HR_ALLREDUCE_NVLINK_GBPS      240.0    /* 8× A100 SXM4 230–250 (H100 SXM 460–480) */
 #define HR_ALLREDUCE_PCIE_GBPS        15.0     /* PCIe 4.0 x16: 10–25, a planning figure */
 #define HR_ALLREDUCE_NETWORK_GBPS     35.0     /* 2 machines, 4× 400G RoCE: ~35 measured */
+/* Each sequence of an engine step costs this beyond the GPU's work (the
+ * scheduler, sampler and detokenizer): one constant, fitted by least
+ * squares on log error to the RTX 4090 sweep (Mistral 7B BF16, 256 in /
+ * 128 out, 4–48 users: 210 … 1190 tokens/s; tests/accuracy), then checked
+ * on the other published runs there. */
+#define HR_SERVING_SEQ_SECONDS        156.0e-6
 /* A pipeline stage handing a step's activations to the next: 10–30 µs. */
 #define HR_PP_HOP_SECONDS             20.0e-6
 
@@ -40,5 +46,12 @@ void hr_serving_time (const HrEstimateInput *input,
                       guint32                stage_layers,
                       guint32                chunk,
                       HrEstimate            *result);
+
+/* --max-num-seqs for the command: the parallel sequences, or with users
+ * asked about, each replica's share of them (a replica serves at most
+ * HR_SERVING_MAX_NUM_SEQS at once). */
+#define HR_SERVING_MAX_NUM_SEQS       1024
+guint32 hr_serving_max_num_seqs (const HrEstimateInput *input,
+                                 const HrLayout        *layout);
 
 G_END_DECLS
