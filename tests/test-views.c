@@ -23,6 +23,8 @@
 #include "hr-view.h"
 #include "hr-window.h"
 
+#define NBSP_GB "\u00a0GB"
+
 /* ------------------------------------------------------------- helpers */
 
 static gboolean
@@ -411,6 +413,84 @@ test_step_no_rebind (void)
   pump (20);
 }
 
+/* ------------------------------------- a table off screen catches up */
+
+static void
+collect_cells (GtkWidget *widget,
+               GString   *out)
+{
+  if (GTK_IS_INSCRIPTION (widget))
+    {
+      g_string_append (out, gtk_inscription_get_text (GTK_INSCRIPTION (widget)) ?: "");
+      g_string_append_c (out, '|');
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_cells (child, out);
+}
+
+static GtkWidget *
+present (GtkWidget *child)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+/* A table on a page not shown skips the steps, and shows the same as one
+ * that followed them once its page is shown. */
+static void
+test_hidden_table_catches_up (void)
+{
+  g_autoptr(HrCalculator) calculator = new_calculator ();
+  GtkWidget *shown = hr_hardware_view_new ();
+  GtkWidget *hidden = hr_hardware_view_new ();
+  GtkWidget *stack = gtk_stack_new ();
+  GtkWidget *windows[2];
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autoptr(GString) caught_up = g_string_new (NULL);
+
+  g_object_set (shown, "calculator", calculator, NULL);
+  g_object_set (hidden, "calculator", calculator, NULL);
+  gtk_stack_add_named (GTK_STACK (stack), gtk_label_new ("another page"), "other");
+  gtk_stack_add_named (GTK_STACK (stack), hidden, "table");
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+  windows[0] = present (shown);
+  windows[1] = present (stack);
+  pump (300);
+  g_assert_true (gtk_widget_get_mapped (shown));
+  g_assert_false (gtk_widget_get_mapped (hidden));
+
+  for (guint step = 1; step <= 5; step++)
+    {
+      hr_calculator_set_context (calculator, 3000 * step);
+      pump (20);
+    }
+  hr_calculator_set_hardware (calculator,
+                              hr_catalog_find_hardware (hr_calculator_get_catalog (calculator),
+                                                        "rtx-3090-24gb"));
+  g_object_set (shown, "units", (guint) HR_UNITS_DECIMAL, NULL);
+  g_object_set (hidden, "units", (guint) HR_UNITS_DECIMAL, NULL);
+  pump (50);
+
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "table");
+  pump (300);
+  g_assert_true (gtk_widget_get_mapped (hidden));
+
+  collect_cells (shown, expected);
+  collect_cells (hidden, caught_up);
+  g_assert_cmpuint (expected->len, >, 100);
+  g_assert_nonnull (strstr (expected->str, NBSP_GB));
+  g_assert_cmpstr (caught_up->str, ==, expected->str);
+
+  gtk_window_destroy (GTK_WINDOW (windows[0]));
+  gtk_window_destroy (GTK_WINDOW (windows[1]));
+  pump (20);
+}
+
 /* ---------------------------------------------------------------- main */
 
 static void
@@ -443,6 +523,7 @@ main (int   argc,
   g_test_add_func ("/views/calculator-indices", test_calculator_indices);
   g_test_add_func ("/views/window-combo-rows", test_window_combo_rows);
   g_test_add_func ("/views/step-no-rebind", test_step_no_rebind);
+  g_test_add_func ("/views/hidden-table-catches-up", test_hidden_table_catches_up);
 
   status = g_test_run ();
   g_rmdir (home);

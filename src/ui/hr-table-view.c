@@ -9,7 +9,8 @@
  * cells currently bound and asks the subclass to show each row again in
  * the widgets it already has.  Cells skip unchanged text, markup, icons
  * and state classes (hr-ui-format.h), and an unsorted table is not
- * re-sorted.
+ * re-sorted.  A table that is not on screen (another page of the window)
+ * only notes that its cells are stale, and shows them again when mapped.
  *
  * The subclass's template holds the column view, its sort model (and a
  * filter model under it, or none) and optionally a stack with a "table"
@@ -31,9 +32,12 @@ typedef struct
 
   /* GtkListItem → cell code, for every cell currently bound */
   GHashTable *bound_cells;
-  /* the units the cells show; the rows were replaced since the last refresh */
+  /* the units the cells show; the rows were replaced since the last
+   * refresh; the cells (the order) changed while the table was unmapped */
   guint cell_units;
+  gboolean cells_replaced;
   gboolean cells_stale;
+  gboolean order_stale;
 
   /* from the subclass's template, not owned */
   GtkColumnView *column_view;
@@ -93,18 +97,46 @@ update_empty_state (HrTableView *self)
   gtk_stack_set_visible_child_name (priv->stack, empty ? "empty" : "table");
 }
 
+/* Shows the cells again now, or when the table is next on screen. */
+static void
+show_cells (HrTableView *self)
+{
+  HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      priv->cells_stale = TRUE;
+      return;
+    }
+  priv->cells_stale = FALSE;
+  hr_table_view_update_cells (self);
+}
+
+static void
+sort_again (HrTableView *self)
+{
+  HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
+  GtkSorter *sorter = gtk_column_view_get_sorter (priv->column_view);
+
+  /* Unsorted, a re-sort would only rebind every row. */
+  if (sorter == NULL || gtk_sorter_get_order (sorter) == GTK_SORTER_ORDER_NONE)
+    return;
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      priv->order_stale = TRUE;
+      return;
+    }
+  priv->order_stale = FALSE;
+  gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+}
+
 /* The rows were updated in place: show the new values and re-sort,
  * without rebinding rows (which would cost milliseconds per step). */
 static void
 rows_refreshed_cb (HrTableView *self)
 {
-  HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
-  GtkSorter *sorter = gtk_column_view_get_sorter (priv->column_view);
-
-  hr_table_view_update_cells (self);
-  /* Unsorted, a re-sort would only rebind every row. */
-  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
-    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+  show_cells (self);
+  sort_again (self);
 }
 
 static void
@@ -116,7 +148,7 @@ rows_items_changed_cb (HrTableView *self)
     klass->rows_changed (self);
   /* The column view may keep the same widgets for the same items, so
    * refresh what they show. */
-  hr_table_view_update_cells (self);
+  show_cells (self);
 }
 
 static void
@@ -186,7 +218,7 @@ hr_table_view_attach (HrView       *view,
     }
 
   set_input (self, G_LIST_MODEL (priv->rows));
-  priv->cells_stale = TRUE;
+  priv->cells_replaced = TRUE;
   update_empty_state (self);
 }
 
@@ -198,12 +230,26 @@ hr_table_view_refresh (HrView *view)
   HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
   guint units = hr_view_get_units (view);
 
-  if (priv->cells_stale || priv->cell_units != units)
+  if (priv->cells_replaced || priv->cell_units != units)
     {
-      priv->cells_stale = FALSE;
+      priv->cells_replaced = FALSE;
       priv->cell_units = units;
-      hr_table_view_update_cells (self);
+      show_cells (self);
     }
+}
+
+static void
+hr_table_view_map (GtkWidget *widget)
+{
+  HrTableView *self = HR_TABLE_VIEW (widget);
+  HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
+
+  GTK_WIDGET_CLASS (hr_table_view_parent_class)->map (widget);
+
+  if (priv->cells_stale)
+    show_cells (self);
+  if (priv->order_stale)
+    sort_again (self);
 }
 
 static void
@@ -230,9 +276,12 @@ static void
 hr_table_view_class_init (HrTableViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   HrViewClass *view_class = HR_VIEW_CLASS (klass);
 
   object_class->dispose = hr_table_view_dispose;
+
+  widget_class->map = hr_table_view_map;
 
   view_class->attach = hr_table_view_attach;
   view_class->refresh = hr_table_view_refresh;
