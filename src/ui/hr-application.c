@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-application.h"
+#include "hr-catalog.h"
 #include "hr-window.h"
 
 struct _HrApplication
@@ -68,6 +69,29 @@ static const GActionEntry app_actions[] = {
 };
 
 static void
+load_catalog (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  hr_catalog_get_default ();
+  g_task_return_boolean (task, TRUE);
+}
+
+/* The window's calculator reads the default catalog (JSON parsed from the
+ * GResource, and the user's files); parse it in a thread while GTK and
+ * libadwaita start.  hr_catalog_get_default() is a g_once: the window
+ * waits for it if it is not done. */
+static void
+preload_catalog (void)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, NULL, NULL);
+
+  g_task_set_name (task, "[headroom] catalog");
+  g_task_run_in_thread (task, load_catalog);
+}
+
+static void
 load_icon_theme (GTask        *task,
                  gpointer      source_object,
                  gpointer      task_data,
@@ -98,6 +122,7 @@ hr_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Ctrl>q", NULL };
 
+  preload_catalog ();
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
   preload_icon_theme ();
 
