@@ -121,6 +121,8 @@ static void
 hr_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Ctrl>q", NULL };
+  /* As GtkApplication sets it when it finds gtk/help-overlay.ui. */
+  static const char *help_accels[] = { "<Control>question", NULL };
 
   preload_catalog ();
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
@@ -129,6 +131,8 @@ hr_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay",
+                                         help_accels);
 }
 
 static void

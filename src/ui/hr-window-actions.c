@@ -299,6 +299,30 @@ toggle_sidebar_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
 }
 
+/* ------------------------------------------------------- help overlay */
+
+/* The shortcuts window is built when first asked for, not with every
+ * window as GtkApplication would build it from gtk/help-overlay.ui; then
+ * GtkApplicationWindow shows and owns it as usual. */
+static void
+show_help_overlay (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (user_data);
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (window);
+
+  if (overlay == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/headroom_app/Headroom/ui/help-overlay.ui");
+
+      overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      gtk_application_window_set_help_overlay (window, overlay);
+    }
+  gtk_widget_show (GTK_WIDGET (overlay));
+}
+
 /* ---------------------------------------------------------- set-up */
 
 void
@@ -326,12 +350,19 @@ _hr_window_class_actions_init (HrWindowClass *klass)
                                        "win.toggle-sidebar", NULL);
 }
 
-/* Files dropped on the window are imported. */
+/* Files dropped on the window are imported; the shortcuts window. */
 void
 _hr_window_actions_init (HrWindow *self)
 {
+  static const GActionEntry entries[] = {
+    { "show-help-overlay", show_help_overlay },
+  };
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
 
   g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  /* In the window's action group, where gtk_application_window_set_help_overlay()
+   * finds it and adds none of its own. */
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
 }
