@@ -30,6 +30,8 @@ struct _HrWindow
   AdwToastOverlay *toast_overlay;
   AdwFlap *flap;
   AdwViewStack *view_stack;
+  AdwViewSwitcherTitle *switcher_title;
+  AdwViewSwitcherBar *switcher_bar;
   HrPicker *model_picker;
   HrPicker *hardware_picker;
   AdwActionRow *flash_row;

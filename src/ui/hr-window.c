@@ -285,6 +285,16 @@ _hr_window_attach_view (HrWindow   *self,
   return NULL;
 }
 
+/* The bottom switcher shows only on narrow windows: its buttons are
+ * built the first time it is revealed. */
+static void
+on_title_visible (HrWindow *self)
+{
+  if (adw_view_switcher_title_get_title_visible (self->switcher_title) &&
+      adw_view_switcher_bar_get_stack (self->switcher_bar) == NULL)
+    adw_view_switcher_bar_set_stack (self->switcher_bar, self->view_stack);
+}
+
 static void
 on_visible_view_changed (HrWindow *self)
 {
@@ -370,6 +380,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, flap);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_bar);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, model_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, flash_row);
@@ -394,6 +406,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_utilization_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_model_picked);
   gtk_widget_class_bind_template_callback (widget_class, on_hardware_picked);
+  gtk_widget_class_bind_template_callback (widget_class, on_title_visible);
   hr_ui_format_bind_callbacks (widget_class);
 
   _hr_window_class_actions_init (klass);
@@ -432,6 +445,7 @@ hr_window_init (HrWindow *self)
   g_signal_connect_object (self->view_stack, "notify::visible-child",
                            G_CALLBACK (on_visible_view_changed), self, G_CONNECT_SWAPPED);
   on_visible_view_changed (self);
+  on_title_visible (self);
 
   _hr_window_actions_init (self);
 }
