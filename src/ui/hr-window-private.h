@@ -32,6 +32,8 @@ struct _HrWindow
   AdwViewStack *view_stack;
   AdwViewSwitcherTitle *switcher_title;
   AdwViewSwitcherBar *switcher_bar;
+  GtkMenuButton *menu_button;
+  GMenuModel *primary_menu;
   HrPicker *model_picker;
   HrPicker *hardware_picker;
   AdwActionRow *flash_row;

@@ -285,6 +285,16 @@ _hr_window_attach_view (HrWindow   *self,
   return NULL;
 }
 
+/* The primary menu's popover is built when the menu is first opened. */
+static void
+create_primary_menu (GtkMenuButton *button,
+                     gpointer       user_data)
+{
+  HrWindow *self = user_data;
+
+  gtk_menu_button_set_menu_model (button, self->primary_menu);
+}
+
 /* The bottom switcher shows only on narrow windows: its buttons are
  * built the first time it is revealed. */
 static void
@@ -382,6 +392,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_bar);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, model_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, flash_row);
@@ -430,6 +442,7 @@ hr_window_init (HrWindow *self)
   hr_picker_set_items (self->hardware_picker, hr_catalog_get_hardware (catalog),
                        &hardware_describer);
 
+  gtk_menu_button_set_create_popup_func (self->menu_button, create_primary_menu, self, NULL);
   _hr_window_settings_init (self);
 
   sync_model_picker (self);
