@@ -67,32 +67,6 @@ static const GActionEntry app_actions[] = {
   { "quit", on_quit },
 };
 
-/* GTK starts loading the icon theme in a thread when the display opens,
- * but the icon paths GtkApplication and libadwaita add at start-up throw
- * that away, and the first frame would load the theme again, on the main
- * thread (callgrind: 66 M instructions, a sixth of what the window adds
- * to start-up).  It is loaded again here, in a thread, under the theme's
- * own lock, while the window is being built. */
-static void
-load_icon_theme (GTask        *task,
-                 gpointer      source_object,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
-{
-  gtk_icon_theme_has_icon (GTK_ICON_THEME (source_object), "open-menu-symbolic");
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-preload_icon_theme (void)
-{
-  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
-  g_autoptr(GTask) task = g_task_new (theme, NULL, NULL, NULL);
-
-  g_task_set_name (task, "[headroom] icon theme");
-  g_task_run_in_thread (task, load_icon_theme);
-}
-
 static void
 hr_application_startup (GApplication *app)
 {
@@ -101,7 +75,6 @@ hr_application_startup (GApplication *app)
   static const char *help_accels[] = { "<Control>question", NULL };
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
-  preload_icon_theme ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);
