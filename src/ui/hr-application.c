@@ -71,12 +71,16 @@ static void
 hr_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Ctrl>q", NULL };
+  /* As GtkApplication sets it when it finds gtk/help-overlay.ui. */
+  static const char *help_accels[] = { "<Control>question", NULL };
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay",
+                                         help_accels);
 }
 
 static void

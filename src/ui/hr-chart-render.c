@@ -207,32 +207,95 @@ hr_chart_part_at (const HrChartData *data,
 static PangoAttrList *
 text_attributes (gboolean numbers)
 {
-  PangoAttrList *attrs = pango_attr_list_new ();
+  static PangoAttrList *lists[2];
 
-  pango_attr_list_insert (attrs, pango_attr_scale_new (PANGO_SCALE_SMALL));
-  /* Tabular figures, where the font has them, keep digits from dancing
-   * while the numbers change. */
-  if (numbers)
-    pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum"));
-
-  return attrs;
+  if (lists[numbers] == NULL)
+    {
+      lists[numbers] = pango_attr_list_new ();
+      pango_attr_list_insert (lists[numbers], pango_attr_scale_new (PANGO_SCALE_SMALL));
+      /* Tabular figures, where the font has them, keep digits from
+       * dancing while the numbers change. */
+      if (numbers)
+        pango_attr_list_insert (lists[numbers], pango_attr_font_features_new ("tnum"));
+    }
+  return lists[numbers];
 }
 
+/* Text extents, by text, for the PangoContext they were measured in: the
+ * legend is sized on the widest name and value it could show, measured
+ * on every size request and every frame, while only the values change,
+ * once per step.  The cache holds a reference on its context (so that its
+ * address is not reused) and is emptied when the context changes. */
+static struct
+{
+  PangoContext *context;
+  guint serial;
+  GHashTable *extents;  /* "0text" or "1text" (numbers) → PangoRectangle */
+} text_cache;
+
+#define TEXT_CACHE_SIZE 128
+
+static PangoRectangle *
+cached_extents (PangoLayout *layout,
+                const char  *text,
+                gboolean     numbers)
+{
+  PangoContext *context = pango_layout_get_context (layout);
+  g_autofree char *key = NULL;
+  PangoRectangle *logical;
+
+  /* Only for layouts whose text does not depend on more than the context. */
+  if (pango_layout_get_font_description (layout) != NULL ||
+      pango_layout_get_width (layout) != -1)
+    return NULL;
+
+  if (text_cache.context != context ||
+      text_cache.serial != pango_context_get_serial (context) ||
+      (text_cache.extents != NULL &&
+       g_hash_table_size (text_cache.extents) >= TEXT_CACHE_SIZE))
+    {
+      g_set_object (&text_cache.context, context);
+      text_cache.serial = pango_context_get_serial (context);
+      g_clear_pointer (&text_cache.extents, g_hash_table_unref);
+    }
+  if (text_cache.extents == NULL)
+    text_cache.extents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  key = g_strconcat (numbers ? "1" : "0", text, NULL);
+  logical = g_hash_table_lookup (text_cache.extents, key);
+  if (logical == NULL)
+    {
+      logical = g_new (PangoRectangle, 1);
+      pango_layout_get_pixel_extents (layout, NULL, logical);
+      g_hash_table_insert (text_cache.extents, g_steal_pointer (&key), logical);
+    }
+  return logical;
+}
+
+/* Puts @text in @layout, with the chart's attributes, and measures it. */
 static void
 measure_text (PangoLayout *layout,
               const char  *text,
+              gboolean     numbers,
               double      *width,
               double      *height)
 {
-  PangoRectangle logical;
+  PangoRectangle own;
+  PangoRectangle *logical;
 
+  pango_layout_set_attributes (layout, text_attributes (numbers));
   pango_layout_set_text (layout, text, -1);
-  pango_layout_get_pixel_extents (layout, NULL, &logical);
+  logical = cached_extents (layout, text, numbers);
+  if (logical == NULL)
+    {
+      pango_layout_get_pixel_extents (layout, NULL, &own);
+      logical = &own;
+    }
 
   if (width != NULL)
-    *width = logical.width;
+    *width = logical->width;
   if (height != NULL)
-    *height = logical.height;
+    *height = logical->height;
 }
 
 static char *
@@ -321,27 +384,23 @@ legend_cell_width (PangoLayout       *layout,
   const char *names[] = {
     _("Weights"), _("KV cache"), _("Overhead"), _("Free"), _("Over limit"),
   };
-  g_autoptr(PangoAttrList) name_attrs = text_attributes (FALSE);
-  g_autoptr(PangoAttrList) value_attrs = text_attributes (TRUE);
   g_autofree char *widest = NULL;
   double name_width = 0.0;
   double value_width = 0.0;
   double line_height = 0.0;
   LegendItem items[N_LEGEND_ITEMS];
 
-  pango_layout_set_attributes (layout, name_attrs);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       double w, h;
 
-      measure_text (layout, names[i], &w, &h);
+      measure_text (layout, names[i], FALSE, &w, &h);
       name_width = MAX (name_width, w);
       line_height = MAX (line_height, h);
     }
 
-  pango_layout_set_attributes (layout, value_attrs);
   widest = size_and_share (template_bytes (data->units), 1.0, data->units);
-  measure_text (layout, widest, &value_width, NULL);
+  measure_text (layout, widest, TRUE, &value_width, NULL);
 
   /* Sizes past the template (a terabyte of memory) still fit. */
   legend_items_init (items, data);
@@ -349,7 +408,7 @@ legend_cell_width (PangoLayout       *layout,
     {
       double w, h;
 
-      measure_text (layout, items[i].value, &w, &h);
+      measure_text (layout, items[i].value, TRUE, &w, &h);
       value_width = MAX (value_width, w);
       line_height = MAX (line_height, h);
     }
@@ -384,11 +443,9 @@ legend_columns (double width,
 static double
 label_height (PangoLayout *layout)
 {
-  g_autoptr(PangoAttrList) attrs = text_attributes (TRUE);
   double height;
 
-  pango_layout_set_attributes (layout, attrs);
-  measure_text (layout, "0", NULL, &height);
+  measure_text (layout, "0", TRUE, NULL, &height);
   pango_layout_set_attributes (layout, NULL);
 
   return height;
@@ -441,7 +498,6 @@ hr_chart_get_min_width (PangoLayout       *layout,
                         const HrChartData *data)
 {
   g_autoptr(PangoLayout) copy = NULL;
-  g_autoptr(PangoAttrList) attrs = text_attributes (TRUE);
   g_autofree char *label = NULL;
   double cell_width;
   double label_width;
@@ -453,8 +509,7 @@ hr_chart_get_min_width (PangoLayout       *layout,
   cell_width = legend_cell_width (copy, data, NULL);
 
   label = limit_label (data, template_bytes (data->units));
-  pango_layout_set_attributes (copy, attrs);
-  measure_text (copy, label, &label_width, NULL);
+  measure_text (copy, label, TRUE, &label_width, NULL);
 
   return ceil (MAX (cell_width, label_width + LABEL_SPACING + MARKER_WIDTH));
 }
@@ -562,7 +617,6 @@ draw_limit_label (cairo_t           *cr,
                   double             width)
 {
   HrChartSegment segments[4];
-  g_autoptr(PangoAttrList) attrs = text_attributes (TRUE);
   g_autofree char *label = NULL;
   double limit_x;
   double label_width;
@@ -573,8 +627,7 @@ draw_limit_label (cairo_t           *cr,
     return;
 
   label = limit_label (data, data->usable_bytes);
-  pango_layout_set_attributes (layout, attrs);
-  measure_text (layout, label, &label_width, NULL);
+  measure_text (layout, label, TRUE, &label_width, NULL);
 
   /* Left of the marker, like a flag on its pole; right of it if the
    * marker is too close to the left edge. */
@@ -596,8 +649,6 @@ draw_legend (cairo_t           *cr,
              double             width,
              double             top)
 {
-  g_autoptr(PangoAttrList) name_attrs = text_attributes (FALSE);
-  g_autoptr(PangoAttrList) value_attrs = text_attributes (TRUE);
   LegendItem items[N_LEGEND_ITEMS];
   double cell_width, row_height;
   double column_width;
@@ -627,15 +678,13 @@ draw_legend (cairo_t           *cr,
       cairo_stroke (cr);
       x += SWATCH_SIZE + SWATCH_SPACING;
 
-      pango_layout_set_attributes (layout, name_attrs);
-      measure_text (layout, items[i].name, &text_width, &text_height);
+      measure_text (layout, items[i].name, FALSE, &text_width, &text_height);
       set_source (cr, &data->text, 1.0);
       cairo_move_to (cr, x, y + round ((row_height - text_height) / 2.0));
       pango_cairo_show_layout (cr, layout);
       x += text_width + NAME_SPACING;
 
-      pango_layout_set_attributes (layout, value_attrs);
-      measure_text (layout, items[i].value, NULL, &text_height);
+      measure_text (layout, items[i].value, TRUE, NULL, &text_height);
       set_source (cr, &data->text, VALUE_ALPHA);
       cairo_move_to (cr, x, y + round ((row_height - text_height) / 2.0));
       pango_cairo_show_layout (cr, layout);

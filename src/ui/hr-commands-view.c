@@ -16,27 +16,18 @@
 #include "hr-commands-view.h"
 #include "hr-commands.h"
 #include "hr-ui-format.h"
+#include "hr-view.h"
 
 struct _HrCommandsView
 {
-  AdwBin parent_instance;
-
-  HrCalculator *calculator;
+  HrView parent_instance;
 
   GtkLabel *vllm_label;
   GtkLabel *llamacpp_label;
   GtkLabel *ollama_label;
 };
 
-G_DEFINE_FINAL_TYPE (HrCommandsView, hr_commands_view, ADW_TYPE_BIN)
-
-enum {
-  PROP_0,
-  PROP_CALCULATOR,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (HrCommandsView, hr_commands_view, HR_TYPE_VIEW)
 
 static GtkLabel *
 label_for (HrCommandsView *self,
@@ -64,13 +55,15 @@ set_command (HrCommandsView   *self,
 }
 
 static void
-update (HrCommandsView *self)
+update (HrView *view)
 {
+  HrCommandsView *self = HR_COMMANDS_VIEW (view);
+  HrCalculator *calculator = hr_view_get_calculator (view);
   const HrScenario *s;
 
-  if (self->calculator == NULL)
+  if (calculator == NULL)
     return;
-  s = hr_calculator_get_scenario (self->calculator);
+  s = hr_calculator_get_scenario (calculator);
   if (s->model == NULL || s->precision == NULL || s->kv_type == NULL)
     return;
 
@@ -96,57 +89,12 @@ copy_action (GtkWidget  *widget,
 }
 
 static void
-set_calculator (HrCommandsView *self,
-                HrCalculator   *calculator)
-{
-  if (!hr_ui_follow_calculator (self, &self->calculator, calculator, G_CALLBACK (update)))
-    return;
-  update (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
-}
-
-static void
 hr_commands_view_dispose (GObject *object)
 {
   HrCommandsView *self = (HrCommandsView *) object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_COMMANDS_VIEW);
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  g_clear_object (&self->calculator);
   G_OBJECT_CLASS (hr_commands_view_parent_class)->dispose (object);
-}
-
-static void
-hr_commands_view_get_property (GObject    *object,
-                               guint       prop_id,
-                               GValue     *value,
-                               GParamSpec *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      g_value_set_object (value, HR_COMMANDS_VIEW (object)->calculator);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_commands_view_set_property (GObject      *object,
-                               guint         prop_id,
-                               const GValue *value,
-                               GParamSpec   *pspec)
-{
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      set_calculator (HR_COMMANDS_VIEW (object), g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -154,15 +102,11 @@ hr_commands_view_class_init (HrCommandsViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  HrViewClass *view_class = HR_VIEW_CLASS (klass);
 
   object_class->dispose = hr_commands_view_dispose;
-  object_class->get_property = hr_commands_view_get_property;
-  object_class->set_property = hr_commands_view_set_property;
 
-  properties[PROP_CALCULATOR] =
-    g_param_spec_object ("calculator", NULL, NULL, HR_TYPE_CALCULATOR,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->refresh = update;
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom_app/Headroom/ui/hr-commands-view.ui");

@@ -7,13 +7,13 @@
 
 #include <adwaita.h>
 
-#include "hr-calculator.h"
+#include "hr-view.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_COMMANDS_VIEW (hr_commands_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrCommandsView, hr_commands_view, HR, COMMANDS_VIEW, AdwBin)
+G_DECLARE_FINAL_TYPE (HrCommandsView, hr_commands_view, HR, COMMANDS_VIEW, HrView)
 
 const char *hr_commands_view_get_text (HrCommandsView *self,
                                        const char     *which);

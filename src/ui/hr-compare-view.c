@@ -17,6 +17,7 @@
 
 #include "hr-compare-view.h"
 #include "hr-format.h"
+#include "hr-table-view.h"
 #include "hr-ui-format.h"
 
 typedef enum
@@ -32,14 +33,7 @@ typedef enum
 
 struct _HrCompareView
 {
-  AdwBin parent_instance;
-
-  HrCalculator *calculator;
-  HrComparison *comparison;
-  guint units;
-
-  /* GtkListItem → CellKind, for every cell currently bound */
-  GHashTable *bound_cells;
+  HrTableView parent_instance;
 
   /* template children */
   GtkLabel *caption_label;
@@ -54,16 +48,7 @@ struct _HrCompareView
   GtkColumnViewColumn *max_context_column;
 };
 
-G_DEFINE_FINAL_TYPE (HrCompareView, hr_compare_view, ADW_TYPE_BIN)
-
-enum {
-  PROP_0,
-  PROP_CALCULATOR,
-  PROP_UNITS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (HrCompareView, hr_compare_view, HR_TYPE_TABLE_VIEW)
 
 static gboolean
 row_is_valid (HrComparisonRow *row)
@@ -85,28 +70,16 @@ format_tokens (guint64 tokens)
 }
 
 static void
-set_verdict_class (GtkWidget *widget,
-                   HrVerdict  verdict,
-                   gboolean   valid)
+update_cell (HrTableView *table,
+             GtkWidget   *child,
+             gpointer     item,
+             guint        kind)
 {
-  g_autofree char *css_class = hr_ui_verdict_css_class (NULL, verdict);
-
-  hr_ui_set_state_class (widget, valid ? css_class : NULL);
-}
-
-static void
-update_cell (HrCompareView *self,
-             GtkListItem   *list_item,
-             CellKind       kind)
-{
-  GtkWidget *child = gtk_list_item_get_child (list_item);
-  HrComparisonRow *row = gtk_list_item_get_item (list_item);
+  guint units = hr_view_get_units (HR_VIEW (table));
+  HrComparisonRow *row = item;
   HrModelSpec *model;
   const HrModelArch *arch;
   gboolean valid;
-
-  if (row == NULL)
-    return;
 
   model = hr_comparison_row_get_model (row);
   arch = hr_model_spec_get_arch (model);
@@ -116,8 +89,6 @@ update_cell (HrCompareView *self,
     {
     case CELL_MODEL:
       {
-        GtkWidget *icon = gtk_widget_get_first_child (child);
-        GtkWidget *name = gtk_widget_get_next_sibling (icon);
         gboolean current = hr_comparison_row_get_is_current (row);
         g_autofree char *escaped = g_markup_escape_text (hr_model_spec_get_name (model), -1);
         g_autofree char *markup = NULL;
@@ -133,12 +104,8 @@ update_cell (HrCompareView *self,
         else
           markup = g_steal_pointer (&escaped);
 
-        hr_ui_inscription_set_markup (GTK_INSCRIPTION (name), markup);
-        /* In full when the column is too narrow for it. */
-        hr_ui_set_cell_tooltip (name, hr_model_spec_get_name (model));
-        /* The icon keeps its place on every row so that names align. */
-        gtk_widget_set_opacity (icon, current ? 1.0 : 0.0);
-        hr_ui_set_cell_tooltip (icon, current ? _("Current model") : NULL);
+        hr_table_cell_marked_update (child, markup, hr_model_spec_get_name (model), current,
+                                     _("Current model"));
       }
       break;
 
@@ -170,10 +137,10 @@ update_cell (HrCompareView *self,
         g_autofree char *text = NULL;
         g_autofree char *tooltip = NULL;
 
-        text = valid ? hr_format_size (total, self->units) : g_strdup ("—");
+        text = valid ? hr_format_size (total, units) : g_strdup ("—");
         if (valid && per_device != total)
           {
-            g_autofree char *size = hr_format_size (per_device, self->units);
+            g_autofree char *size = hr_format_size (per_device, units);
 
             /* TRANSLATORS: with several GPUs, what each one holds, "4.12 GiB" */
             tooltip = g_strdup_printf (_("%s on each device"), size);
@@ -184,18 +151,7 @@ update_cell (HrCompareView *self,
       break;
 
     case CELL_FITS:
-      {
-        GtkWidget *icon = gtk_widget_get_first_child (child);
-        GtkWidget *label = gtk_widget_get_next_sibling (icon);
-        HrVerdict verdict = hr_comparison_row_get_verdict (row);
-        g_autofree char *icon_name = hr_ui_verdict_icon (NULL, verdict);
-        g_autofree char *text = NULL;
-
-        text = valid ? hr_ui_format_verdict (NULL, verdict) : g_strdup (_("Cannot estimate"));
-        hr_ui_image_set_icon_name (GTK_IMAGE (icon), valid ? icon_name : NULL);
-        hr_ui_inscription_set_text (GTK_INSCRIPTION (label), text);
-        set_verdict_class (child, verdict, valid);
-      }
+      hr_table_cell_verdict_update (child, hr_comparison_row_get_verdict (row), valid);
       break;
 
     case CELL_DECODE:
@@ -265,56 +221,21 @@ update_cell (HrCompareView *self,
     }
 }
 
-static void
-update_all_cells (HrCompareView *self)
-{
-  GHashTableIter iter;
-  gpointer key, value;
-
-  g_hash_table_iter_init (&iter, self->bound_cells);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    update_cell (self, key, GPOINTER_TO_UINT (value));
-}
-
 static GtkWidget *
-number_inscription_new (int chars)
+create_cell (HrTableView *table,
+             guint        kind)
 {
-  GtkWidget *inscription = gtk_inscription_new (NULL);
-
-  g_object_set (inscription, "min-chars", chars, "nat-chars", chars, "xalign", 1.0f, NULL);
-  gtk_widget_add_css_class (inscription, "numeric");
-  return inscription;
-}
-
-static void
-setup_cell_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               HrCompareView            *self)
-{
-  CellKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "hr-cell"));
   GtkWidget *child = NULL;
 
   switch (kind)
     {
     case CELL_MODEL:
-      {
-        GtkWidget *name = gtk_inscription_new (NULL);
-
-        g_object_set (name,
-                      "hexpand", TRUE,
-                      "min-chars", 22,
-                      "nat-chars", 34,
-                      "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
-                      NULL);
-        child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-        gtk_box_append (GTK_BOX (child), gtk_image_new_from_icon_name ("object-select-symbolic"));
-        gtk_box_append (GTK_BOX (child), name);
-      }
+      child = hr_table_cell_marked_new (22, 34);
       break;
 
     case CELL_PARAMS:
       /* "30.5B (3.3B active)" may shrink; "9.4B" never does. */
-      child = number_inscription_new (19);
+      child = hr_table_cell_number_new (19);
       g_object_set (child,
                     "min-chars", 14,
                     "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
@@ -322,27 +243,15 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
       break;
 
     case CELL_TOTAL:
-      child = number_inscription_new (11);
+      child = hr_table_cell_number_new (11);
       break;
 
     case CELL_FITS:
-      {
-        GtkWidget *label = gtk_inscription_new (NULL);
-
-        g_object_set (label,
-                      "hexpand", TRUE,
-                      "min-chars", 17,
-                      "nat-chars", 17,
-                      "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
-                      NULL);
-        child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-        gtk_box_append (GTK_BOX (child), gtk_image_new ());
-        gtk_box_append (GTK_BOX (child), label);
-      }
+      child = hr_table_cell_verdict_new ();
       break;
 
     case CELL_DECODE:
-      child = number_inscription_new (11);
+      child = hr_table_cell_number_new (11);
       break;
 
     case CELL_MAX_CONTEXT:
@@ -350,7 +259,7 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
         /* A warning sign beside a max context past the trained one; the
          * cell's tooltip says what it means. */
         GtkWidget *hint = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-        GtkWidget *label = number_inscription_new (16);
+        GtkWidget *label = hr_table_cell_number_new (16);
 
         gtk_widget_add_css_class (hint, "warning");
         gtk_widget_set_halign (hint, GTK_ALIGN_START);
@@ -367,40 +276,7 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
       g_assert_not_reached ();
     }
 
-  gtk_list_item_set_child (list_item, child);
-}
-
-static void
-bind_cell_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              HrCompareView            *self)
-{
-  CellKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "hr-cell"));
-
-  g_hash_table_insert (self->bound_cells, list_item, GUINT_TO_POINTER (kind));
-  update_cell (self, list_item, kind);
-}
-
-static void
-unbind_cell_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                HrCompareView            *self)
-{
-  g_hash_table_remove (self->bound_cells, list_item);
-}
-
-static void
-set_cell_factory (HrCompareView       *self,
-                  GtkColumnViewColumn *column,
-                  CellKind             kind)
-{
-  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-
-  g_object_set_data (G_OBJECT (factory), "hr-cell", GUINT_TO_POINTER (kind));
-  g_signal_connect_object (factory, "setup", G_CALLBACK (setup_cell_cb), self, 0);
-  g_signal_connect_object (factory, "bind", G_CALLBACK (bind_cell_cb), self, 0);
-  g_signal_connect_object (factory, "unbind", G_CALLBACK (unbind_cell_cb), self, 0);
-  gtk_column_view_column_set_factory (column, factory);
+  return child;
 }
 
 /* Fits comfortably, then tight, then does not fit. */
@@ -418,6 +294,7 @@ compare_verdicts (gconstpointer a,
 static void
 update_caption (HrCompareView *self)
 {
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   g_autofree char *caption = NULL;
   g_autofree char *context = NULL;
   g_autofree char *device = NULL;
@@ -425,16 +302,16 @@ update_caption (HrCompareView *self)
   HrHardware *hardware;
   guint gpus;
 
-  if (self->calculator == NULL)
+  if (calculator == NULL)
     {
       gtk_label_set_text (self->caption_label, "");
       return;
     }
 
-  precision = hr_calculator_get_precision (self->calculator);
-  hardware = hr_calculator_get_hardware (self->calculator);
-  gpus = hr_calculator_get_gpu_count (self->calculator);
-  context = hr_format_tokens (hr_calculator_get_context (self->calculator));
+  precision = hr_calculator_get_precision (calculator);
+  hardware = hr_calculator_get_hardware (calculator);
+  gpus = hr_calculator_get_gpu_count (calculator);
+  context = hr_format_tokens (hr_calculator_get_context (calculator));
 
   if (hardware == NULL)
     device = g_strdup ("—");
@@ -454,45 +331,25 @@ update_caption (HrCompareView *self)
 }
 
 /* Only the current model: nothing to compare it with. */
-static void
-update_empty_state (HrCompareView *self)
+static gboolean
+is_empty (HrTableView *table,
+          guint        n_shown)
 {
-  gboolean empty = self->comparison == NULL ||
-                   g_list_model_get_n_items (G_LIST_MODEL (self->comparison)) <= 1;
-
-  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "table");
-}
-
-/* The model updated its rows in place: show the new values and re-sort,
- * without rebinding rows (which would cost milliseconds per step). */
-static void
-model_refreshed_cb (HrCompareView *self)
-{
-  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
-
-  update_all_cells (self);
-  /* Unsorted, a re-sort would only rebind every row. */
-  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
-    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+  return hr_table_view_get_rows (table) == NULL || n_shown <= 1;
 }
 
 static void
-comparison_items_changed_cb (HrCompareView *self,
-                             guint          position,
-                             guint          removed,
-                             guint          added,
-                             GListModel    *model)
+refresh (HrView *view)
 {
-  update_empty_state (self);
-  /* Rows are updated in place: the column view may keep the same
-   * widgets for the same items, so refresh what they show. */
-  update_all_cells (self);
+  update_caption (HR_COMPARE_VIEW (view));
+  HR_VIEW_CLASS (hr_compare_view_parent_class)->refresh (view);
 }
 
-static void
-calculator_changed_cb (HrCompareView *self)
+static HrRowList *
+create_rows (HrTableView  *table,
+             HrCalculator *calculator)
 {
-  update_caption (self);
+  return HR_ROW_LIST (hr_comparison_new (calculator));
 }
 
 static void
@@ -500,71 +357,21 @@ column_view_activate_cb (HrCompareView *self,
                          guint          position,
                          GtkColumnView *column_view)
 {
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (column_view));
   g_autoptr(HrComparisonRow) row = g_list_model_get_item (model, position);
 
-  if (row == NULL || self->calculator == NULL)
+  if (row == NULL || calculator == NULL)
     return;
-  hr_calculator_set_model (self->calculator, hr_comparison_row_get_model (row));
+  hr_calculator_set_model (calculator, hr_comparison_row_get_model (row));
 }
 
 static void
 hr_compare_view_dispose (GObject *object)
 {
-  HrCompareView *self = HR_COMPARE_VIEW (object);
-
-  if (self->comparison != NULL)
-    g_signal_handlers_disconnect_by_data (self->comparison, self);
-
-  gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_COMPARE_VIEW);
-
-  g_clear_pointer (&self->bound_cells, g_hash_table_unref);
-  g_clear_object (&self->comparison);
-  g_clear_object (&self->calculator);
+  gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_COMPARE_VIEW);
 
   G_OBJECT_CLASS (hr_compare_view_parent_class)->dispose (object);
-}
-
-static void
-hr_compare_view_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  HrCompareView *self = HR_COMPARE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      g_value_set_object (value, self->calculator);
-      break;
-    case PROP_UNITS:
-      g_value_set_uint (value, self->units);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_compare_view_set_property (GObject      *object,
-                              guint         prop_id,
-                              const GValue *value,
-                              GParamSpec   *pspec)
-{
-  HrCompareView *self = HR_COMPARE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      hr_compare_view_set_calculator (self, g_value_get_object (value));
-      break;
-    case PROP_UNITS:
-      hr_compare_view_set_units (self, g_value_get_uint (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -572,20 +379,17 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  HrViewClass *view_class = HR_VIEW_CLASS (klass);
+  HrTableViewClass *table_class = HR_TABLE_VIEW_CLASS (klass);
 
   object_class->dispose = hr_compare_view_dispose;
-  object_class->get_property = hr_compare_view_get_property;
-  object_class->set_property = hr_compare_view_set_property;
 
-  properties[PROP_CALCULATOR] =
-    g_param_spec_object ("calculator", NULL, NULL,
-                         HR_TYPE_CALCULATOR,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_UNITS] =
-    g_param_spec_uint ("units", NULL, "0 = GiB, 1 = GB",
-                       HR_UNITS_BINARY, HR_UNITS_DECIMAL, HR_UNITS_BINARY,
-                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->refresh = refresh;
+
+  table_class->create_rows = create_rows;
+  table_class->create_cell = create_cell;
+  table_class->update_cell = update_cell;
+  table_class->is_empty = is_empty;
 
   g_type_ensure (HR_TYPE_MODEL_SPEC);
   g_type_ensure (HR_TYPE_COMPARISON_ROW);
@@ -609,101 +413,28 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
 static void
 hr_compare_view_init (HrCompareView *self)
 {
+  HrTableView *table = HR_TABLE_VIEW (self);
   g_autoptr(GtkCustomSorter) fits_sorter = NULL;
-
-  self->bound_cells = g_hash_table_new (NULL, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  set_cell_factory (self, self->model_column, CELL_MODEL);
-  set_cell_factory (self, self->params_column, CELL_PARAMS);
-  set_cell_factory (self, self->total_column, CELL_TOTAL);
-  set_cell_factory (self, self->fits_column, CELL_FITS);
-  set_cell_factory (self, self->decode_column, CELL_DECODE);
-  set_cell_factory (self, self->max_context_column, CELL_MAX_CONTEXT);
+  hr_table_view_set_cell_factory (table, self->model_column, CELL_MODEL);
+  hr_table_view_set_cell_factory (table, self->params_column, CELL_PARAMS);
+  hr_table_view_set_cell_factory (table, self->total_column, CELL_TOTAL);
+  hr_table_view_set_cell_factory (table, self->fits_column, CELL_FITS);
+  hr_table_view_set_cell_factory (table, self->decode_column, CELL_DECODE);
+  hr_table_view_set_cell_factory (table, self->max_context_column, CELL_MAX_CONTEXT);
 
   fits_sorter = gtk_custom_sorter_new (compare_verdicts, NULL, NULL);
   gtk_column_view_column_set_sorter (self->fits_column, GTK_SORTER (fits_sorter));
 
-  gtk_sort_list_model_set_sorter (self->sort_model, gtk_column_view_get_sorter (self->column_view));
-  update_empty_state (self);
+  hr_table_view_set_column_view (table, self->column_view, self->sort_model, NULL, self->stack);
 }
 
 GtkWidget *
 hr_compare_view_new (void)
 {
   return g_object_new (HR_TYPE_COMPARE_VIEW, NULL);
-}
-
-HrCalculator *
-hr_compare_view_get_calculator (HrCompareView *self)
-{
-  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
-  return self->calculator;
-}
-
-/**
- * hr_compare_view_set_calculator:
- * @calculator: (nullable): the calculator to follow
- *
- * Creates a comparison for @calculator and shows it.
- */
-void
-hr_compare_view_set_calculator (HrCompareView *self,
-                                HrCalculator  *calculator)
-{
-  g_return_if_fail (HR_IS_COMPARE_VIEW (self));
-  g_return_if_fail (calculator == NULL || HR_IS_CALCULATOR (calculator));
-
-  if (self->calculator == calculator)
-    return;
-
-  if (self->comparison != NULL)
-    g_signal_handlers_disconnect_by_data (self->comparison, self);
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  gtk_sort_list_model_set_model (self->sort_model, NULL);
-  g_clear_object (&self->comparison);
-  g_set_object (&self->calculator, calculator);
-
-  if (calculator != NULL)
-    {
-      g_signal_connect_object (calculator, "changed",
-                               G_CALLBACK (calculator_changed_cb), self, G_CONNECT_SWAPPED);
-      self->comparison = hr_comparison_new (calculator);
-      g_signal_connect_object (self->comparison, "items-changed",
-                               G_CALLBACK (comparison_items_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->comparison, "refreshed",
-                               G_CALLBACK (model_refreshed_cb), self, G_CONNECT_SWAPPED);
-    }
-
-  update_caption (self);
-  gtk_sort_list_model_set_model (self->sort_model, G_LIST_MODEL (self->comparison));
-  update_empty_state (self);
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
-}
-
-guint
-hr_compare_view_get_units (HrCompareView *self)
-{
-  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), HR_UNITS_BINARY);
-  return self->units;
-}
-
-void
-hr_compare_view_set_units (HrCompareView *self,
-                           guint          units)
-{
-  g_return_if_fail (HR_IS_COMPARE_VIEW (self));
-  g_return_if_fail (units <= HR_UNITS_DECIMAL);
-
-  if (self->units == units)
-    return;
-
-  self->units = units;
-  update_all_cells (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNITS]);
 }
 
 /**
@@ -715,5 +446,5 @@ HrComparison *
 hr_compare_view_get_comparison (HrCompareView *self)
 {
   g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
-  return self->comparison;
+  return HR_COMPARISON (hr_table_view_get_rows (HR_TABLE_VIEW (self)));
 }

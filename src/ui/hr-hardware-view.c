@@ -18,6 +18,7 @@
 
 #include "hr-format.h"
 #include "hr-hardware-view.h"
+#include "hr-table-view.h"
 #include "hr-ui-format.h"
 
 typedef enum
@@ -33,14 +34,7 @@ typedef enum
 
 struct _HrHardwareView
 {
-  AdwBin parent_instance;
-
-  HrCalculator *calculator;
-  HrHardwareTable *table;
-  guint units;
-
-  /* GtkListItem → CellKind, for every cell currently bound */
-  GHashTable *bound_cells;
+  HrTableView parent_instance;
 
   /* filter state: NULL = everything */
   char *vendor;
@@ -64,16 +58,7 @@ struct _HrHardwareView
   GtkColumnViewColumn *decode_column;
 };
 
-G_DEFINE_FINAL_TYPE (HrHardwareView, hr_hardware_view, ADW_TYPE_BIN)
-
-enum {
-  PROP_0,
-  PROP_CALCULATOR,
-  PROP_UNITS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (HrHardwareView, hr_hardware_view, HR_TYPE_TABLE_VIEW)
 
 /* The share bar takes the verdict's colour.  Adwaita colours a level
  * bar's blocks by offset name only, with no error colour, hence these
@@ -125,27 +110,16 @@ device_markup (HrHardware *hardware,
 }
 
 static void
-set_verdict_class (GtkWidget *widget,
-                   HrVerdict  verdict,
-                   gboolean   valid)
+update_cell (HrTableView *table,
+             GtkWidget   *child,
+             gpointer     item,
+             guint        kind)
 {
-  g_autofree char *css_class = hr_ui_verdict_css_class (NULL, verdict);
-
-  hr_ui_set_state_class (widget, valid ? css_class : NULL);
-}
-
-static void
-update_cell (HrHardwareView *self,
-             GtkListItem    *list_item,
-             CellKind        kind)
-{
-  GtkWidget *child = gtk_list_item_get_child (list_item);
-  HrHardwareRow *row = gtk_list_item_get_item (list_item);
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (table));
+  guint units = hr_view_get_units (HR_VIEW (table));
+  HrHardwareRow *row = item;
   HrHardware *hardware;
   gboolean valid;
-
-  if (row == NULL)
-    return;
 
   hardware = hr_hardware_row_get_hardware (row);
   valid = hr_hardware_row_get_valid (row);
@@ -154,18 +128,12 @@ update_cell (HrHardwareView *self,
     {
     case CELL_DEVICE:
       {
-        GtkWidget *icon = gtk_widget_get_first_child (child);
-        GtkWidget *name = gtk_widget_get_next_sibling (icon);
-        gboolean current = self->calculator != NULL &&
-                           hardware == hr_calculator_get_hardware (self->calculator);
+        gboolean current = calculator != NULL &&
+                           hardware == hr_calculator_get_hardware (calculator);
         g_autofree char *markup = device_markup (hardware, current);
 
-        hr_ui_inscription_set_markup (GTK_INSCRIPTION (name), markup);
-        /* In full when the column is too narrow for it. */
-        hr_ui_set_cell_tooltip (name, hr_hardware_get_name (hardware));
-        /* The icon keeps its place on every row so that names align. */
-        gtk_widget_set_opacity (icon, current ? 1.0 : 0.0);
-        hr_ui_set_cell_tooltip (icon, current ? _("Current device") : NULL);
+        hr_table_cell_marked_update (child, markup, hr_hardware_get_name (hardware), current,
+                                     _("Current device"));
       }
       break;
 
@@ -175,7 +143,7 @@ update_cell (HrHardwareView *self,
         g_autofree char *bandwidth = NULL;
         g_autofree char *text = NULL;
 
-        memory = format_device_memory (hr_hardware_get_memory_bytes (hardware), self->units);
+        memory = format_device_memory (hr_hardware_get_memory_bytes (hardware), units);
         bandwidth = hr_format_bandwidth (hr_hardware_get_bandwidth_gbps (hardware));
         /* TRANSLATORS: a device's memory and memory bandwidth, "24 GiB · 936 GB/s" */
         text = g_strdup_printf (_("%s · %s"), memory, bandwidth);
@@ -187,7 +155,7 @@ update_cell (HrHardwareView *self,
       {
         g_autofree char *text = NULL;
 
-        text = valid ? hr_format_size (hr_hardware_row_get_required_bytes (row), self->units)
+        text = valid ? hr_format_size (hr_hardware_row_get_required_bytes (row), units)
                      : g_strdup ("—");
         hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
       }
@@ -203,25 +171,15 @@ update_cell (HrHardwareView *self,
         text = valid ? hr_format_percent (share, 0) : g_strdup ("—");
         gtk_level_bar_set_value (GTK_LEVEL_BAR (bar), valid ? CLAMP (share, 0.0, 1.0) : 0.0);
         /* the bar keeps Adwaita's accent colour while it fits comfortably */
-        set_verdict_class (bar, hr_hardware_row_get_verdict (row),
-                           valid && hr_hardware_row_get_verdict (row) != HR_VERDICT_COMFORTABLE);
+        hr_table_cell_set_verdict_class (bar, hr_hardware_row_get_verdict (row),
+                                         valid &&
+                                         hr_hardware_row_get_verdict (row) != HR_VERDICT_COMFORTABLE);
         hr_ui_inscription_set_text (GTK_INSCRIPTION (label), text);
       }
       break;
 
     case CELL_VERDICT:
-      {
-        GtkWidget *icon = gtk_widget_get_first_child (child);
-        GtkWidget *label = gtk_widget_get_next_sibling (icon);
-        HrVerdict verdict = hr_hardware_row_get_verdict (row);
-        g_autofree char *icon_name = hr_ui_verdict_icon (NULL, verdict);
-        g_autofree char *text = NULL;
-
-        text = valid ? hr_ui_format_verdict (NULL, verdict) : g_strdup (_("Cannot estimate"));
-        hr_ui_image_set_icon_name (GTK_IMAGE (icon), valid ? icon_name : NULL);
-        hr_ui_inscription_set_text (GTK_INSCRIPTION (label), text);
-        set_verdict_class (child, verdict, valid);
-      }
+      hr_table_cell_verdict_update (child, hr_hardware_row_get_verdict (row), valid);
       break;
 
     case CELL_DECODE:
@@ -240,60 +198,24 @@ update_cell (HrHardwareView *self,
     }
 }
 
-static void
-update_all_cells (HrHardwareView *self)
-{
-  GHashTableIter iter;
-  gpointer key, value;
-
-  g_hash_table_iter_init (&iter, self->bound_cells);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    update_cell (self, key, GPOINTER_TO_UINT (value));
-}
-
 static GtkWidget *
-number_inscription_new (int chars)
+create_cell (HrTableView *table,
+             guint        kind)
 {
-  GtkWidget *inscription = gtk_inscription_new (NULL);
-
-  g_object_set (inscription, "min-chars", chars, "nat-chars", chars, "xalign", 1.0f, NULL);
-  gtk_widget_add_css_class (inscription, "numeric");
-  return inscription;
-}
-
-static void
-setup_cell_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               HrHardwareView           *self)
-{
-  CellKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "hr-cell"));
   GtkWidget *child = NULL;
 
   switch (kind)
     {
     case CELL_DEVICE:
-      {
-        GtkWidget *icon = gtk_image_new_from_icon_name ("object-select-symbolic");
-        GtkWidget *name = gtk_inscription_new (NULL);
-
-        child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-        g_object_set (name,
-                      "hexpand", TRUE,
-                      "min-chars", 26,
-                      "nat-chars", 30,
-                      "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
-                      NULL);
-        gtk_box_append (GTK_BOX (child), icon);
-        gtk_box_append (GTK_BOX (child), name);
-      }
+      child = hr_table_cell_marked_new (26, 30);
       break;
 
     case CELL_SPECS:
-      child = number_inscription_new (17);
+      child = hr_table_cell_number_new (17);
       break;
 
     case CELL_REQUIRED:
-      child = number_inscription_new (11);
+      child = hr_table_cell_number_new (11);
       break;
 
     case CELL_SHARE:
@@ -311,28 +233,16 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 
         child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
         gtk_box_append (GTK_BOX (child), bar);
-        gtk_box_append (GTK_BOX (child), number_inscription_new (5));
+        gtk_box_append (GTK_BOX (child), hr_table_cell_number_new (5));
       }
       break;
 
     case CELL_VERDICT:
-      {
-        GtkWidget *label = gtk_inscription_new (NULL);
-
-        g_object_set (label,
-                      "hexpand", TRUE,
-                      "min-chars", 17,
-                      "nat-chars", 17,
-                      "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END,
-                      NULL);
-        child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-        gtk_box_append (GTK_BOX (child), gtk_image_new ());
-        gtk_box_append (GTK_BOX (child), label);
-      }
+      child = hr_table_cell_verdict_new ();
       break;
 
     case CELL_DECODE:
-      child = number_inscription_new (11);
+      child = hr_table_cell_number_new (11);
       break;
 
     case N_CELL_KINDS:
@@ -340,40 +250,7 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
       g_assert_not_reached ();
     }
 
-  gtk_list_item_set_child (list_item, child);
-}
-
-static void
-bind_cell_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              HrHardwareView           *self)
-{
-  CellKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "hr-cell"));
-
-  g_hash_table_insert (self->bound_cells, list_item, GUINT_TO_POINTER (kind));
-  update_cell (self, list_item, kind);
-}
-
-static void
-unbind_cell_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                HrHardwareView           *self)
-{
-  g_hash_table_remove (self->bound_cells, list_item);
-}
-
-static void
-set_cell_factory (HrHardwareView      *self,
-                  GtkColumnViewColumn *column,
-                  CellKind             kind)
-{
-  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-
-  g_object_set_data (G_OBJECT (factory), "hr-cell", GUINT_TO_POINTER (kind));
-  g_signal_connect_object (factory, "setup", G_CALLBACK (setup_cell_cb), self, 0);
-  g_signal_connect_object (factory, "bind", G_CALLBACK (bind_cell_cb), self, 0);
-  g_signal_connect_object (factory, "unbind", G_CALLBACK (unbind_cell_cb), self, 0);
-  gtk_column_view_column_set_factory (column, factory);
+  return child;
 }
 
 /* Memory first, then bandwidth. */
@@ -445,10 +322,11 @@ rebuild_vendor_list (HrHardwareView *self)
 {
   g_autoptr(GPtrArray) vendors = g_ptr_array_new ();
   guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->vendor_list));
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   GListModel *hardware = NULL;
 
-  if (self->calculator != NULL)
-    hardware = hr_catalog_get_hardware (hr_calculator_get_catalog (self->calculator));
+  if (calculator != NULL)
+    hardware = hr_catalog_get_hardware (hr_calculator_get_catalog (calculator));
 
   for (guint i = 0; hardware != NULL && i < g_list_model_get_n_items (hardware); i++)
     {
@@ -471,6 +349,7 @@ rebuild_vendor_list (HrHardwareView *self)
 static void
 update_caption (HrHardwareView *self)
 {
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   g_autofree char *caption = NULL;
   g_autofree char *context = NULL;
   HrModelSpec *model;
@@ -479,19 +358,19 @@ update_caption (HrHardwareView *self)
   const char *precision_label;
   guint gpus;
 
-  if (self->calculator == NULL)
+  if (calculator == NULL)
     {
       gtk_label_set_text (self->caption_label, "");
       return;
     }
 
-  model = hr_calculator_get_model (self->calculator);
-  precision = hr_calculator_get_precision (self->calculator);
+  model = hr_calculator_get_model (calculator);
+  precision = hr_calculator_get_precision (calculator);
   model_name = model != NULL ? hr_model_spec_get_name (model) : "—";
   precision_label = precision != NULL ? hr_precision_get_label (precision) : "—";
-  context = hr_format_tokens (hr_calculator_get_context (self->calculator));
+  context = hr_format_tokens (hr_calculator_get_context (calculator));
 
-  gpus = hr_calculator_get_gpu_count (self->calculator);
+  gpus = hr_calculator_get_gpu_count (calculator);
   if (gpus > 1)
     /* TRANSLATORS: caption above the hardware table: a model, a precision
      * (e.g. Q4_K_M), a context in tokens (e.g. 32,768) and a number of
@@ -511,44 +390,33 @@ update_caption (HrHardwareView *self)
   gtk_label_set_text (self->caption_label, caption);
 }
 
-static void
-update_empty_state (HrHardwareView *self)
+static gboolean
+is_empty (HrTableView *table,
+          guint        n_shown)
 {
-  gboolean empty = self->table != NULL &&
-                   g_list_model_get_n_items (G_LIST_MODEL (self->filter_model)) == 0;
-
-  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "table");
+  return hr_table_view_get_rows (table) != NULL && n_shown == 0;
 }
 
-/* The model updated its rows in place: show the new values and re-sort,
- * without rebinding rows (which would cost milliseconds per step). */
-static void
-model_refreshed_cb (HrHardwareView *self)
+static HrRowList *
+create_rows (HrTableView  *table,
+             HrCalculator *calculator)
 {
-  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
-
-  update_all_cells (self);
-  /* Unsorted, a re-sort would only rebind every row. */
-  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
-    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+  return HR_ROW_LIST (hr_hardware_table_new (calculator));
 }
 
 static void
-table_items_changed_cb (HrHardwareView *self,
-                        guint           position,
-                        guint           removed,
-                        guint           added,
-                        GListModel     *model)
+attach (HrView       *view,
+        HrCalculator *calculator)
 {
-  /* Rows are updated in place: the column view may keep the same
-   * widgets for the same items, so refresh what they show. */
-  update_all_cells (self);
+  HR_VIEW_CLASS (hr_hardware_view_parent_class)->attach (view, calculator);
+  rebuild_vendor_list (HR_HARDWARE_VIEW (view));
 }
 
 static void
-calculator_changed_cb (HrHardwareView *self)
+refresh (HrView *view)
 {
-  update_caption (self);
+  update_caption (HR_HARDWARE_VIEW (view));
+  HR_VIEW_CLASS (hr_hardware_view_parent_class)->refresh (view);
 }
 
 static void
@@ -586,22 +454,17 @@ vendor_selected_cb (HrHardwareView *self,
 }
 
 static void
-filter_items_changed_cb (HrHardwareView *self)
-{
-  update_empty_state (self);
-}
-
-static void
 column_view_activate_cb (HrHardwareView *self,
                          guint           position,
                          GtkColumnView  *column_view)
 {
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (column_view));
   g_autoptr(HrHardwareRow) row = g_list_model_get_item (model, position);
 
-  if (row == NULL || self->calculator == NULL)
+  if (row == NULL || calculator == NULL)
     return;
-  hr_calculator_set_hardware (self->calculator, hr_hardware_row_get_hardware (row));
+  hr_calculator_set_hardware (calculator, hr_hardware_row_get_hardware (row));
 }
 
 static void
@@ -628,61 +491,13 @@ hr_hardware_view_dispose (GObject *object)
 {
   HrHardwareView *self = HR_HARDWARE_VIEW (object);
 
-  if (self->table != NULL)
-    g_signal_handlers_disconnect_by_data (self->table, self);
-
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_HARDWARE_VIEW);
 
-  g_clear_pointer (&self->bound_cells, g_hash_table_unref);
   g_clear_object (&self->filter);
   g_clear_pointer (&self->vendor, g_free);
   g_clear_pointer (&self->search_words, g_strfreev);
-  g_clear_object (&self->table);
-  g_clear_object (&self->calculator);
 
   G_OBJECT_CLASS (hr_hardware_view_parent_class)->dispose (object);
-}
-
-static void
-hr_hardware_view_get_property (GObject    *object,
-                               guint       prop_id,
-                               GValue     *value,
-                               GParamSpec *pspec)
-{
-  HrHardwareView *self = HR_HARDWARE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      g_value_set_object (value, self->calculator);
-      break;
-    case PROP_UNITS:
-      g_value_set_uint (value, self->units);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_hardware_view_set_property (GObject      *object,
-                               guint         prop_id,
-                               const GValue *value,
-                               GParamSpec   *pspec)
-{
-  HrHardwareView *self = HR_HARDWARE_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      hr_hardware_view_set_calculator (self, g_value_get_object (value));
-      break;
-    case PROP_UNITS:
-      hr_hardware_view_set_units (self, g_value_get_uint (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -690,22 +505,20 @@ hr_hardware_view_class_init (HrHardwareViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  HrViewClass *view_class = HR_VIEW_CLASS (klass);
+  HrTableViewClass *table_class = HR_TABLE_VIEW_CLASS (klass);
 
   object_class->dispose = hr_hardware_view_dispose;
-  object_class->get_property = hr_hardware_view_get_property;
-  object_class->set_property = hr_hardware_view_set_property;
 
   widget_class->root = hr_hardware_view_root;
 
-  properties[PROP_CALCULATOR] =
-    g_param_spec_object ("calculator", NULL, NULL,
-                         HR_TYPE_CALCULATOR,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_UNITS] =
-    g_param_spec_uint ("units", NULL, "0 = GiB, 1 = GB",
-                       HR_UNITS_BINARY, HR_UNITS_DECIMAL, HR_UNITS_BINARY,
-                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->attach = attach;
+  view_class->refresh = refresh;
+
+  table_class->create_rows = create_rows;
+  table_class->create_cell = create_cell;
+  table_class->update_cell = update_cell;
+  table_class->is_empty = is_empty;
 
   g_type_ensure (HR_TYPE_HARDWARE);
   g_type_ensure (HR_TYPE_HARDWARE_ROW);
@@ -730,26 +543,24 @@ hr_hardware_view_class_init (HrHardwareViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, vendor_selected_cb);
-  gtk_widget_class_bind_template_callback (widget_class, filter_items_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, column_view_activate_cb);
 }
 
 static void
 hr_hardware_view_init (HrHardwareView *self)
 {
+  HrTableView *table = HR_TABLE_VIEW (self);
   g_autoptr(GtkCustomSorter) specs_sorter = NULL;
   g_autoptr(GtkCustomSorter) verdict_sorter = NULL;
 
-  self->bound_cells = g_hash_table_new (NULL, NULL);
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  set_cell_factory (self, self->device_column, CELL_DEVICE);
-  set_cell_factory (self, self->specs_column, CELL_SPECS);
-  set_cell_factory (self, self->required_column, CELL_REQUIRED);
-  set_cell_factory (self, self->share_column, CELL_SHARE);
-  set_cell_factory (self, self->verdict_column, CELL_VERDICT);
-  set_cell_factory (self, self->decode_column, CELL_DECODE);
+  hr_table_view_set_cell_factory (table, self->device_column, CELL_DEVICE);
+  hr_table_view_set_cell_factory (table, self->specs_column, CELL_SPECS);
+  hr_table_view_set_cell_factory (table, self->required_column, CELL_REQUIRED);
+  hr_table_view_set_cell_factory (table, self->share_column, CELL_SHARE);
+  hr_table_view_set_cell_factory (table, self->verdict_column, CELL_VERDICT);
+  hr_table_view_set_cell_factory (table, self->decode_column, CELL_DECODE);
 
   specs_sorter = gtk_custom_sorter_new (compare_specs, NULL, NULL);
   gtk_column_view_column_set_sorter (self->specs_column, GTK_SORTER (specs_sorter));
@@ -759,7 +570,8 @@ hr_hardware_view_init (HrHardwareView *self)
   self->filter = gtk_custom_filter_new (filter_row, self, NULL);
   gtk_filter_list_model_set_filter (self->filter_model, GTK_FILTER (self->filter));
 
-  gtk_sort_list_model_set_sorter (self->sort_model, gtk_column_view_get_sorter (self->column_view));
+  hr_table_view_set_column_view (table, self->column_view, self->sort_model, self->filter_model,
+                                 self->stack);
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->column_view));
 }
 
@@ -767,78 +579,6 @@ GtkWidget *
 hr_hardware_view_new (void)
 {
   return g_object_new (HR_TYPE_HARDWARE_VIEW, NULL);
-}
-
-HrCalculator *
-hr_hardware_view_get_calculator (HrHardwareView *self)
-{
-  g_return_val_if_fail (HR_IS_HARDWARE_VIEW (self), NULL);
-  return self->calculator;
-}
-
-/**
- * hr_hardware_view_set_calculator:
- * @calculator: (nullable): the calculator to follow
- *
- * Creates a hardware table for @calculator and shows it.
- */
-void
-hr_hardware_view_set_calculator (HrHardwareView *self,
-                                 HrCalculator   *calculator)
-{
-  g_return_if_fail (HR_IS_HARDWARE_VIEW (self));
-  g_return_if_fail (calculator == NULL || HR_IS_CALCULATOR (calculator));
-
-  if (self->calculator == calculator)
-    return;
-
-  if (self->table != NULL)
-    g_signal_handlers_disconnect_by_data (self->table, self);
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  gtk_filter_list_model_set_model (self->filter_model, NULL);
-  g_clear_object (&self->table);
-  g_set_object (&self->calculator, calculator);
-
-  if (calculator != NULL)
-    {
-      g_signal_connect_object (calculator, "changed",
-                               G_CALLBACK (calculator_changed_cb), self, G_CONNECT_SWAPPED);
-      self->table = hr_hardware_table_new (calculator);
-      g_signal_connect_object (self->table, "items-changed",
-                               G_CALLBACK (table_items_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->table, "refreshed",
-                               G_CALLBACK (model_refreshed_cb), self, G_CONNECT_SWAPPED);
-    }
-
-  rebuild_vendor_list (self);
-  update_caption (self);
-  gtk_filter_list_model_set_model (self->filter_model, G_LIST_MODEL (self->table));
-  update_empty_state (self);
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
-}
-
-guint
-hr_hardware_view_get_units (HrHardwareView *self)
-{
-  g_return_val_if_fail (HR_IS_HARDWARE_VIEW (self), HR_UNITS_BINARY);
-  return self->units;
-}
-
-void
-hr_hardware_view_set_units (HrHardwareView *self,
-                            guint           units)
-{
-  g_return_if_fail (HR_IS_HARDWARE_VIEW (self));
-  g_return_if_fail (units <= HR_UNITS_DECIMAL);
-
-  if (self->units == units)
-    return;
-
-  self->units = units;
-  update_all_cells (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNITS]);
 }
 
 /**
@@ -850,5 +590,5 @@ HrHardwareTable *
 hr_hardware_view_get_table (HrHardwareView *self)
 {
   g_return_val_if_fail (HR_IS_HARDWARE_VIEW (self), NULL);
-  return self->table;
+  return HR_HARDWARE_TABLE (hr_table_view_get_rows (HR_TABLE_VIEW (self)));
 }

@@ -7,22 +7,16 @@
 
 #include <adwaita.h>
 
-#include "hr-calculator.h"
 #include "hr-hardware-table.h"
+#include "hr-table-view.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_HARDWARE_VIEW (hr_hardware_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrHardwareView, hr_hardware_view, HR, HARDWARE_VIEW, AdwBin)
+G_DECLARE_FINAL_TYPE (HrHardwareView, hr_hardware_view, HR, HARDWARE_VIEW, HrTableView)
 
-GtkWidget       *hr_hardware_view_new            (void);
-HrCalculator    *hr_hardware_view_get_calculator (HrHardwareView *self);
-void             hr_hardware_view_set_calculator (HrHardwareView *self,
-                                                  HrCalculator   *calculator);
-guint            hr_hardware_view_get_units      (HrHardwareView *self);
-void             hr_hardware_view_set_units      (HrHardwareView *self,
-                                                  guint           units);
-HrHardwareTable *hr_hardware_view_get_table      (HrHardwareView *self);
+GtkWidget       *hr_hardware_view_new       (void);
+HrHardwareTable *hr_hardware_view_get_table (HrHardwareView *self);
 
 G_END_DECLS

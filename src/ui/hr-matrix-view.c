@@ -19,6 +19,7 @@
 
 #include "hr-format.h"
 #include "hr-matrix-view.h"
+#include "hr-table-view.h"
 #include "hr-ui-format.h"
 
 /* What the entry accepts; HrMatrix itself holds up to 16. */
@@ -43,14 +44,8 @@ typedef enum
 
 struct _HrMatrixView
 {
-  AdwBin parent_instance;
+  HrTableView parent_instance;
 
-  HrCalculator *calculator;
-  HrMatrix *matrix;
-  guint units;
-
-  /* GtkListItem → cell code, for every cell currently bound */
-  GHashTable *bound_cells;
   /* GtkColumnViewColumn, one per context, in order */
   GPtrArray *context_columns;
   guint64 column_contexts[MAX_CONTEXT_COLUMNS];
@@ -67,16 +62,13 @@ struct _HrMatrixView
   GtkColumnViewColumn *tier_column;
 };
 
-G_DEFINE_FINAL_TYPE (HrMatrixView, hr_matrix_view, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (HrMatrixView, hr_matrix_view, HR_TYPE_TABLE_VIEW)
 
-enum {
-  PROP_0,
-  PROP_CALCULATOR,
-  PROP_UNITS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+static HrMatrix *
+get_matrix (HrMatrixView *self)
+{
+  return HR_MATRIX (hr_table_view_get_rows (HR_TABLE_VIEW (self)));
+}
 
 /* Context lists as the entry shows them: "8192, 32768, 131072". */
 static char *
@@ -199,29 +191,30 @@ set_widget_verdict_class (GtkWidget *widget,
 }
 
 static void
-update_cell (HrMatrixView *self,
-             GtkListItem  *list_item,
-             guint         code)
+update_cell (HrTableView *table,
+             GtkWidget   *widget,
+             gpointer     item,
+             guint        code)
 {
-  GtkInscription *inscription = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
-  GtkWidget *widget = GTK_WIDGET (inscription);
-  HrMatrixRow *row = gtk_list_item_get_item (list_item);
+  HrMatrixView *self = HR_MATRIX_VIEW (table);
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  HrMatrix *matrix = get_matrix (self);
+  guint units = hr_view_get_units (HR_VIEW (self));
+  GtkInscription *inscription = GTK_INSCRIPTION (widget);
+  HrMatrixRow *row = item;
   guint index = CELL_INDEX (code);
   g_autofree char *text = NULL;
   g_autofree char *markup = NULL;
   const char *tooltip = NULL;
   g_autofree char *tooltip_owned = NULL;
 
-  if (row == NULL)
-    return;
-
   switch (CELL_KIND (code))
     {
     case CELL_PRECISION:
       {
         HrPrecision *precision = hr_matrix_row_get_precision (row);
-        gboolean current = self->calculator != NULL &&
-                           precision == hr_calculator_get_precision (self->calculator);
+        gboolean current = calculator != NULL &&
+                           precision == hr_calculator_get_precision (calculator);
 
         if (current)
           {
@@ -242,19 +235,19 @@ update_cell (HrMatrixView *self,
       break;
 
     case CELL_WEIGHTS:
-      text = hr_format_size (hr_matrix_row_get_weights_bytes (row), self->units);
+      text = hr_format_size (hr_matrix_row_get_weights_bytes (row), units);
       break;
 
     case CELL_TOTAL:
       {
-        gboolean valid = self->matrix != NULL &&
-                         index < hr_matrix_get_n_contexts (self->matrix) &&
+        gboolean valid = matrix != NULL &&
+                         index < hr_matrix_get_n_contexts (matrix) &&
                          hr_matrix_row_get_valid (row, index);
         HrVerdict verdict = valid ? hr_matrix_row_get_verdict (row, index) : HR_VERDICT_NO_FIT;
 
         if (valid)
           {
-            text = hr_format_size (hr_matrix_row_get_total_bytes (row, index), self->units);
+            text = hr_format_size (hr_matrix_row_get_total_bytes (row, index), units);
             tooltip = self->verdict_tooltips[verdict];
           }
         else
@@ -272,10 +265,10 @@ update_cell (HrMatrixView *self,
 
         if (tier != NULL)
           {
-            guint tier_index = hr_matrix_get_tier_index (self->matrix);
+            guint tier_index = hr_matrix_get_tier_index (matrix);
             g_autofree char *context = NULL;
 
-            context = hr_format_tokens (hr_matrix_get_context (self->matrix, tier_index));
+            context = hr_format_tokens (hr_matrix_get_context (matrix, tier_index));
             text = g_strdup (hr_hardware_get_name (tier));
             /* TRANSLATORS: %s is a number of tokens, e.g. 32,768 */
             tooltip = tooltip_owned =
@@ -308,23 +301,10 @@ update_cell (HrMatrixView *self,
   hr_ui_set_cell_tooltip (widget, tooltip);
 }
 
-static void
-update_all_cells (HrMatrixView *self)
+static GtkWidget *
+create_cell (HrTableView *table,
+             guint        code)
 {
-  GHashTableIter iter;
-  gpointer key, value;
-
-  g_hash_table_iter_init (&iter, self->bound_cells);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    update_cell (self, key, GPOINTER_TO_UINT (value));
-}
-
-static void
-setup_cell_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               HrMatrixView             *self)
-{
-  guint code = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "hr-cell"));
   GtkWidget *inscription = gtk_inscription_new (NULL);
 
   switch (CELL_KIND (code))
@@ -363,40 +343,7 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
       g_assert_not_reached ();
     }
 
-  gtk_list_item_set_child (list_item, inscription);
-}
-
-static void
-bind_cell_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              HrMatrixView             *self)
-{
-  guint code = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "hr-cell"));
-
-  g_hash_table_insert (self->bound_cells, list_item, GUINT_TO_POINTER (code));
-  update_cell (self, list_item, code);
-}
-
-static void
-unbind_cell_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                HrMatrixView             *self)
-{
-  g_hash_table_remove (self->bound_cells, list_item);
-}
-
-static GtkListItemFactory *
-cell_factory_new (HrMatrixView *self,
-                  CellKind      kind,
-                  guint         index)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_object_set_data (G_OBJECT (factory), "hr-cell", GUINT_TO_POINTER (CELL_CODE (kind, index)));
-  g_signal_connect_object (factory, "setup", G_CALLBACK (setup_cell_cb), self, 0);
-  g_signal_connect_object (factory, "bind", G_CALLBACK (bind_cell_cb), self, 0);
-  g_signal_connect_object (factory, "unbind", G_CALLBACK (unbind_cell_cb), self, 0);
-  return factory;
+  return inscription;
 }
 
 /* Sorts a context column by its totals; cells that could not be
@@ -452,7 +399,8 @@ update_contexts_entry (HrMatrixView *self)
 static void
 rebuild_context_columns (HrMatrixView *self)
 {
-  guint n_contexts = self->matrix != NULL ? hr_matrix_get_n_contexts (self->matrix) : 0;
+  HrMatrix *matrix = get_matrix (self);
+  guint n_contexts = matrix != NULL ? hr_matrix_get_n_contexts (matrix) : 0;
   g_autofree char *tier_title = NULL;
 
   for (guint i = 0; i < self->context_columns->len; i++)
@@ -462,13 +410,14 @@ rebuild_context_columns (HrMatrixView *self)
   self->n_column_contexts = MIN (n_contexts, MAX_CONTEXT_COLUMNS);
   for (guint i = 0; i < self->n_column_contexts; i++)
     {
-      g_autoptr(GtkListItemFactory) factory = cell_factory_new (self, CELL_TOTAL, i);
+      g_autoptr(GtkListItemFactory) factory = NULL;
       g_autoptr(GtkCustomSorter) sorter = NULL;
       g_autofree char *context = NULL;
       g_autofree char *title = NULL;
       GtkColumnViewColumn *column;
 
-      self->column_contexts[i] = hr_matrix_get_context (self->matrix, i);
+      factory = hr_table_view_cell_factory_new (HR_TABLE_VIEW (self), CELL_CODE (CELL_TOTAL, i));
+      self->column_contexts[i] = hr_matrix_get_context (matrix, i);
       context = hr_format_context_short (self->column_contexts[i]);
       if (i == 0)
         /* TRANSLATORS: header of the first context column of the matrix:
@@ -489,8 +438,8 @@ rebuild_context_columns (HrMatrixView *self)
 
   if (self->n_column_contexts > 0)
     {
-      guint tier_index = hr_matrix_get_tier_index (self->matrix);
-      g_autofree char *context = hr_format_context_short (hr_matrix_get_context (self->matrix,
+      guint tier_index = hr_matrix_get_tier_index (matrix);
+      g_autofree char *context = hr_format_context_short (hr_matrix_get_context (matrix,
                                                                                  tier_index));
 
       /* TRANSLATORS: header of the matrix column naming the smallest
@@ -506,12 +455,13 @@ rebuild_context_columns (HrMatrixView *self)
 static gboolean
 context_columns_stale (HrMatrixView *self)
 {
-  guint n_contexts = hr_matrix_get_n_contexts (self->matrix);
+  HrMatrix *matrix = get_matrix (self);
+  guint n_contexts = hr_matrix_get_n_contexts (matrix);
 
   if (MIN (n_contexts, MAX_CONTEXT_COLUMNS) != self->n_column_contexts)
     return TRUE;
   for (guint i = 0; i < self->n_column_contexts; i++)
-    if (hr_matrix_get_context (self->matrix, i) != self->column_contexts[i])
+    if (hr_matrix_get_context (matrix, i) != self->column_contexts[i])
       return TRUE;
   return FALSE;
 }
@@ -519,21 +469,22 @@ context_columns_stale (HrMatrixView *self)
 static void
 update_caption (HrMatrixView *self)
 {
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   g_autofree char *caption = NULL;
   g_autofree char *device = NULL;
   HrKvType *kv_type;
   HrHardware *hardware;
   guint gpus;
 
-  if (self->calculator == NULL)
+  if (calculator == NULL)
     {
       gtk_label_set_text (self->caption_label, "");
       return;
     }
 
-  kv_type = hr_calculator_get_kv_type (self->calculator);
-  hardware = hr_calculator_get_hardware (self->calculator);
-  gpus = hr_calculator_get_gpu_count (self->calculator);
+  kv_type = hr_calculator_get_kv_type (calculator);
+  hardware = hr_calculator_get_hardware (calculator);
+  gpus = hr_calculator_get_gpu_count (calculator);
 
   if (hardware == NULL)
     device = g_strdup ("—");
@@ -547,7 +498,7 @@ update_caption (HrMatrixView *self)
    * sequences), the KV cache type (e.g. FP16) and the device whose
    * memory colours the cells */
   caption = g_strdup_printf (_("Total memory at batch %u, KV cache %s, on %s"),
-                             hr_calculator_get_batch (self->calculator),
+                             hr_calculator_get_batch (calculator),
                              kv_type != NULL ? hr_kv_type_get_label (kv_type) : "—",
                              device);
   gtk_label_set_text (self->caption_label, caption);
@@ -557,6 +508,7 @@ update_caption (HrMatrixView *self)
 static void
 update_verdict_tooltips (HrMatrixView *self)
 {
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   HrHardware *hardware = NULL;
   g_autofree char *usable = NULL;
   const char *name;
@@ -565,13 +517,13 @@ update_verdict_tooltips (HrMatrixView *self)
   for (guint i = 0; i < G_N_ELEMENTS (self->verdict_tooltips); i++)
     g_clear_pointer (&self->verdict_tooltips[i], g_free);
 
-  if (self->calculator != NULL)
-    hardware = hr_calculator_get_hardware (self->calculator);
+  if (calculator != NULL)
+    hardware = hr_calculator_get_hardware (calculator);
   if (hardware == NULL)
     return;
 
-  g_object_get (self->calculator, "usable-bytes", &usable_bytes, NULL);
-  usable = hr_format_size (usable_bytes, self->units);
+  g_object_get (calculator, "usable-bytes", &usable_bytes, NULL);
+  usable = hr_format_size (usable_bytes, hr_view_get_units (HR_VIEW (self)));
   name = hr_hardware_get_name (hardware);
 
   /* TRANSLATORS: tooltip of a matrix cell: a device name, then the memory
@@ -586,40 +538,41 @@ update_verdict_tooltips (HrMatrixView *self)
     g_strdup_printf (_("Does not fit on %s (%s usable)"), name, usable);
 }
 
-/* Runs before the matrix refreshes its rows (it is connected first), so
- * the cells re-formatted on items-changed see the new tooltips. */
+/* Runs before the matrix refreshes its rows (HrView connects first), so
+ * that the cells re-formatted on “refreshed” see the new tooltips. */
 static void
-calculator_changed_cb (HrMatrixView *self)
+refresh (HrView *view)
 {
+  HrMatrixView *self = HR_MATRIX_VIEW (view);
+
   update_caption (self);
   update_verdict_tooltips (self);
+  HR_VIEW_CLASS (hr_matrix_view_parent_class)->refresh (view);
 }
 
-/* The model updated its rows in place: show the new values and re-sort,
- * without rebinding rows (which would cost milliseconds per step). */
-static void
-model_refreshed_cb (HrMatrixView *self)
+static HrRowList *
+create_rows (HrTableView  *table,
+             HrCalculator *calculator)
 {
-  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
-
-  update_all_cells (self);
-  /* Unsorted, a re-sort would only rebind every row. */
-  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
-    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+  return HR_ROW_LIST (hr_matrix_new (calculator));
 }
 
 static void
-matrix_items_changed_cb (HrMatrixView *self,
-                         guint         position,
-                         guint         removed,
-                         guint         added,
-                         GListModel   *model)
+attach (HrView       *view,
+        HrCalculator *calculator)
 {
+  HR_VIEW_CLASS (hr_matrix_view_parent_class)->attach (view, calculator);
+  rebuild_context_columns (HR_MATRIX_VIEW (view));
+}
+
+/* New rows may come with new contexts. */
+static void
+rows_changed (HrTableView *table)
+{
+  HrMatrixView *self = HR_MATRIX_VIEW (table);
+
   if (context_columns_stale (self))
     rebuild_context_columns (self);
-  /* Rows are updated in place: the column view may keep the same
-   * widgets for the same items, so refresh what they show. */
-  update_all_cells (self);
 }
 
 static void
@@ -649,6 +602,7 @@ contexts_entry_changed_cb (HrMatrixView *self,
 static gboolean
 apply_contexts (HrMatrixView *self)
 {
+  HrMatrix *matrix = get_matrix (self);
   guint64 contexts[MAX_EDIT_CONTEXTS];
   guint n_contexts = 0;
   g_autofree char *message = NULL;
@@ -657,12 +611,12 @@ apply_contexts (HrMatrixView *self)
   if (!parse_contexts (text, contexts, &n_contexts, &message))
     return FALSE;
 
-  if (self->matrix != NULL &&
+  if (matrix != NULL &&
       (n_contexts != self->n_column_contexts ||
        memcmp (contexts, self->column_contexts, n_contexts * sizeof *contexts) != 0))
-    hr_matrix_set_contexts (self->matrix, contexts, n_contexts);
+    hr_matrix_set_contexts (matrix, contexts, n_contexts);
   /* An empty matrix reports no change of its rows. */
-  if (self->matrix != NULL && context_columns_stale (self))
+  if (matrix != NULL && context_columns_stale (self))
     rebuild_context_columns (self);
 
   /* Shows the canonical form even when the contexts did not change. */
@@ -691,61 +645,13 @@ hr_matrix_view_dispose (GObject *object)
 {
   HrMatrixView *self = HR_MATRIX_VIEW (object);
 
-  if (self->matrix != NULL)
-    g_signal_handlers_disconnect_by_data (self->matrix, self);
-
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_MATRIX_VIEW);
 
   g_clear_pointer (&self->context_columns, g_ptr_array_unref);
-  g_clear_pointer (&self->bound_cells, g_hash_table_unref);
   for (guint i = 0; i < G_N_ELEMENTS (self->verdict_tooltips); i++)
     g_clear_pointer (&self->verdict_tooltips[i], g_free);
-  g_clear_object (&self->matrix);
-  g_clear_object (&self->calculator);
 
   G_OBJECT_CLASS (hr_matrix_view_parent_class)->dispose (object);
-}
-
-static void
-hr_matrix_view_get_property (GObject    *object,
-                             guint       prop_id,
-                             GValue     *value,
-                             GParamSpec *pspec)
-{
-  HrMatrixView *self = HR_MATRIX_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      g_value_set_object (value, self->calculator);
-      break;
-    case PROP_UNITS:
-      g_value_set_uint (value, self->units);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_matrix_view_set_property (GObject      *object,
-                             guint         prop_id,
-                             const GValue *value,
-                             GParamSpec   *pspec)
-{
-  HrMatrixView *self = HR_MATRIX_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      hr_matrix_view_set_calculator (self, g_value_get_object (value));
-      break;
-    case PROP_UNITS:
-      hr_matrix_view_set_units (self, g_value_get_uint (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -753,20 +659,18 @@ hr_matrix_view_class_init (HrMatrixViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  HrViewClass *view_class = HR_VIEW_CLASS (klass);
+  HrTableViewClass *table_class = HR_TABLE_VIEW_CLASS (klass);
 
   object_class->dispose = hr_matrix_view_dispose;
-  object_class->get_property = hr_matrix_view_get_property;
-  object_class->set_property = hr_matrix_view_set_property;
 
-  properties[PROP_CALCULATOR] =
-    g_param_spec_object ("calculator", NULL, NULL,
-                         HR_TYPE_CALCULATOR,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_UNITS] =
-    g_param_spec_uint ("units", NULL, "0 = GiB, 1 = GB",
-                       HR_UNITS_BINARY, HR_UNITS_DECIMAL, HR_UNITS_BINARY,
-                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->attach = attach;
+  view_class->refresh = refresh;
+
+  table_class->create_rows = create_rows;
+  table_class->create_cell = create_cell;
+  table_class->update_cell = update_cell;
+  table_class->rows_changed = rows_changed;
 
   g_type_ensure (HR_TYPE_MATRIX_ROW);
 
@@ -786,10 +690,10 @@ hr_matrix_view_class_init (HrMatrixViewClass *klass)
 static void
 hr_matrix_view_init (HrMatrixView *self)
 {
+  HrTableView *table = HR_TABLE_VIEW (self);
   g_autoptr(GtkCustomSorter) sorter = NULL;
   GListModel *columns;
 
-  self->bound_cells = g_hash_table_new (NULL, NULL);
   self->context_columns = g_ptr_array_new_with_free_func (g_object_unref);
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -800,16 +704,14 @@ hr_matrix_view_init (HrMatrixView *self)
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
-      g_autoptr(GtkListItemFactory) factory = NULL;
       CellKind kind = i < N_LEADING_COLUMNS ? (CellKind) i : CELL_TIER;
 
-      factory = cell_factory_new (self, kind, 0);
-      gtk_column_view_column_set_factory (column, factory);
+      hr_table_view_set_cell_factory (table, column, CELL_CODE (kind, 0));
     }
 
   sorter = gtk_custom_sorter_new (compare_tiers, NULL, NULL);
   gtk_column_view_column_set_sorter (self->tier_column, GTK_SORTER (sorter));
-  gtk_sort_list_model_set_sorter (self->sort_model, gtk_column_view_get_sorter (self->column_view));
+  hr_table_view_set_column_view (table, self->column_view, self->sort_model, NULL, NULL);
   contexts_entry_changed_cb (self, GTK_EDITABLE (self->contexts_entry));
 }
 
@@ -817,80 +719,6 @@ GtkWidget *
 hr_matrix_view_new (void)
 {
   return g_object_new (HR_TYPE_MATRIX_VIEW, NULL);
-}
-
-HrCalculator *
-hr_matrix_view_get_calculator (HrMatrixView *self)
-{
-  g_return_val_if_fail (HR_IS_MATRIX_VIEW (self), NULL);
-  return self->calculator;
-}
-
-/**
- * hr_matrix_view_set_calculator:
- * @calculator: (nullable): the calculator to follow
- *
- * Creates a matrix for @calculator and shows it.
- */
-void
-hr_matrix_view_set_calculator (HrMatrixView *self,
-                               HrCalculator *calculator)
-{
-  g_return_if_fail (HR_IS_MATRIX_VIEW (self));
-  g_return_if_fail (calculator == NULL || HR_IS_CALCULATOR (calculator));
-
-  if (self->calculator == calculator)
-    return;
-
-  if (self->matrix != NULL)
-    g_signal_handlers_disconnect_by_data (self->matrix, self);
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  gtk_sort_list_model_set_model (self->sort_model, NULL);
-  g_clear_object (&self->matrix);
-  g_set_object (&self->calculator, calculator);
-
-  if (calculator != NULL)
-    {
-      /* Before the matrix connects its own handler: see calculator_changed_cb(). */
-      g_signal_connect_object (calculator, "changed",
-                               G_CALLBACK (calculator_changed_cb), self, G_CONNECT_SWAPPED);
-      self->matrix = hr_matrix_new (calculator);
-      g_signal_connect_object (self->matrix, "items-changed",
-                               G_CALLBACK (matrix_items_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->matrix, "refreshed",
-                               G_CALLBACK (model_refreshed_cb), self, G_CONNECT_SWAPPED);
-    }
-
-  update_caption (self);
-  update_verdict_tooltips (self);
-  rebuild_context_columns (self);
-  gtk_sort_list_model_set_model (self->sort_model, G_LIST_MODEL (self->matrix));
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
-}
-
-guint
-hr_matrix_view_get_units (HrMatrixView *self)
-{
-  g_return_val_if_fail (HR_IS_MATRIX_VIEW (self), HR_UNITS_BINARY);
-  return self->units;
-}
-
-void
-hr_matrix_view_set_units (HrMatrixView *self,
-                          guint         units)
-{
-  g_return_if_fail (HR_IS_MATRIX_VIEW (self));
-  g_return_if_fail (units <= HR_UNITS_DECIMAL);
-
-  if (self->units == units)
-    return;
-
-  self->units = units;
-  update_verdict_tooltips (self);
-  update_all_cells (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNITS]);
 }
 
 /**
@@ -902,5 +730,5 @@ HrMatrix *
 hr_matrix_view_get_matrix (HrMatrixView *self)
 {
   g_return_val_if_fail (HR_IS_MATRIX_VIEW (self), NULL);
-  return self->matrix;
+  return get_matrix (self);
 }

@@ -18,13 +18,11 @@
 #include "hr-model-view.h"
 #include "hr-ui-format.h"
 #include "hr-value-row.h"
+#include "hr-view.h"
 
 struct _HrModelView
 {
-  AdwBin parent_instance;
-
-  HrCalculator *calculator;
-  guint units;
+  HrView parent_instance;
 
   AdwPreferencesGroup *arch_group;
   AdwPreferencesGroup *formula_group;
@@ -33,16 +31,7 @@ struct _HrModelView
   GPtrArray *formula_rows;
 };
 
-G_DEFINE_FINAL_TYPE (HrModelView, hr_model_view, ADW_TYPE_BIN)
-
-enum {
-  PROP_0,
-  PROP_CALCULATOR,
-  PROP_UNITS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (HrModelView, hr_model_view, HR_TYPE_VIEW)
 
 enum {
   ARCH_CHECKPOINT,
@@ -77,7 +66,7 @@ static char *
 size (HrModelView *self,
       guint64      bytes)
 {
-  return hr_format_size (bytes, self->units);
+  return hr_format_size (bytes, hr_view_get_units (HR_VIEW (self)));
 }
 
 static char *
@@ -179,9 +168,9 @@ static void
 update_formulas (HrModelView *self)
 {
   GtkWidget **rows = (GtkWidget **) self->formula_rows->pdata;
-  HrFormulas formulas = { .units = self->units };
+  HrFormulas formulas = { .units = hr_view_get_units (HR_VIEW (self)) };
 
-  hr_calculator_explain (self->calculator, &formulas);
+  hr_calculator_explain (hr_view_get_calculator (HR_VIEW (self)), &formulas);
   for (guint i = 0; i < HR_N_FORMULAS; i++)
     {
       gtk_widget_set_visible (rows[i], formulas.text[i] != NULL);
@@ -236,14 +225,16 @@ update_file_types (HrModelView *self,
 }
 
 static void
-update (HrModelView *self)
+update (HrView *view)
 {
+  HrModelView *self = HR_MODEL_VIEW (view);
+  HrCalculator *calculator = hr_view_get_calculator (view);
   HrModelSpec *model;
 
-  if (self->calculator == NULL)
+  if (calculator == NULL)
     return;
-  model = hr_calculator_get_model (self->calculator);
-  if (model == NULL || !hr_calculator_get_valid (self->calculator))
+  model = hr_calculator_get_model (calculator);
+  if (model == NULL || !hr_calculator_get_valid (calculator))
     return;
 
   update_arch (self, model);
@@ -252,74 +243,14 @@ update (HrModelView *self)
 }
 
 static void
-set_calculator (HrModelView  *self,
-                HrCalculator *calculator)
-{
-  if (!hr_ui_follow_calculator (self, &self->calculator, calculator, G_CALLBACK (update)))
-    return;
-  update (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
-}
-
-static void
 hr_model_view_dispose (GObject *object)
 {
   HrModelView *self = (HrModelView *) object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_MODEL_VIEW);
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  g_clear_object (&self->calculator);
   g_clear_pointer (&self->arch_rows, g_ptr_array_unref);
   g_clear_pointer (&self->formula_rows, g_ptr_array_unref);
   G_OBJECT_CLASS (hr_model_view_parent_class)->dispose (object);
-}
-
-static void
-hr_model_view_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  HrModelView *self = HR_MODEL_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      g_value_set_object (value, self->calculator);
-      break;
-    case PROP_UNITS:
-      g_value_set_uint (value, self->units);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_model_view_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  HrModelView *self = HR_MODEL_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      set_calculator (self, g_value_get_object (value));
-      break;
-    case PROP_UNITS:
-      if (self->units != g_value_get_uint (value))
-        {
-          self->units = g_value_get_uint (value);
-          update (self);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -327,17 +258,11 @@ hr_model_view_class_init (HrModelViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  HrViewClass *view_class = HR_VIEW_CLASS (klass);
 
   object_class->dispose = hr_model_view_dispose;
-  object_class->get_property = hr_model_view_get_property;
-  object_class->set_property = hr_model_view_set_property;
 
-  properties[PROP_CALCULATOR] =
-    g_param_spec_object ("calculator", NULL, NULL, HR_TYPE_CALCULATOR, flags);
-  properties[PROP_UNITS] =
-    g_param_spec_uint ("units", NULL, "0 = GiB, 1 = GB", 0, 1, 0, flags);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->refresh = update;
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom_app/Headroom/ui/hr-model-view.ui");

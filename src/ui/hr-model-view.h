@@ -7,12 +7,12 @@
 
 #include <adwaita.h>
 
-#include "hr-calculator.h"
+#include "hr-view.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_MODEL_VIEW (hr_model_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrModelView, hr_model_view, HR, MODEL_VIEW, AdwBin)
+G_DECLARE_FINAL_TYPE (HrModelView, hr_model_view, HR, MODEL_VIEW, HrView)
 
 G_END_DECLS

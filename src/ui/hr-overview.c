@@ -21,13 +21,11 @@
 #include "hr-memory-chart.h"
 #include "hr-overview.h"
 #include "hr-ui-format.h"
+#include "hr-view.h"
 
 struct _HrOverview
 {
-  AdwBin parent_instance;
-
-  HrCalculator *calculator;
-  guint units;
+  HrView parent_instance;
 
   GtkLabel *verdict_title;
   GtkLabel *verdict_subtitle;
@@ -45,16 +43,7 @@ struct _HrOverview
   GtkLabel *assumptions_label;
 };
 
-G_DEFINE_FINAL_TYPE (HrOverview, hr_overview, ADW_TYPE_BIN)
-
-enum {
-  PROP_0,
-  PROP_CALCULATOR,
-  PROP_UNITS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (HrOverview, hr_overview, HR_TYPE_VIEW)
 
 static char **
 verdict_classes (gpointer  self,
@@ -85,18 +74,20 @@ static void
 update_verdict (HrOverview       *self,
                 const HrEstimate *e)
 {
-  g_autofree char *device = device_phrase (self->calculator);
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  guint units = hr_view_get_units (HR_VIEW (self));
+  g_autofree char *device = device_phrase (calculator);
   g_autofree char *verdict = hr_ui_format_verdict (self, e->verdict);
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
-  g_autofree char *per_device = hr_format_size (e->per_device_bytes, self->units);
-  g_autofree char *usable = hr_format_size (e->usable_bytes, self->units);
+  g_autofree char *per_device = hr_format_size (e->per_device_bytes, units);
+  g_autofree char *usable = hr_format_size (e->usable_bytes, units);
 
-  if (!hr_calculator_get_valid (self->calculator))
+  if (!hr_calculator_get_valid (calculator))
     {
       gtk_label_set_label (self->verdict_title, _("No estimate"));
       gtk_label_set_label (self->verdict_subtitle,
-                           hr_calculator_get_error_message (self->calculator));
+                           hr_calculator_get_error_message (calculator));
       return;
     }
 
@@ -104,14 +95,14 @@ update_verdict (HrOverview       *self,
   title = g_strdup_printf (_("%s on %s"), verdict, device);
   if (e->excess_bytes == 0)
     {
-      g_autofree char *free_ = hr_format_size (e->free_bytes, self->units);
+      g_autofree char *free_ = hr_format_size (e->free_bytes, units);
       /* TRANSLATORS: "7.86 GiB of 11.81 GiB usable per device, 3.95 GiB free" */
       subtitle = g_strdup_printf (_("%s of %s usable per device, %s free"),
                                   per_device, usable, free_);
     }
   else
     {
-      g_autofree char *over = hr_format_size (e->excess_bytes, self->units);
+      g_autofree char *over = hr_format_size (e->excess_bytes, units);
       /* TRANSLATORS: "20.42 GiB needed, 11.81 GiB usable: 8.61 GiB short" */
       subtitle = g_strdup_printf (_("%s needed per device, %s usable: %s short"),
                                   per_device, usable, over);
@@ -125,17 +116,18 @@ static void
 update_advice (HrOverview       *self,
                const HrEstimate *e)
 {
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   HrAdvice advice;
   g_autoptr(GString) text = NULL;
 
-  if (!hr_calculator_get_valid (self->calculator) || e->verdict != HR_VERDICT_NO_FIT)
+  if (!hr_calculator_get_valid (calculator) || e->verdict != HR_VERDICT_NO_FIT)
     {
       gtk_widget_set_visible (GTK_WIDGET (self->advice_label), FALSE);
       return;
     }
 
-  hr_advice_compute (hr_calculator_get_catalog (self->calculator),
-                     hr_calculator_get_scenario (self->calculator), &advice);
+  hr_advice_compute (hr_calculator_get_catalog (calculator),
+                     hr_calculator_get_scenario (calculator), &advice);
 
   text = g_string_new (NULL);
   g_string_append_printf (text, "<b>%s</b>", _("What would fit"));
@@ -180,16 +172,18 @@ static void
 update_captions (HrOverview       *self,
                  const HrEstimate *e)
 {
-  guint gpus = hr_calculator_get_gpu_count (self->calculator);
-  guint64 context = hr_calculator_get_context (self->calculator);
-  g_autofree char *usable = hr_format_size (e->usable_bytes, self->units);
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  guint units = hr_view_get_units (HR_VIEW (self));
+  guint gpus = hr_calculator_get_gpu_count (calculator);
+  guint64 context = hr_calculator_get_context (calculator);
+  g_autofree char *usable = hr_format_size (e->usable_bytes, units);
   g_autofree char *context_text = hr_format_tokens (context);
   g_autofree char *total_caption = NULL;
   g_autofree char *per_device_caption = NULL;
   g_autofree char *decode_caption = NULL;
   g_autofree char *max_caption = NULL;
   g_autofree char *savings = NULL;
-  g_autofree char *mha = hr_format_size (e->kv_mha_bytes, self->units);
+  g_autofree char *mha = hr_format_size (e->kv_mha_bytes, units);
   g_autofree char *saved = hr_format_percent (e->kv_savings, 1);
 
   total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device",
@@ -212,7 +206,7 @@ update_captions (HrOverview       *self,
       if (e->max_context_past_trained)
         {
           g_autofree char *trained =
-            hr_format_tokens (hr_model_spec_get_arch (hr_calculator_get_model (self->calculator))->max_context);
+            hr_format_tokens (hr_model_spec_get_arch (hr_calculator_get_model (calculator))->max_context);
           /* TRANSLATORS: "tokens; the model was trained for 32,768" */
           max_caption = g_strdup_printf (_("tokens; the model was trained for %s"), trained);
         }
@@ -243,16 +237,18 @@ static void
 update_engine_card (HrOverview       *self,
                     const HrEstimate *e)
 {
-  HrEngine engine = hr_calculator_get_engine (self->calculator);
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  guint units = hr_view_get_units (HR_VIEW (self));
+  HrEngine engine = hr_calculator_get_engine (calculator);
   g_autofree char *value = NULL;
   g_autofree char *caption = NULL;
 
   if (engine == HR_ENGINE_LLAMACPP || engine == HR_ENGINE_OLLAMA)
     {
-      g_autofree char *host = hr_format_size (e->host_bytes, self->units);
+      g_autofree char *host = hr_format_size (e->host_bytes, units);
 
       gtk_label_set_label (self->engine_title, _("Compute buffer"));
-      value = hr_format_size (e->compute_bytes, self->units);
+      value = hr_format_size (e->compute_bytes, units);
       caption = g_strdup_printf (e->flash_attn
                                  /* TRANSLATORS: "per device, flash attention on; 0.98 GiB in system memory" */
                                  ? _("per device, flash attention on; %s in system memory")
@@ -283,10 +279,11 @@ update_engine_card (HrOverview       *self,
 static void
 update_assumptions (HrOverview *self)
 {
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   g_autoptr(GString) text = g_string_new (NULL);
-  const HrEstimate *e = hr_calculator_get_estimate (self->calculator);
+  const HrEstimate *e = hr_calculator_get_estimate (calculator);
 
-  switch (hr_calculator_get_engine (self->calculator))
+  switch (hr_calculator_get_engine (calculator))
     {
     case HR_ENGINE_LLAMACPP:
     case HR_ENGINE_OLLAMA:
@@ -297,7 +294,7 @@ update_assumptions (HrOverview *self)
                                       "token embeddings in system memory; %.0f MiB "
                                       "reserved by the GPU backend per device. Layers are "
                                       "split across GPUs."),
-                              hr_calculator_get_engine (self->calculator) == HR_ENGINE_OLLAMA
+                              hr_calculator_get_engine (calculator) == HR_ENGINE_OLLAMA
                               ? _(" as Ollama runs it (context × parallel requests; the "
                                   "KV cache type needs flash attention)") : "",
                               HR_LLAMACPP_CTX_PAD, HR_LLAMACPP_BACKEND_RESERVE_MIB);
@@ -347,14 +344,16 @@ update_assumptions (HrOverview *self)
 }
 
 static void
-update (HrOverview *self)
+update (HrView *view)
 {
+  HrOverview *self = HR_OVERVIEW (view);
+  HrCalculator *calculator = hr_view_get_calculator (view);
   const HrEstimate *e;
 
-  if (self->calculator == NULL)
+  if (calculator == NULL)
     return;
 
-  e = hr_calculator_get_estimate (self->calculator);
+  e = hr_calculator_get_estimate (calculator);
   update_verdict (self, e);
   update_advice (self, e);
   update_captions (self, e);
@@ -363,72 +362,12 @@ update (HrOverview *self)
 }
 
 static void
-hr_overview_set_calculator (HrOverview   *self,
-                            HrCalculator *calculator)
-{
-  if (!hr_ui_follow_calculator (self, &self->calculator, calculator, G_CALLBACK (update)))
-    return;
-  update (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALCULATOR]);
-}
-
-static void
 hr_overview_dispose (GObject *object)
 {
   HrOverview *self = (HrOverview *) object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_OVERVIEW);
-  if (self->calculator != NULL)
-    g_signal_handlers_disconnect_by_data (self->calculator, self);
-  g_clear_object (&self->calculator);
   G_OBJECT_CLASS (hr_overview_parent_class)->dispose (object);
-}
-
-static void
-hr_overview_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  HrOverview *self = HR_OVERVIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      g_value_set_object (value, self->calculator);
-      break;
-    case PROP_UNITS:
-      g_value_set_uint (value, self->units);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-hr_overview_set_property (GObject      *object,
-                          guint         prop_id,
-                          const GValue *value,
-                          GParamSpec   *pspec)
-{
-  HrOverview *self = HR_OVERVIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_CALCULATOR:
-      hr_overview_set_calculator (self, g_value_get_object (value));
-      break;
-    case PROP_UNITS:
-      if (self->units != g_value_get_uint (value))
-        {
-          self->units = g_value_get_uint (value);
-          update (self);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -436,17 +375,11 @@ hr_overview_class_init (HrOverviewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  HrViewClass *view_class = HR_VIEW_CLASS (klass);
 
   object_class->dispose = hr_overview_dispose;
-  object_class->get_property = hr_overview_get_property;
-  object_class->set_property = hr_overview_set_property;
 
-  properties[PROP_CALCULATOR] =
-    g_param_spec_object ("calculator", NULL, NULL, HR_TYPE_CALCULATOR, flags);
-  properties[PROP_UNITS] =
-    g_param_spec_uint ("units", NULL, "0 = GiB, 1 = GB", 0, 1, 0, flags);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->refresh = update;
 
   g_type_ensure (HR_TYPE_MEMORY_CHART);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -473,11 +406,4 @@ static void
 hr_overview_init (HrOverview *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-}
-
-HrCalculator *
-hr_overview_get_calculator (HrOverview *self)
-{
-  g_return_val_if_fail (HR_IS_OVERVIEW (self), NULL);
-  return self->calculator;
 }

@@ -7,14 +7,12 @@
 
 #include <adwaita.h>
 
-#include "hr-calculator.h"
+#include "hr-view.h"
 
 G_BEGIN_DECLS
 
 #define HR_TYPE_OVERVIEW (hr_overview_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrOverview, hr_overview, HR, OVERVIEW, AdwBin)
-
-HrCalculator *hr_overview_get_calculator (HrOverview *self);
+G_DECLARE_FINAL_TYPE (HrOverview, hr_overview, HR, OVERVIEW, HrView)
 
 G_END_DECLS

@@ -5,7 +5,8 @@
  * libadwaita 1.2's combo rows cannot search and GTK 4.8's list views have
  * no section headers, so models (grouped by family) and devices (grouped
  * by vendor) are chosen from a popover holding a search entry and a
- * GtkListBox, whose header function draws the groups.
+ * GtkListBox, whose header function draws the groups.  The popover and
+ * its rows are built when the list is first shown, not with the window.
  */
 
 #define G_LOG_DOMAIN "hr-picker"
@@ -22,10 +23,10 @@ struct _HrPicker
 
   GtkMenuButton *button;
   GtkLabel *button_label;
+  /* NULL until first shown */
   GtkPopover *popover;
   GtkSearchEntry *search;
   GtkListBox *list;
-  GtkWidget *empty;
 
   GListModel *items;
   HrPickerDescriber describer;
@@ -102,6 +103,9 @@ static void
 rebuild (HrPicker *self)
 {
   GtkWidget *child;
+
+  if (self->list == NULL)
+    return;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
     gtk_list_box_remove (self->list, child);
@@ -206,7 +210,7 @@ static void
 mark_stale (HrPicker *self)
 {
   self->rows_stale = TRUE;
-  if (gtk_widget_get_visible (GTK_WIDGET (self->popover)))
+  if (self->popover != NULL && gtk_widget_get_visible (GTK_WIDGET (self->popover)))
     {
       rebuild (self);
       self->rows_stale = FALSE;
@@ -234,6 +238,56 @@ on_popover_show (HrPicker *self)
         gtk_list_box_select_row (self->list, GTK_LIST_BOX_ROW (child));
         break;
       }
+}
+
+/* The menu button asks for its popover before each popup. */
+static void
+ensure_popover (GtkMenuButton *button,
+                gpointer       user_data)
+{
+  HrPicker *self = user_data;
+  GtkWidget *box, *scrolled;
+
+  if (self->popover != NULL)
+    return;
+
+  self->search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  g_object_set (self->search, "placeholder-text", _("Search"), NULL);
+  self->list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_BROWSE);
+  gtk_list_box_set_header_func (self->list, update_header, NULL, NULL);
+  gtk_list_box_set_filter_func (self->list, filter_row, self, NULL);
+  gtk_widget_add_css_class (GTK_WIDGET (self->list), "navigation-sidebar");
+
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 360);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 360);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_size_request (box, 320, -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search));
+  gtk_box_append (GTK_BOX (box), scrolled);
+
+  self->popover = GTK_POPOVER (gtk_popover_new ());
+  gtk_popover_set_child (self->popover, box);
+
+  gtk_menu_button_set_popover (self->button, GTK_WIDGET (self->popover));
+
+  g_signal_connect_object (self->search, "search-changed",
+                           G_CALLBACK (on_search_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search, "activate",
+                           G_CALLBACK (on_search_activate), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search, "stop-search",
+                           G_CALLBACK (on_stop_search), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->list, "row-activated",
+                           G_CALLBACK (on_row_activated), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->popover, "show",
+                           G_CALLBACK (on_popover_show), self, G_CONNECT_SWAPPED);
+  gtk_search_entry_set_key_capture_widget (self->search, GTK_WIDGET (self->popover));
 }
 
 static void
@@ -302,7 +356,7 @@ hr_picker_class_init (HrPickerClass *klass)
 static void
 hr_picker_init (HrPicker *self)
 {
-  GtkWidget *box, *scrolled, *button_box, *arrow;
+  GtkWidget *button_box, *arrow;
 
   self->button_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_ellipsize (self->button_label, PANGO_ELLIPSIZE_END);
@@ -313,47 +367,11 @@ hr_picker_init (HrPicker *self)
   gtk_box_append (GTK_BOX (button_box), GTK_WIDGET (self->button_label));
   gtk_box_append (GTK_BOX (button_box), arrow);
 
-  self->search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
-  g_object_set (self->search, "placeholder-text", _("Search"), NULL);
-  self->list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_BROWSE);
-  gtk_list_box_set_header_func (self->list, update_header, NULL, NULL);
-  gtk_list_box_set_filter_func (self->list, filter_row, self, NULL);
-  gtk_widget_add_css_class (GTK_WIDGET (self->list), "navigation-sidebar");
-
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 360);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 360);
-  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_size_request (box, 320, -1);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search));
-  gtk_box_append (GTK_BOX (box), scrolled);
-
-  self->popover = GTK_POPOVER (gtk_popover_new ());
-  gtk_popover_set_child (self->popover, box);
-
   self->button = GTK_MENU_BUTTON (gtk_menu_button_new ());
   gtk_menu_button_set_child (self->button, button_box);
-  gtk_menu_button_set_popover (self->button, GTK_WIDGET (self->popover));
+  gtk_menu_button_set_create_popup_func (self->button, ensure_popover, self, NULL);
   gtk_widget_set_valign (GTK_WIDGET (self->button), GTK_ALIGN_CENTER);
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->button));
-
-  g_signal_connect_object (self->search, "search-changed",
-                           G_CALLBACK (on_search_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search, "activate",
-                           G_CALLBACK (on_search_activate), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search, "stop-search",
-                           G_CALLBACK (on_stop_search), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->list, "row-activated",
-                           G_CALLBACK (on_row_activated), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->popover, "show",
-                           G_CALLBACK (on_popover_show), self, G_CONNECT_SWAPPED);
-  gtk_search_entry_set_key_capture_widget (self->search, GTK_WIDGET (self->popover));
 
   update_button (self);
 }

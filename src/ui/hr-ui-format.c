@@ -296,23 +296,3 @@ hr_ui_image_set_icon_name (GtkImage   *image,
     return;
   gtk_image_set_from_icon_name (image, icon_name);
 }
-
-gboolean
-hr_ui_follow_calculator (gpointer       view,
-                         HrCalculator **field,
-                         HrCalculator  *calculator,
-                         GCallback      on_changed)
-{
-  g_return_val_if_fail (G_IS_OBJECT (view), FALSE);
-  g_return_val_if_fail (calculator == NULL || HR_IS_CALCULATOR (calculator), FALSE);
-
-  if (*field == calculator)
-    return FALSE;
-
-  if (*field != NULL)
-    g_signal_handlers_disconnect_by_func (*field, on_changed, view);
-  g_set_object (field, calculator);
-  if (calculator != NULL)
-    g_signal_connect_object (calculator, "changed", on_changed, view, G_CONNECT_SWAPPED);
-  return TRUE;
-}

@@ -65,14 +65,6 @@ const char *hr_ui_get_cell_tooltip (GtkWidget *widget);
 void hr_ui_set_state_class (GtkWidget  *widget,
                             const char *state);
 
-/* Makes @view follow @calculator: stores it in *@field and calls
- * @on_changed (swapped: it receives @view) after every recomputation.
- * Returns %FALSE, changing nothing, when @calculator is already followed. */
-gboolean hr_ui_follow_calculator (gpointer       view,
-                                  HrCalculator **field,
-                                  HrCalculator  *calculator,
-                                  GCallback      on_changed);
-
 /* Setters for list cells that skip the work (re-layout, icon lookup,
  * markup parsing) when the value did not change. */
 void hr_ui_inscription_set_text   (GtkInscription *inscription,

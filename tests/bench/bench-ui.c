@@ -8,10 +8,12 @@
  *   bench-ui headroom  the Headroom window with every view live
  *
  * Prints the time from main() to the first painted frame at 1280×800, the
- * peak RSS after it, and (headroom) per slider step: the time to update
+ * peak RSS and the main thread's CPU time at that point, and (headroom) per slider step: the time to update
  * every view, and the next frame's layout + paint.  Run it under Xvfb:
  * tests/bench/run-bench-ui.sh does, and takes medians over several runs.
  */
+
+#define _GNU_SOURCE  /* RUSAGE_THREAD */
 
 #include "config.h"
 
@@ -43,6 +45,23 @@ peak_rss_mib (void)
 
   getrusage (RUSAGE_SELF, &usage);
   return usage.ru_maxrss / 1024.0;
+}
+
+/* CPU time of the calling thread (the main thread), less sensitive than
+ * the wall clock to other processes on a busy machine; -1 where the
+ * system cannot tell. */
+static double
+thread_cpu_ms (void)
+{
+#ifdef RUSAGE_THREAD
+  struct rusage usage;
+
+  getrusage (RUSAGE_THREAD, &usage);
+  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
+#else
+  return -1;
+#endif
 }
 
 static int
@@ -108,6 +127,7 @@ on_after_paint (GdkFrameClock *clock)
       g_print ("first-layout-at-ms %.1f\n", (first_layout_us - start_us) / 1000.0);
       g_print ("first-paint-at-ms %.1f\n", (first_paint_us - start_us) / 1000.0);
       g_print ("peak-rss-mib %.1f\n", peak_rss_mib ());
+      g_print ("main-thread-cpu-ms %.1f\n", thread_cpu_ms ());
       if (!headroom_mode || g_getenv ("BENCH_FIRST_FRAME_ONLY") != NULL)
         {
           gtk_window_destroy (window);

@@ -38,6 +38,8 @@ struct _HrCalculator
   guint freeze_count;
   gboolean dirty;
   guint n_recomputes;
+
+  guint index[3];             /* see “List positions” below */
 };
 
 G_DEFINE_FINAL_TYPE (HrCalculator, hr_calculator, G_TYPE_OBJECT)
@@ -111,6 +113,137 @@ static const HrField outputs[] = {
 
 static GParamSpec *properties[N_INPUT_PROPS];
 static GParamSpec *output_properties[N_OUTPUTS];
+
+/* ------------------------------------------------------ List positions
+ *
+ * precision-index, kv-type-index and engine-index: the position of the
+ * current precision and KV type in the catalog's lists (G_MAXUINT when
+ * none), and of the engine in HrEngine order, for combo rows to bind
+ * their “selected” to.  Setting one sets the item.  They are computed
+ * when the item (or the list) changes, not when read. */
+
+enum {
+  INDEX_PRECISION,
+  INDEX_KV_TYPE,
+  INDEX_ENGINE,
+  N_INDEX_PROPS
+};
+
+#define FIRST_INDEX_PROP (FIRST_OUTPUT_PROP + N_OUTPUTS)
+#define NO_POSITION G_MAXUINT  /* GTK_INVALID_LIST_POSITION */
+
+static GParamSpec *index_properties[N_INDEX_PROPS];
+
+static GListModel *
+index_list (HrCalculator *self,
+            guint         which)
+{
+  if (self->catalog == NULL)
+    return NULL;
+  return which == INDEX_PRECISION ? hr_catalog_get_precisions (self->catalog)
+                                  : hr_catalog_get_kv_types (self->catalog);
+}
+
+/* The engine row lists Automatic first, then the profiles in HrEngine
+ * order. */
+static guint
+engine_position (HrEngine engine)
+{
+  return engine == HR_ENGINE_AUTO ? 0 : (guint) engine + 1;
+}
+
+static void
+update_index (HrCalculator *self,
+              guint         which)
+{
+  guint position = NO_POSITION;
+
+  if (which == INDEX_ENGINE)
+    position = engine_position (self->scenario.engine);
+  else
+    {
+      GListModel *list = index_list (self, which);
+      gpointer item = which == INDEX_PRECISION ? (gpointer) self->scenario.precision
+                                               : (gpointer) self->scenario.kv_type;
+
+      for (guint i = 0; list != NULL && item != NULL && i < g_list_model_get_n_items (list); i++)
+        {
+          g_autoptr(GObject) candidate = g_list_model_get_item (list, i);
+
+          if ((gpointer) candidate == item)
+            {
+              position = i;
+              break;
+            }
+        }
+    }
+
+  if (self->index[which] == position)
+    return;
+  self->index[which] = position;
+  g_object_notify_by_pspec (G_OBJECT (self), index_properties[which]);
+}
+
+static void
+update_list_indices (HrCalculator *self)
+{
+  update_index (self, INDEX_PRECISION);
+  update_index (self, INDEX_KV_TYPE);
+}
+
+static void
+set_index (HrCalculator *self,
+           guint         which,
+           guint         position)
+{
+  g_autoptr(GObject) item = NULL;
+  GListModel *list;
+
+  if (which == INDEX_ENGINE)
+    {
+      if (position <= HR_N_ENGINES)
+        hr_calculator_set_engine (self, position == 0 ? HR_ENGINE_AUTO
+                                                      : (HrEngine) (position - 1));
+      return;
+    }
+
+  list = index_list (self, which);
+  if (list == NULL || position >= g_list_model_get_n_items (list))
+    return;
+  item = g_list_model_get_item (list, position);
+  if (which == INDEX_PRECISION)
+    hr_calculator_set_precision (self, HR_PRECISION (item));
+  else
+    hr_calculator_set_kv_type (self, HR_KV_TYPE (item));
+}
+
+static void
+install_index_properties (GObjectClass *object_class)
+{
+  static const char * const names[N_INDEX_PROPS] = {
+    "precision-index", "kv-type-index", "engine-index",
+  };
+
+  for (guint i = 0; i < N_INDEX_PROPS; i++)
+    {
+      index_properties[i] =
+        g_param_spec_uint (names[i], NULL, "Position in its list; G_MAXUINT for none",
+                           0, G_MAXUINT, NO_POSITION,
+                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+      g_object_class_install_property (object_class, FIRST_INDEX_PROP + i, index_properties[i]);
+    }
+}
+
+static void
+connect_index_lists (HrCalculator *self)
+{
+  for (guint which = INDEX_PRECISION; which <= INDEX_KV_TYPE; which++)
+    g_signal_connect_object (index_list (self, which), "items-changed",
+                             G_CALLBACK (update_list_indices), self, G_CONNECT_SWAPPED);
+  update_list_indices (self);
+}
+
+/* --------------------------------------------------------------------- */
 
 enum {
   CHANGED,
@@ -206,6 +339,7 @@ hr_calculator_constructed (GObject *object)
   if (self->scenario.hardware == NULL)
     hr_calculator_set_hardware (self, hr_catalog_find_hardware (self->catalog,
                                                                 HR_DEFAULT_HARDWARE));
+  connect_index_lists (self);
   self->freeze_count = 0;
   recompute (self);
 }
@@ -263,8 +397,10 @@ hr_calculator_get_property (GObject    *object,
       g_value_set_enum (value, self->result.verdict);
       break;
     default:
-      if (!hr_fields_get_property (self, FIRST_OUTPUT_PROP, outputs, N_OUTPUTS,
-                                   prop_id, value))
+      if (prop_id >= FIRST_INDEX_PROP && prop_id < FIRST_INDEX_PROP + N_INDEX_PROPS)
+        g_value_set_uint (value, self->index[prop_id - FIRST_INDEX_PROP]);
+      else if (!hr_fields_get_property (self, FIRST_OUTPUT_PROP, outputs, N_OUTPUTS,
+                                        prop_id, value))
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -325,7 +461,10 @@ hr_calculator_set_property (GObject      *object,
       }
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (prop_id >= FIRST_INDEX_PROP && prop_id < FIRST_INDEX_PROP + N_INDEX_PROPS)
+        set_index (self, prop_id - FIRST_INDEX_PROP, g_value_get_uint (value));
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -384,6 +523,7 @@ hr_calculator_class_init (HrCalculatorClass *klass)
   g_object_class_install_properties (object_class, N_INPUT_PROPS, properties);
   hr_fields_install_properties (object_class, FIRST_OUTPUT_PROP, outputs, N_OUTPUTS,
                                 output_properties);
+  install_index_properties (object_class);
 
   /**
    * HrCalculator::changed:
@@ -402,6 +542,8 @@ hr_calculator_init (HrCalculator *self)
   self->scenario.batch = HR_DEFAULT_BATCH;
   self->scenario.engine = HR_DEFAULT_ENGINE;
   self->scenario.gpus = HR_DEFAULT_GPUS;
+  self->index[INDEX_PRECISION] = self->index[INDEX_KV_TYPE] = NO_POSITION;
+  self->index[INDEX_ENGINE] = engine_position (HR_DEFAULT_ENGINE);
   /* Nothing is computed until construction ends. */
   self->freeze_count = 1;
 }
@@ -433,6 +575,8 @@ set_object_input (HrCalculator *self,
   if (g_set_object ((GObject **) field, value))
     {
       g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+      if (prop_id == PROP_PRECISION || prop_id == PROP_KV_TYPE)
+        update_index (self, prop_id == PROP_PRECISION ? INDEX_PRECISION : INDEX_KV_TYPE);
       recompute (self);
     }
 }
@@ -513,6 +657,7 @@ hr_calculator_set_engine (HrCalculator *self,
     return;
   self->scenario.engine = engine;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENGINE]);
+  update_index (self, INDEX_ENGINE);
   recompute (self);
 }
 

@@ -1,0 +1,368 @@
+/* hr-window-actions.c — the window's actions: import, export, toasts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Importing a model (file chooser or drag and drop), exporting the matrix
+ * or the hardware table as CSV, toasts, and the actions with no other
+ * home; their keyboard shortcuts are installed here as well.
+ */
+
+#define G_LOG_DOMAIN "hr-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-catalog.h"
+#include "hr-csv.h"
+#include "hr-hardware-view.h"
+#include "hr-matrix-view.h"
+#include "hr-model-import.h"
+#include "hr-window-private.h"
+
+/* A view by its page name, built when first needed (hr-window.c). */
+static GtkWidget *
+attach_view (HrWindow   *self,
+             const char *name)
+{
+  return _hr_window_attach_view (self, name);
+}
+
+static HrMatrix *
+get_matrix (HrWindow *self)
+{
+  return hr_matrix_view_get_matrix (HR_MATRIX_VIEW (attach_view (self, "matrix")));
+}
+
+/* ---------------------------------------------------------------- toasts */
+
+static void
+show_toast (HrWindow   *self,
+            const char *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+toast_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  show_toast (HR_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+/* ------------------------------------------------------------ CSV export */
+
+static char *
+csv_default_name (HrWindow   *self,
+                  const char *what)
+{
+  HrModelSpec *model = hr_calculator_get_model (self->calculator);
+  g_autofree char *name = g_strdup (model ? hr_model_spec_get_name (model) : "headroom");
+
+  g_strdelimit (name, "/\\:*?\"<>| ", '-');
+  return g_strdup_printf ("%s-%s.csv", name, what);
+}
+
+/**
+ * hr_window_export_csv_to:
+ * @what: "matrix" or "hardware"
+ *
+ * Writes the table with the CLI's writer, atomically: a failed write
+ * leaves any existing file as it was.
+ */
+gboolean
+hr_window_export_csv_to (HrWindow    *self,
+                         const char  *what,
+                         GFile       *file,
+                         GError     **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_return_val_if_fail (HR_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (g_strcmp0 (what, "hardware") == 0)
+    hr_csv_write_hardware (hr_hardware_view_get_table (HR_HARDWARE_VIEW (attach_view (self, "hardware"))),
+                           out);
+  else
+    hr_csv_write_matrix (get_matrix (self), out);
+
+  return g_file_replace_contents (file, out->str, out->len, NULL, FALSE,
+                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+}
+
+static void
+on_export_response (GtkNativeDialog *dialog,
+                    int              response,
+                    HrWindow        *self)
+{
+  const char *what = g_object_get_data (G_OBJECT (dialog), "hr-export-what");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      g_autofree char *basename = g_file_get_basename (file);
+      g_autofree char *message = NULL;
+
+      if (hr_window_export_csv_to (self, what, file, &error))
+        /* TRANSLATORS: "Saved GLM-4-9B-0414-matrix.csv" */
+        message = g_strdup_printf (_("Saved %s"), basename);
+      else
+        /* TRANSLATORS: "Could not save GLM-4-9B-0414-matrix.csv: Permission denied" */
+        message = g_strdup_printf (_("Could not save %s: %s"), basename, error->message);
+      show_toast (self, message);
+    }
+
+  g_clear_object (&self->chooser);
+}
+
+static void
+export (HrWindow   *self,
+        const char *what)
+{
+  g_autofree char *name = csv_default_name (self, what);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->chooser != NULL)
+    return;
+
+  self->chooser = gtk_file_chooser_native_new (g_str_equal (what, "hardware")
+                                               ? _("Export Hardware Table")
+                                               : _("Export Matrix"),
+                                               GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("CSV files"));
+  gtk_file_filter_add_mime_type (filter, "text/csv");
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_object_set_data_full (G_OBJECT (self->chooser), "hr-export-what", g_strdup (what), g_free);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_export_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+export_matrix_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  export (HR_WINDOW (widget), "matrix");
+}
+
+static void
+export_hardware_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  export (HR_WINDOW (widget), "hardware");
+}
+
+/* Ctrl+E exports what is on screen: the hardware table from its view,
+ * the matrix from anywhere else. */
+static void
+export_csv_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  export (self, g_strcmp0 (page, "hardware") == 0 ? "hardware" : "matrix");
+}
+
+/* ---------------------------------------------------------------- import */
+
+/**
+ * hr_window_import_file:
+ *
+ * Reads a .gguf or config.json, adds the model to the user catalog (saved
+ * atomically in the user directory) and selects it.  Failures are shown
+ * as a toast saying why.
+ */
+void
+hr_window_import_file (HrWindow *self,
+                       GFile    *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *dir = hr_catalog_dup_user_dir ();
+  g_autoptr(HrModelSpec) model = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+
+  g_return_if_fail (HR_IS_WINDOW (self));
+
+  if (path == NULL)
+    {
+      /* TRANSLATORS: "Could not import notes.txt: not a local file" */
+      message = g_strdup_printf (_("Could not import %s: not a local file"), basename);
+      show_toast (self, message);
+      return;
+    }
+
+  model = hr_model_import_file (path, &error);
+  if (model == NULL || !hr_catalog_import_model (catalog, model, dir, &error))
+    {
+      message = g_strdup_printf (_("Could not import %s: %s"), basename, error->message);
+      show_toast (self, message);
+      return;
+    }
+
+  hr_calculator_set_model (self->calculator,
+                           hr_catalog_find_model (catalog, hr_model_spec_get_id (model)));
+  /* TRANSLATORS: "Imported Qwen3-8B" */
+  message = g_strdup_printf (_("Imported %s"), hr_model_spec_get_name (model));
+  show_toast (self, message);
+}
+
+static void
+on_import_response (GtkNativeDialog *dialog,
+                    int              response,
+                    HrWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      hr_window_import_file (self, file);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->chooser != NULL)
+    return;
+
+  self->chooser = gtk_file_chooser_native_new (_("Import Model"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Import"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("GGUF files and Hugging Face configs"));
+  gtk_file_filter_add_pattern (filter, "*.gguf");
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_import_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         HrWindow      *self)
+{
+  GSList *files;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  files = gdk_file_list_get_files (g_value_get_boxed (value));
+  for (GSList *l = files; l != NULL; l = l->next)
+    hr_window_import_file (self, l->data);
+  g_slist_free (files);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------- other actions */
+
+static void
+search_model_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, TRUE);
+  hr_picker_popup (self->model_picker);
+}
+
+static void
+toggle_sidebar_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+}
+
+/* ------------------------------------------------------- help overlay */
+
+/* The shortcuts window is built when first asked for, not with every
+ * window as GtkApplication would build it from gtk/help-overlay.ui; then
+ * GtkApplicationWindow shows and owns it as usual. */
+static void
+show_help_overlay (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (user_data);
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (window);
+
+  if (overlay == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/headroom_app/Headroom/ui/help-overlay.ui");
+
+      overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      gtk_application_window_set_help_overlay (window, overlay);
+    }
+  gtk_widget_show (GTK_WIDGET (overlay));
+}
+
+/* ---------------------------------------------------------- set-up */
+
+void
+_hr_window_class_actions_init (HrWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_install_action (widget_class, "win.search-model", NULL, search_model_action);
+  gtk_widget_class_install_action (widget_class, "win.import-model", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_csv_action);
+  gtk_widget_class_install_action (widget_class, "win.export-matrix", NULL, export_matrix_action);
+  gtk_widget_class_install_action (widget_class, "win.export-hardware", NULL,
+                                   export_hardware_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL,
+                                   toggle_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "win.search-model", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
+                                       "win.import-model", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
+                                       "win.export-csv", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0,
+                                       "win.toggle-sidebar", NULL);
+}
+
+/* Files dropped on the window are imported; the shortcuts window. */
+void
+_hr_window_actions_init (HrWindow *self)
+{
+  static const GActionEntry entries[] = {
+    { "show-help-overlay", show_help_overlay },
+  };
+  GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
+  g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  /* In the window's action group, where gtk_application_window_set_help_overlay()
+   * finds it and adds none of its own. */
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+}
