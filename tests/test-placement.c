@@ -470,6 +470,21 @@ test_partial_verdicts (void)
   g_assert_true (hr_scenario_estimate (&s, &e, NULL));
   g_assert_cmpuint (e.ram_bytes, ==, hr_hardware_get_memory_bytes (s.hardware));
   g_assert_cmpint (e.placement, ==, HR_PLACEMENT_GPU);
+  /* ...of which the CPU gets what the GPU's wired share and the system
+   * leave, not the whole pool a second time */
+  g_assert_cmpuint (e.ram_usable_bytes, ==,
+                    hr_hardware_get_memory_bytes (s.hardware) - 4 * GIB - e.usable_bytes);
+
+  /* an 8 GB Mac cannot hold gpt-oss-20b by moving layers to "RAM": the
+   * GPU already has the pool's usable part */
+  s.model = hr_catalog_find_model (catalog, "openai/gpt-oss-20b");
+  s.precision = hr_catalog_find_precision (catalog, "mxfp4");
+  s.hardware = hr_catalog_find_hardware (catalog, "apple-m1-8gb");
+  s.context = 4096;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpuint (e.ram_usable_bytes, ==, 0);
+  g_assert_false (e.ram_fits);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_NO_FIT);
 }
 
 /* Ollama does not spread a model that fits one GPU (unless

@@ -145,6 +145,10 @@ hr_profile_ram (const HrEstimateInput *input,
                                    ? input->ram.bandwidth_gbps
                                    : HR_RAM_DEFAULT_BANDWIDTH_GBPS;
     }
+  /* On unified memory the GPU's share of the pool is not the CPU's too:
+   * layers left to the CPU get what the GPU and the system leave. */
+  if (device->kind == HR_DEVICE_UNIFIED)
+    reserve += (double) hr_device_usable_bytes (device);
   result->ram_usable_bytes = (double) result->ram_bytes > reserve
                              ? result->ram_bytes - (guint64) reserve : 0;
 }
