@@ -5,5 +5,7 @@ cd "$(dirname "$0")/.."
 sh build-aux/install-deps.sh
 [ -f _build/build.ninja ] || meson setup _build >/dev/null
 ninja -C _build
-# Run uninstalled: the schemas compiled in the build tree.
-GSETTINGS_SCHEMA_DIR=_build/data exec ./_build/src/headroom "$@"
+# Run uninstalled: the schemas compiled in the build tree, and its
+# translations (the install prefix has none yet).
+GSETTINGS_SCHEMA_DIR=_build/data HEADROOM_LOCALEDIR="$PWD/_build/po" \
+  exec ./_build/src/headroom "$@"

@@ -15,9 +15,13 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(HrApplication) app = NULL;
+  /* Run from the build tree (build-aux/run-app.sh), the catalogs are the
+   * build's, not the install prefix's. */
+  const char *localedir = g_getenv ("HEADROOM_LOCALEDIR");
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir
+                                                                          : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -130,7 +130,7 @@ window_engine_subtitle (gpointer self,
       return g_strdup (_("llama.cpp for GGUF files, vLLM for BF16 and safetensors checkpoints"));
     case HR_ENGINE_GENERIC:
     default:
-      return g_strdup (_("Seed page method: nominal bits per weight"));
+      return g_strdup (_("No engine’s buffers or padding: weights, cache and a flat overhead"));
     }
 }
 
