@@ -399,6 +399,21 @@ update_caption (HrHardwareView *self)
     caption = g_strdup_printf (_("%s at %s with %s tokens of context, on each device. "
                                  "Double-click a device to use it."),
                                model_name, precision_label, context);
+  if (self->fits_only && self->local_device != NULL)
+    {
+      guint64 bytes = hr_hardware_get_memory_bytes (self->local_device);
+      g_autofree char *memory = format_device_memory (bytes, hr_view_get_units (HR_VIEW (self)));
+      g_autofree char *fits = NULL;
+      char *with_fits;
+
+      /* TRANSLATORS: before the caption, while "Fits this computer" is on: a
+       * memory size ("12 GiB") and this computer's device ("RTX 3060 12GB") */
+      fits = g_strdup_printf (_("Devices with at most %s of memory, like this computer’s %s."),
+                              memory, hr_hardware_get_name (self->local_device));
+      with_fits = g_strconcat (fits, " ", caption, NULL);
+      g_free (caption);
+      caption = with_fits;
+    }
   gtk_label_set_text (self->caption_label, caption);
 }
 
@@ -475,6 +490,7 @@ fits_toggled_cb (HrHardwareView  *self,
     return;
   self->fits_only = active;
   update_filter (self);
+  update_caption (self);
 }
 
 static void
@@ -650,10 +666,9 @@ hr_hardware_view_set_local_device (HrHardwareView *self,
 
   memory = format_device_memory (hr_hardware_get_memory_bytes (device),
                                  hr_view_get_units (HR_VIEW (self)));
-  /* TRANSLATORS: the tooltip of the "Fits this computer" filter: a memory
-   * size ("12 GiB") and this computer's device ("RTX 3060 12GB") */
-  tooltip = g_strdup_printf (_("Devices with at most %s of memory, like this computer’s %s"),
+  tooltip = g_strdup_printf (_("Devices with at most %s of memory, like this computer’s %s."),
                              memory, hr_hardware_get_name (device));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->fits_button), tooltip);
   update_filter (self);
+  update_caption (self);
 }

@@ -59,6 +59,9 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+/* Rows wider than this are ellipsized, not the popover widened. */
+#define ROW_MAX_WIDTH_CHARS 48
+
 #define ITEM_KEY "hr-picker-item"
 #define GROUP_KEY "hr-picker-group"
 #define SEARCH_KEY "hr-picker-search"
@@ -105,15 +108,26 @@ create_row (HrPicker *self,
   label = gtk_label_new (title);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), ROW_MAX_WIDTH_CHARS);
   gtk_box_append (GTK_BOX (box), label);
   if (subtitle != NULL)
     {
-      label = gtk_label_new (subtitle);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_widget_add_css_class (label, "caption");
-      gtk_box_append (GTK_BOX (box), label);
+      g_auto(GStrv) lines = g_strsplit (subtitle, "\n", -1);
+
+      /* Lines after the first are paths: their ends matter most. */
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          label = gtk_label_new (lines[i]);
+          gtk_label_set_xalign (GTK_LABEL (label), 0);
+          gtk_label_set_ellipsize (GTK_LABEL (label),
+                                   i == 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_MIDDLE);
+          gtk_label_set_max_width_chars (GTK_LABEL (label), ROW_MAX_WIDTH_CHARS);
+          if (i > 0)
+            gtk_widget_set_tooltip_text (label, lines[i]);
+          gtk_widget_add_css_class (label, "dim-label");
+          gtk_widget_add_css_class (label, "caption");
+          gtk_box_append (GTK_BOX (box), label);
+        }
     }
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
 
