@@ -52,6 +52,7 @@ struct _HrHardwareView
   GtkDropDown *vendor_dropdown;
   GtkStringList *vendor_list;
   GtkToggleButton *fits_button;
+  GtkFlowBox *filter_box;
   GtkStack *stack;
   GtkColumnView *column_view;
   GtkFilterListModel *filter_model;
@@ -572,6 +573,7 @@ hr_hardware_view_class_init (HrHardwareViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, vendor_dropdown);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, vendor_list);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, fits_button);
+  gtk_widget_class_bind_template_child (widget_class, HrHardwareView, filter_box);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, stack);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, column_view);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, filter_model);
@@ -597,6 +599,12 @@ hr_hardware_view_init (HrHardwareView *self)
   g_autoptr(GtkCustomSorter) verdict_sorter = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The filter bar only wraps: Tab goes from control to control, not
+   * through the flow box's own children. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->filter_box));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    gtk_widget_set_focusable (child, FALSE);
 
   hr_table_view_set_cell_factory (table, self->device_column, CELL_DEVICE);
   hr_table_view_set_cell_factory (table, self->specs_column, CELL_SPECS);
