@@ -423,7 +423,8 @@ _hr_window_import_local_model (HrWindow     *self,
     }
 
   /* The picker shows the calculator's model, not the file. */
-  hr_picker_set_selected (self->model_picker, G_OBJECT (hr_calculator_get_model (self->calculator)));
+  hr_picker_set_selected (self->model_picker,
+                          G_OBJECT (hr_calculator_get_model (self->calculator)));
   toast (self, message);
 }
 
@@ -475,13 +476,15 @@ on_device_removed (HrWindow       *self,
     {
       HrHardware *fallback = self->detected_hardware;
 
-      if (fallback == NULL || hr_catalog_find_hardware (catalog, hr_hardware_get_id (fallback)) == NULL)
+      if (fallback == NULL ||
+          hr_catalog_find_hardware (catalog, hr_hardware_get_id (fallback)) == NULL)
         fallback = hr_catalog_find_hardware (catalog, HR_DEFAULT_HARDWARE);
       if (fallback != NULL)
         hr_calculator_set_hardware (self->calculator, fallback);
     }
   /* TRANSLATORS: a toast: "Removed RTX 2080 Ti 11GB" */
-  message = g_strdup_printf (_("Removed %s"), removed != NULL ? hr_hardware_get_name (removed) : id);
+  message = g_strdup_printf (_("Removed %s"),
+                             removed != NULL ? hr_hardware_get_name (removed) : id);
   toast (self, message);
 }
 
