@@ -28,6 +28,7 @@ struct _HrCommandCard
   char *text;                  /* the whole command, as the CLI prints it */
   GPtrArray *blocks;           /* char *: each block's shell text */
   GPtrArray *words;            /* char *: the placeholders */
+  GtkWidget *first_copy;       /* the first block's copy button */
   gboolean refused;
 };
 
@@ -112,6 +113,17 @@ block_scroll (GtkEventControllerScroll *controller,
 
 /* ------------------------------------------------------------ building */
 
+/* Whether the keyboard focus is in the card (and so must stay in it when
+ * its contents are replaced). */
+static gboolean
+has_focus_inside (HrCommandCard *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self));
+}
+
 static void
 clear (HrCommandCard *self)
 {
@@ -121,6 +133,7 @@ clear (HrCommandCard *self)
     gtk_box_remove (GTK_BOX (self->box), child);
   g_ptr_array_set_size (self->blocks, 0);
   g_ptr_array_set_size (self->words, 0);
+  self->first_copy = NULL;
 }
 
 static GtkWidget *
@@ -205,9 +218,10 @@ add_block (HrCommandCard *self,
 {
   g_autofree char *text = g_strdup (shell);
   g_autofree char *markup = NULL;
-  GtkWidget *overlay = gtk_overlay_new ();
+  GtkWidget *block = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
   GtkEventController *shortcuts = gtk_shortcut_controller_new ();
   GtkEventController *scroll =
@@ -228,12 +242,17 @@ add_block (HrCommandCard *self,
                                   GTK_POLICY_NEVER);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), label);
+  /* Tab into the text selects it all: keep its start in view */
+  gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (gtk_scrolled_window_get_child
+                                                  (GTK_SCROLLED_WINDOW (scroller))), FALSE);
+  gtk_widget_set_hexpand (scroller, TRUE);
   gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
   g_signal_connect (scroll, "scroll", G_CALLBACK (block_scroll), NULL);
   gtk_widget_add_controller (scroller, scroll);
-  gtk_overlay_set_child (GTK_OVERLAY (overlay), scroller);
+  gtk_box_append (GTK_BOX (block), scroller);
 
-  gtk_widget_set_halign (button, GTK_ALIGN_END);
+  /* The button beside the text, never over it; its column is as tall as
+   * the text so that Tab reaches the text first, then its button. */
   gtk_widget_set_valign (button, GTK_ALIGN_START);
   gtk_widget_add_css_class (button, "flat");
   gtk_widget_add_css_class (button, "circular");
@@ -243,22 +262,25 @@ add_block (HrCommandCard *self,
                                   _("Copy the command"), -1);
   g_object_set_data_full (G_OBJECT (button), "hr-text", g_strdup (shell), g_free);
   g_signal_connect_object (button, "clicked", G_CALLBACK (copy_clicked), self, 0);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), button);
+  gtk_box_append (GTK_BOX (column), button);
+  gtk_box_append (GTK_BOX (block), column);
+  if (self->first_copy == NULL)
+    self->first_copy = button;
 
   /* Ctrl+C on the block (its copy button focused) copies all of it; a
    * selection in the text is the label's own to copy. */
-  g_object_set_data_full (G_OBJECT (overlay), "hr-text", g_strdup (shell), g_free);
+  g_object_set_data_full (G_OBJECT (block), "hr-text", g_strdup (shell), g_free);
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
                                         gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_c,
                                                                                   GDK_CONTROL_MASK),
                                                           gtk_callback_action_new (copy_shortcut,
                                                                                    NULL,
                                                                                    NULL)));
-  gtk_widget_add_controller (overlay, shortcuts);
+  gtk_widget_add_controller (block, shortcuts);
 
-  gtk_widget_add_css_class (overlay, "card");
-  gtk_widget_add_css_class (overlay, "command-block");
-  gtk_box_append (GTK_BOX (self->box), overlay);
+  gtk_widget_add_css_class (block, "card");
+  gtk_widget_add_css_class (block, "command-block");
+  gtk_box_append (GTK_BOX (self->box), block);
   g_ptr_array_add (self->blocks, g_strdup (shell));
 }
 
@@ -364,6 +386,7 @@ hr_command_card_set_command (HrCommandCard   *self,
                              const HrCommand *command)
 {
   g_autofree char *text = NULL;
+  gboolean focused;
 
   g_return_if_fail (HR_IS_COMMAND_CARD (self));
   g_return_if_fail (command != NULL);
@@ -373,6 +396,7 @@ hr_command_card_set_command (HrCommandCard   *self,
   if (!self->refused && g_strcmp0 (text, self->text) == 0)
     return;
 
+  focused = has_focus_inside (self);
   clear (self);
   self->refused = FALSE;
   g_free (self->text);
@@ -403,6 +427,9 @@ hr_command_card_set_command (HrCommandCard   *self,
           g_assert_not_reached ();
         }
     }
+  /* the first copy button, where the fix button was */
+  if (focused && self->first_copy != NULL)
+    gtk_widget_grab_focus (self->first_copy);
 }
 
 /**
@@ -423,9 +450,11 @@ hr_command_card_set_refusal (HrCommandCard *self,
 {
   g_autofree char *text = NULL;
   GtkWidget *state, *image, *heading, *body;
+  gboolean focused;
 
   g_return_if_fail (HR_IS_COMMAND_CARD (self));
 
+  focused = has_focus_inside (self);
   clear (self);
   self->refused = TRUE;
   /* TRANSLATORS: the text a refused command gives; %s says why */
@@ -465,6 +494,8 @@ hr_command_card_set_refusal (HrCommandCard *self,
       gtk_box_append (GTK_BOX (state), button);
     }
   gtk_box_append (GTK_BOX (self->box), state);
+  if (focused)
+    gtk_widget_child_focus (self->box, GTK_DIR_TAB_FORWARD);
 }
 
 /* The whole command as `headroom-cli command` prints it. */

@@ -159,19 +159,82 @@ copy_action (GtkWidget  *widget,
   gtk_widget_activate_action (widget, "win.toast", "s", _("Copied to the clipboard"));
 }
 
+/* A fix changes the calculator once the button that asked for it has
+ * finished its click: the refresh replaces that very button. */
+typedef struct
+{
+  HrCalculator *calculator;
+  HrFix fix;
+  guint32 gpus;
+} PendingFix;
+
+static gboolean
+apply_fix (gpointer data)
+{
+  PendingFix *p = data;
+
+  switch (p->fix)
+    {
+    case HR_FIX_FLASH_ATTN_ON:
+      {
+        HrEngineOptions options = *hr_calculator_get_engine_options (p->calculator);
+
+        options.flash_attn = HR_FLASH_ATTN_ON;
+        hr_calculator_set_engine_options (p->calculator, &options);
+      }
+      break;
+    case HR_FIX_KV_FP16:
+      {
+        HrCatalog *catalog = hr_calculator_get_catalog (p->calculator);
+        HrKvType *fp16 = hr_catalog_find_kv_type (catalog, "fp16");
+
+        if (fp16 != NULL)
+          hr_calculator_set_kv_type (p->calculator, fp16);
+      }
+      break;
+    case HR_FIX_GPU_COUNT:
+      hr_calculator_set_gpu_count (p->calculator, p->gpus);
+      break;
+    case HR_FIX_NONE:
+    case HR_FIX_ENGINE_AUTO:
+    default:
+      break;
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+pending_fix_free (gpointer data)
+{
+  PendingFix *p = data;
+
+  g_object_unref (p->calculator);
+  g_free (p);
+}
+
+static void
+fix_later (GtkWidget *widget,
+           HrFix      fix,
+           guint32    gpus)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (widget));
+  PendingFix *p;
+
+  if (calculator == NULL)
+    return;
+  p = g_new0 (PendingFix, 1);
+  p->calculator = g_object_ref (calculator);
+  p->fix = fix;
+  p->gpus = gpus;
+  g_idle_add_full (G_PRIORITY_DEFAULT, apply_fix, p, pending_fix_free);
+}
+
 static void
 fix_flash_attn_action (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *parameter)
 {
-  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (widget));
-  HrEngineOptions options;
-
-  if (calculator == NULL)
-    return;
-  options = *hr_calculator_get_engine_options (calculator);
-  options.flash_attn = HR_FLASH_ATTN_ON;
-  hr_calculator_set_engine_options (calculator, &options);
+  fix_later (widget, HR_FIX_FLASH_ATTN_ON, 0);
 }
 
 static void
@@ -179,14 +242,7 @@ fix_kv_fp16_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
 {
-  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (widget));
-  HrKvType *fp16;
-
-  if (calculator == NULL)
-    return;
-  fp16 = hr_catalog_find_kv_type (hr_calculator_get_catalog (calculator), "fp16");
-  if (fp16 != NULL)
-    hr_calculator_set_kv_type (calculator, fp16);
+  fix_later (widget, HR_FIX_KV_FP16, 0);
 }
 
 static void
@@ -194,10 +250,7 @@ fix_gpus_action (GtkWidget  *widget,
                  const char *action_name,
                  GVariant   *parameter)
 {
-  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (widget));
-
-  if (calculator != NULL)
-    hr_calculator_set_gpu_count (calculator, g_variant_get_uint32 (parameter));
+  fix_later (widget, HR_FIX_GPU_COUNT, g_variant_get_uint32 (parameter));
 }
 
 /* ------------------------------------------------------------ class */
