@@ -162,6 +162,7 @@ test_card_machines (void)
   g_assert_cmpuint (hr_command_card_get_n_blocks (HR_COMMAND_CARD (card)), ==, 3);
   g_assert_true (g_str_has_prefix (hr_command_card_get_block (HR_COMMAND_CARD (card), 0),
                                    "ray start --head"));
+  g_assert_false (g_str_has_suffix (hr_command_card_get_block (HR_COMMAND_CARD (card), 0), "\n"));
   g_assert_true (g_str_has_prefix (hr_command_card_get_block (HR_COMMAND_CARD (card), 1),
                                    "ray start --address '<head-address>:"));
   g_assert_nonnull (strstr (hr_command_card_get_block (HR_COMMAND_CARD (card), 2),

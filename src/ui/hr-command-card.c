@@ -227,6 +227,8 @@ add_block (HrCommandCard *self,
   GtkEventController *scroll =
     gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
 
+  /* without the last line break: a paste does not run it before the
+   * user has read it (and replaced what must be) */
   g_strchomp (text);
   markup = block_markup (self, text);
   gtk_label_set_markup (GTK_LABEL (label), markup);
@@ -260,7 +262,7 @@ add_block (HrCommandCard *self,
   gtk_widget_set_tooltip_text (button, _("Copy (Ctrl+C)"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Copy the command"), -1);
-  g_object_set_data_full (G_OBJECT (button), "hr-text", g_strdup (shell), g_free);
+  g_object_set_data_full (G_OBJECT (button), "hr-text", g_strdup (text), g_free);
   g_signal_connect_object (button, "clicked", G_CALLBACK (copy_clicked), self, 0);
   gtk_box_append (GTK_BOX (column), button);
   gtk_box_append (GTK_BOX (block), column);
@@ -269,7 +271,7 @@ add_block (HrCommandCard *self,
 
   /* Ctrl+C on the block (its copy button focused) copies all of it; a
    * selection in the text is the label's own to copy. */
-  g_object_set_data_full (G_OBJECT (block), "hr-text", g_strdup (shell), g_free);
+  g_object_set_data_full (G_OBJECT (block), "hr-text", g_strdup (text), g_free);
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
                                         gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_c,
                                                                                   GDK_CONTROL_MASK),
@@ -281,7 +283,7 @@ add_block (HrCommandCard *self,
   gtk_widget_add_css_class (block, "card");
   gtk_widget_add_css_class (block, "command-block");
   gtk_box_append (GTK_BOX (self->box), block);
-  g_ptr_array_add (self->blocks, g_strdup (shell));
+  g_ptr_array_add (self->blocks, g_steal_pointer (&text));
 }
 
 static void
