@@ -258,9 +258,18 @@ test_view_fixes (void)
   g_assert_cmpuint (count_labels (GTK_WIDGET (vllm), "heading", "vLLM cannot run this"), ==, 1);
   button = fix_button (GTK_WIDGET (vllm));
   g_assert_nonnull (button);
+  g_assert_true (gtk_widget_grab_focus (button));
   gtk_widget_activate (button);
   pump (400);
   g_assert_cmpuint (hr_calculator_get_gpu_count (calculator), !=, 3);
+  /* the keyboard focus moves from the fix to the new command's copy button */
+  {
+    GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+    g_assert_nonnull (focus);
+    g_assert_true (gtk_widget_has_css_class (focus, "command-copy"));
+    g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (vllm)));
+  }
   g_assert_false (hr_command_card_get_refused (vllm));
   g_assert_nonnull (strstr (hr_commands_view_get_text (view, "vllm"),
                             "--tensor-parallel-size"));

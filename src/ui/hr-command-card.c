@@ -28,7 +28,8 @@ struct _HrCommandCard
   char *text;                  /* the whole command, as the CLI prints it */
   GPtrArray *blocks;           /* char *: each block's shell text */
   GPtrArray *words;            /* char *: the placeholders */
-  GtkWidget *first_copy;       /* the first block's copy button */
+  GtkWidget *first_copy;       /* the first block's copy button (or the
+                                * refusal's fix button) */
   gboolean refused;
 };
 
@@ -494,10 +495,12 @@ hr_command_card_set_refusal (HrCommandCard *self,
       if (fix_target != NULL)
         gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), fix_target);
       gtk_box_append (GTK_BOX (state), button);
+      self->first_copy = button;
     }
   gtk_box_append (GTK_BOX (self->box), state);
-  if (focused)
-    gtk_widget_child_focus (self->box, GTK_DIR_TAB_FORWARD);
+  /* the fix, where the copy button was */
+  if (focused && self->first_copy != NULL)
+    gtk_widget_grab_focus (self->first_copy);
 }
 
 /* The whole command as `headroom-cli command` prints it. */
