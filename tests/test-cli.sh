@@ -69,7 +69,7 @@ check 2 "is not a context" "context list with a word" -- matrix $G --contexts 81
 check 2 "is not a context" "context list with zero" -- matrix $G --contexts 0,8192
 check 2 "unknown precision" "precision list" -- matrix $G --precisions q4_k_m,q11
 check 2 "exactly one of vllm" "command without engine" -- command $G --precision q4_k_m
-check 2 "vllm, llamacpp or ollama" "command with unknown engine" -- command tgi $G --precision q4_k_m
+check 2 "vllm, sglang, llamacpp or ollama" "command with unknown engine" -- command tgi $G --precision q4_k_m
 check 2 "needs flash attention for a quantized V cache" "llama.cpp Q8_0 V cache without flash attention" -- estimate $G --precision q4_k_m --engine llamacpp --kv-type q8_0 --flash-attn off
 check 2 "unexpected argument" "stray argument" -- models extra
 check 2 "inspect needs exactly one FILE" "inspect without file" -- inspect
@@ -103,6 +103,12 @@ check_ok '"host_bytes"' "ollama profile reports host memory" -- estimate $G --pr
 check_ok '"kv_capacity_tokens"' "vllm profile reports KV capacity" -- estimate $G --precision bf16 --engine vllm --hardware rtx-3090-24gb --json
 check_ok '"max_concurrency"' "vllm profile reports concurrency" -- estimate $G --precision bf16 --engine vllm --hardware rtx-3090-24gb --json
 check_ok '--gpu-memory-utilization 0.95' "vllm command takes the utilization" -- command vllm $G --precision bf16 --hardware rtx-3090-24gb --context 8192 --gpu-memory-utilization 0.95
+check_ok 'python3 -m sglang.launch_server' "sglang command" -- command sglang $G --precision bf16 --hardware rtx-3090-24gb --context 8192
+check_ok '--pipeline-parallel-size 2' "vllm layout on one machine" -- command vllm $G --precision bf16 --hardware rtx-3090-24gb --context 8192 --tp 2 --pp 2
+check_ok "ray start --address '<head-address>:6379'" "vllm over two machines" -- command vllm $G --precision bf16 --hardware rtx-3090-24gb --context 8192 --tp 2 --pp 2 --nodes 2
+check_ok '--node-rank 1' "sglang over two machines" -- command sglang $G --precision bf16 --hardware rtx-3090-24gb --context 8192 --tp 2 --pp 2 --nodes 2
+check 2 "router" "sglang replicas across machines" -- command sglang $G --precision bf16 --hardware rtx-3090-24gb --context 8192 --tp 2 --dp 2 --nodes 2
+check 2 "KV cache type" "sglang refuses a GGUF cache type" -- command sglang $G --precision bf16 --hardware rtx-3090-24gb --kv-type q8_0
 check_ok 'compute' "matrix with an engine profile" -- estimate $G --precision q4_k_m --engine llamacpp --flash-attn off --ubatch 1024
 
 echo "1..$n"

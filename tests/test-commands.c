@@ -22,7 +22,8 @@
 #include "hr-test-util.h"
 
 static HrCatalog *catalog;
-static JsonObject *tables[3];   /* by HrCommandKind */
+static JsonObject *tables[HR_N_COMMAND_KINDS];   /* by HrCommandKind */
+static JsonObject *ray_table;   /* `ray start`, in vLLM's cluster commands */
 
 static JsonObject *
 load_table (const char *name)
@@ -206,6 +207,13 @@ check_statement (HrCommandKind kind,
       check_options (table, argv, i + 1);
       break;
     case HR_COMMAND_VLLM:
+      if (g_str_equal (argv[i], "ray"))
+        {
+          g_assert_cmpuint (i, ==, 0);
+          g_assert_cmpstr (argv[1], ==, "start");
+          check_options (ray_table, argv, 2);
+          break;
+        }
       g_assert_cmpstr (argv[i], ==, "vllm");
       g_assert_cmpstr (argv[i + 1], ==, "serve");
       g_assert_nonnull (argv[i + 2]);
@@ -218,6 +226,12 @@ check_statement (HrCommandKind kind,
       if (g_str_equal (argv[i + 1], "create") || g_str_equal (argv[i + 1], "run"))
         assert_matches (json_object_get_string_member (table, "model_name"), argv[i + 2],
                         "model name");
+      break;
+    case HR_COMMAND_SGLANG:
+      g_assert_cmpstr (argv[i], ==, "python3");
+      g_assert_cmpstr (argv[i + 1], ==, "-m");
+      g_assert_cmpstr (argv[i + 2], ==, "sglang.launch_server");
+      check_options (table, argv, i + 3);
       break;
     default:
       g_assert_not_reached ();
@@ -273,6 +287,27 @@ check_command (const HrCommand *command)
   g_assert_cmpuint (run, ==, p.statements->len);
   g_assert_cmpuint (file, ==, p.files->len);
   parsed_clear (&p);
+
+  /* every placeholder is a word of the lines, said what to replace it
+   * with at the top of the text */
+  g_assert_cmpint (command->placeholder, ==, command->placeholders->len > 0);
+  for (guint k = 0; k < command->placeholders->len; k++)
+    {
+      const HrCommandPlaceholder *ph = g_ptr_array_index (command->placeholders, k);
+      gboolean used = FALSE;
+
+      g_assert_true (g_str_has_prefix (text, "# "));
+      g_assert_nonnull (strstr (text, ph->word));
+      g_assert_cmpstr (ph->meaning, !=, "");
+      for (guint i = 0; i < command->lines->len && !used; i++)
+        {
+          const HrCommandLine *line = g_ptr_array_index (command->lines, i);
+
+          for (guint w = 0; line->argv != NULL && line->argv[w] != NULL && !used; w++)
+            used = strstr (line->argv[w], ph->word) != NULL;
+        }
+      g_assert_true (used);
+    }
 }
 
 /* ------------------------------------------------------------ corpus */
@@ -281,6 +316,7 @@ static HrEngine
 engine_of (HrCommandKind kind)
 {
   return kind == HR_COMMAND_VLLM ? HR_ENGINE_VLLM
+         : kind == HR_COMMAND_SGLANG ? HR_ENGINE_SGLANG
          : kind == HR_COMMAND_OLLAMA ? HR_ENGINE_OLLAMA : HR_ENGINE_LLAMACPP;
 }
 
@@ -298,7 +334,7 @@ test_corpus (void)
   for (guint m = 0; m < g_list_model_get_n_items (models); m++)
     for (guint p = 0; p < g_list_model_get_n_items (precisions); p++)
       for (guint d = 0; d < G_N_ELEMENTS (setups); d++)
-        for (HrCommandKind kind = HR_COMMAND_VLLM; kind <= HR_COMMAND_OLLAMA; kind++)
+        for (HrCommandKind kind = 0; kind < HR_N_COMMAND_KINDS; kind++)
           {
             g_autoptr(HrModelSpec) model = g_list_model_get_item (models, m);
             g_autoptr(HrPrecision) precision = g_list_model_get_item (precisions, p);
@@ -335,9 +371,9 @@ test_corpus (void)
 
 /* ------------------------------------------------- hostile names */
 
-/* Runs @text with /bin/sh in @dir, where stub llama-server, vllm and
- * ollama record their arguments (NUL-separated) and OLLAMA_* / VLLM_*
- * variables; returns what each invocation recorded. */
+/* Runs @text with /bin/sh in @dir, where stub llama-server, vllm,
+ * ollama, python3 and ray record their arguments and OLLAMA_* / VLLM_* /
+ * SGLANG_* variables; returns what each invocation recorded. */
 static GPtrArray *
 run_with_stubs (const char *dir,
                 const char *text)
@@ -346,12 +382,12 @@ run_with_stubs (const char *dir,
   g_autofree char *script = g_build_filename (dir, "script.sh", NULL);
   g_autofree char *log = g_build_filename (dir, "calls", NULL);
   g_autofree char *path_env = NULL;
-  static const char *programs[] = { "llama-server", "vllm", "ollama" };
+  static const char *programs[] = { "llama-server", "vllm", "ollama", "python3", "ray" };
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   g_autofree char *stub = g_strdup_printf (
     "#!/bin/sh\n"
-    "for v in $(env | grep -E '^(OLLAMA|VLLM)_' | cut -d= -f1 | sort); do\n"
+    "for v in $(env | grep -E '^(OLLAMA|VLLM|SGLANG)_' | cut -d= -f1 | sort); do\n"
     "  printf '%%s=%%s\\036' \"$v\" \"$(printenv \"$v\")\" >> '%s'\n"
     "done\n"
     "printf '%%s\\036' \"$(basename \"$0\")\" \"$@\" >> '%s'\n"
@@ -580,6 +616,364 @@ test_rules (void)
   g_assert_nonnull (strstr (text, "layers on the GPU"));
 }
 
+/* ------------------------------------------------ layouts, machines */
+
+static const char *
+option_value (char      **argv,
+              const char *option)
+{
+  for (guint i = 0; argv[i] != NULL; i++)
+    if (g_str_equal (argv[i], option))
+      return argv[i + 1];
+  return NULL;
+}
+
+static guint
+option_uint (char      **argv,
+             const char *option,
+             guint       absent)
+{
+  const char *value = option_value (argv, option);
+
+  return value != NULL ? (guint) g_ascii_strtoull (value, NULL, 10) : absent;
+}
+
+/* The statements of each machine section, in order. */
+static GPtrArray *
+machine_sections (const HrCommand *command)
+{
+  GPtrArray *sections = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  GPtrArray *current = NULL;
+
+  for (guint i = 0; i < command->lines->len; i++)
+    {
+      const HrCommandLine *line = g_ptr_array_index (command->lines, i);
+
+      if (line->kind == HR_COMMAND_LINE_MACHINE)
+        {
+          current = g_ptr_array_new ();
+          g_ptr_array_add (current, (gpointer) line);
+          g_ptr_array_add (sections, current);
+        }
+      else if (line->kind == HR_COMMAND_LINE_RUN)
+        {
+          g_assert_nonnull (current);  /* nothing runs before the first machine */
+          g_ptr_array_add (current, (gpointer) line);
+        }
+    }
+  return sections;
+}
+
+/* SGLang: one launch per machine, node ranks 0 … N−1 each once, the same
+ * --nnodes and --dist-init-addr everywhere, the layout the estimate has. */
+static void
+check_sglang_machines (const HrCommand *command,
+                       const HrLayout  *layout)
+{
+  g_autoptr(GPtrArray) sections = machine_sections (command);
+  g_autofree gboolean *seen = g_new0 (gboolean, layout->nodes);
+  const char *addr = NULL;
+
+  g_assert_cmpuint (command->n_nodes, ==, layout->nodes);
+  g_assert_cmpuint (sections->len, ==, layout->nodes);
+  for (guint k = 0; k < sections->len; k++)
+    {
+      GPtrArray *section = g_ptr_array_index (sections, k);
+      const HrCommandLine *machine = g_ptr_array_index (section, 0);
+      const HrCommandLine *run;
+      char **argv;
+      guint rank;
+
+      g_assert_cmpuint (section->len, ==, 2);
+      run = g_ptr_array_index (section, 1);
+      argv = run->argv + run->n_env;
+      rank = option_uint (argv, "--node-rank", G_MAXUINT);
+      g_assert_cmpuint (rank, <, layout->nodes);
+      g_assert_false (seen[rank]);
+      seen[rank] = TRUE;
+      g_assert_cmpuint (machine->node, ==, rank);
+      g_assert_cmpuint (machine->role, ==, rank == 0 ? HR_MACHINE_HEAD : HR_MACHINE_WORKER);
+      g_assert_cmpuint (option_uint (argv, "--nnodes", 0), ==, layout->nodes);
+      g_assert_cmpuint (option_uint (argv, "--tp-size", 0), ==, layout->tp);
+      g_assert_cmpuint (option_uint (argv, "--pp-size", 1), ==, layout->pp);
+      g_assert_cmpuint (option_uint (argv, "--dp-size", 1), ==, layout->dp);
+      if (addr == NULL)
+        addr = option_value (argv, "--dist-init-addr");
+      g_assert_cmpstr (option_value (argv, "--dist-init-addr"), ==, addr);
+    }
+  g_assert_nonnull (addr);
+  g_assert_true (g_str_has_prefix (addr, "<head-address>:"));
+}
+
+/* vLLM: the Ray head once on machine 1, one `ray start --address` on
+ * every other machine to the head's port, then one `vllm serve` on
+ * machine 1 with the Ray executor and the layout. */
+static void
+check_vllm_machines (const HrCommand *command,
+                     const HrLayout  *layout)
+{
+  g_autoptr(GPtrArray) sections = machine_sections (command);
+  g_autofree char *head = NULL;
+  const HrCommandLine *machine, *run;
+  GPtrArray *first, *last;
+  char **argv;
+
+  g_assert_cmpuint (command->n_nodes, ==, layout->nodes);
+  g_assert_cmpuint (sections->len, ==, layout->nodes + 1);
+
+  first = g_ptr_array_index (sections, 0);
+  last = g_ptr_array_index (sections, layout->nodes);
+  machine = g_ptr_array_index (first, 0);
+  run = g_ptr_array_index (first, 1);
+  g_assert_cmpuint (first->len, ==, 2);
+  g_assert_cmpuint (machine->role, ==, HR_MACHINE_HEAD);
+  g_assert_cmpuint (machine->node, ==, 0);
+  g_assert_cmpstr (run->argv[0], ==, "ray");
+  g_assert_true (g_strv_contains ((const char * const *) run->argv, "--head"));
+  head = g_strdup_printf ("<head-address>:%s", option_value (run->argv, "--port"));
+
+  for (guint node = 1; node < layout->nodes; node++)
+    {
+      GPtrArray *section = g_ptr_array_index (sections, node);
+
+      machine = g_ptr_array_index (section, 0);
+      g_assert_cmpuint (section->len, ==, 2);
+      run = g_ptr_array_index (section, 1);
+      g_assert_cmpuint (machine->role, ==, HR_MACHINE_WORKER);
+      g_assert_cmpuint (machine->node, ==, node);
+      g_assert_cmpstr (run->argv[0], ==, "ray");
+      g_assert_false (g_strv_contains ((const char * const *) run->argv, "--head"));
+      g_assert_cmpstr (option_value (run->argv, "--address"), ==, head);
+    }
+
+  machine = g_ptr_array_index (last, 0);
+  g_assert_cmpuint (last->len, ==, 2);
+  run = g_ptr_array_index (last, 1);
+  g_assert_cmpuint (machine->role, ==, HR_MACHINE_HEAD_LAST);
+  argv = run->argv + run->n_env;
+  g_assert_cmpstr (argv[0], ==, "vllm");
+  g_assert_cmpstr (option_value (argv, "--distributed-executor-backend"), ==, "ray");
+  g_assert_cmpuint (option_uint (argv, "--tensor-parallel-size", 0), ==, layout->tp);
+  g_assert_cmpuint (option_uint (argv, "--pipeline-parallel-size", 1), ==, layout->pp);
+  g_assert_cmpuint (option_uint (argv, "--data-parallel-size", 1), ==, layout->dp);
+  if (layout->dp > 1)
+    g_assert_cmpstr (option_value (argv, "--data-parallel-backend"), ==, "ray");
+}
+
+/* Every layout of a few large models over 2 … 4 machines: each command
+ * parses, has only real options, and puts each machine's part once. */
+static void
+test_machines (void)
+{
+  static const char *models[] = {
+    "deepseek-ai/DeepSeek-V3", "meta-llama/Llama-3.1-70B-Instruct", "Qwen/Qwen3-32B",
+  };
+  static const char *devices[] = { "h100-sxm-80gb", "a100-sxm-80gb" };
+  static const HrLayout layouts[] = {
+    { 8, 2, 1, 2 }, { 16, 1, 1, 2 }, { 8, 1, 2, 2 }, { 4, 2, 1, 2 }, { 8, 4, 1, 4 },
+    { 4, 1, 4, 4 }, { 2, 2, 2, 2 }, { 8, 3, 1, 3 }, { 4, 3, 2, 3 }, { 8, 1, 1, 2 },
+  };
+  guint written = 0, refused = 0;
+
+  for (guint m = 0; m < G_N_ELEMENTS (models); m++)
+    for (guint d = 0; d < G_N_ELEMENTS (devices); d++)
+      for (guint l = 0; l < G_N_ELEMENTS (layouts); l++)
+        for (HrCommandKind kind = HR_COMMAND_VLLM; kind < HR_N_COMMAND_KINDS;
+             kind += HR_COMMAND_SGLANG - HR_COMMAND_VLLM)
+          {
+            const HrLayout *layout = &layouts[l];
+            HrScenario s = {
+              .model = hr_catalog_find_model (catalog, models[m]),
+              .precision = hr_catalog_find_precision (catalog, "bf16"),
+              .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+              .hardware = hr_catalog_find_hardware (catalog, devices[d]),
+              .context = 8192, .batch = 1, .layout = *layout,
+              .gpus = layout->tp * layout->pp * layout->dp,
+            };
+            g_autoptr(HrCommand) command = NULL;
+            g_autoptr(GError) error = NULL;
+            HrEstimate e;
+
+            g_assert_nonnull (s.model);
+            command = hr_command_build (kind, &s, &error);
+            if (command == NULL)
+              {
+                gboolean runs;
+
+                g_assert_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN);
+                s.engine = engine_of (kind);
+                runs = hr_scenario_estimate (&s, &e, NULL) && e.verdict != HR_VERDICT_NO_FIT;
+                /* SGLang writes no replicas across machines; else only
+                 * what the estimate refuses is refused */
+                g_assert_true (!runs || (kind == HR_COMMAND_SGLANG && layout->dp > 1));
+                refused++;
+                continue;
+              }
+            check_command (command);
+            g_assert_true (command->placeholder);
+            if (kind == HR_COMMAND_SGLANG)
+              check_sglang_machines (command, layout);
+            else
+              check_vllm_machines (command, layout);
+            written++;
+          }
+  g_test_message ("%u multi-machine commands checked, %u refused", written, refused);
+  g_assert_cmpuint (written, >, 40);
+}
+
+/* A two-machine command pasted into /bin/sh on each machine: every
+ * program sees the words meant, the placeholder one word. */
+static void
+test_machines_shell (void)
+{
+  g_autofree char *dir = hr_test_make_temp_dir ("test-commands");
+
+  for (HrCommandKind kind = HR_COMMAND_VLLM; kind < HR_N_COMMAND_KINDS;
+       kind += HR_COMMAND_SGLANG - HR_COMMAND_VLLM)
+    {
+      HrScenario s = {
+        .model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-70B-Instruct"),
+        .precision = hr_catalog_find_precision (catalog, "bf16"),
+        .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+        .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+        .context = 131072, .batch = 1, .gpus = 8, .layout = { 4, 2, 1, 2 },
+      };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrCommand) command = hr_command_build (kind, &s, &error);
+      g_autofree char *text = NULL;
+      g_autoptr(GPtrArray) calls = NULL;
+      guint run = 0;
+
+      g_assert_no_error (error);
+      text = hr_command_to_shell (command);
+      calls = run_with_stubs (dir, text);
+      for (guint i = 0; i < command->lines->len; i++)
+        {
+          const HrCommandLine *line = g_ptr_array_index (command->lines, i);
+          char **seen;
+
+          if (line->kind != HR_COMMAND_LINE_RUN)
+            continue;
+          seen = g_ptr_array_index (calls, run++);
+          g_assert_true (g_strv_equal ((const char * const *) seen,
+                                       (const char * const *) line->argv));
+        }
+      g_assert_cmpuint (run, ==, calls->len);
+      g_assert_cmpuint (run, ==, kind == HR_COMMAND_VLLM ? 3 : 2);
+    }
+  hr_test_remove_temp_dir (dir);
+}
+
+/* One machine: pipeline stages and replicas as options; SGLang's
+ * options for a long context, an FP8 cache and online FP8. */
+static void
+test_layouts (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-32B"),
+    .precision = hr_catalog_find_precision (catalog, "bf16"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 8192, .batch = 1, .gpus = 8, .layout = { 2, 2, 2, 1 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCommand) vllm = hr_command_build (HR_COMMAND_VLLM, &s, &error);
+  g_autoptr(HrCommand) sglang = hr_command_build (HR_COMMAND_SGLANG, &s, &error);
+  g_autoptr(HrCommand) fp8 = NULL;
+  g_autofree char *v = NULL;
+  g_autofree char *g = NULL;
+  g_autofree char *f = NULL;
+
+  g_assert_no_error (error);
+  check_command (vllm);
+  check_command (sglang);
+  g_assert_cmpuint (vllm->n_nodes, ==, 1);
+  v = hr_command_to_shell (vllm);
+  g = hr_command_to_shell (sglang);
+  g_assert_nonnull (strstr (v, "--tensor-parallel-size 2 \\\n  --pipeline-parallel-size 2 \\\n"
+                               "  --data-parallel-size 2 \\\n"));
+  g_assert_null (strstr (v, "ray"));
+  g_assert_nonnull (strstr (g, "--tp-size 2 \\\n  --pp-size 2 \\\n  --dp-size 2 \\\n"));
+  g_assert_null (strstr (g, "--nnodes"));
+  g_assert_false (vllm->placeholder);
+
+  /* the context past the trained one, an FP8 cache, FP8 made on loading */
+  s.layout = (HrLayout) { 0 };
+  s.gpus = 1;
+  s.model = hr_catalog_find_model (catalog, "google/gemma-2-27b-it");   /* no FP8 repository */
+  s.precision = hr_catalog_find_precision (catalog, "fp8");
+  s.kv_type = hr_catalog_find_kv_type (catalog, "fp8");
+  s.context = 32768;
+  fp8 = hr_command_build (HR_COMMAND_SGLANG, &s, &error);
+  g_assert_no_error (error);
+  check_command (fp8);
+  f = hr_command_to_shell (fp8);
+  g_assert_nonnull (strstr (f, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python3 -m "
+                               "sglang.launch_server"));
+  g_assert_nonnull (strstr (f, "--kv-cache-dtype fp8_e4m3"));
+  g_assert_nonnull (strstr (f, "--quantization fp8"));
+
+  /* SGLang has no GGUF cache types: refused with the engine's reason */
+  s.kv_type = hr_catalog_find_kv_type (catalog, "q8_0");
+  g_assert_null (hr_command_build (HR_COMMAND_SGLANG, &s, &error));
+  g_assert_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN);
+  g_assert_nonnull (strstr (error->message, "SGLang"));
+  g_clear_error (&error);
+
+  /* SGLang's replicas across machines: refused, saying why */
+  s.kv_type = hr_catalog_find_kv_type (catalog, "fp16");
+  s.model = hr_catalog_find_model (catalog, "Qwen/Qwen3-32B");
+  s.precision = hr_catalog_find_precision (catalog, "bf16");
+  s.context = 8192;
+  s.layout = (HrLayout) { 2, 1, 2, 2 };
+  s.gpus = 4;
+  g_assert_null (hr_command_build (HR_COMMAND_SGLANG, &s, &error));
+  g_assert_nonnull (strstr (error->message, "router"));
+  g_clear_error (&error);
+}
+
+/* A refusal says what would make the engine accept it. */
+static void
+test_fix (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-32B"),
+    .precision = hr_catalog_find_precision (catalog, "bf16"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 8192, .batch = 1, .gpus = 3,
+  };
+  g_autoptr(GError) error = NULL;
+  HrFix fix = HR_FIX_NONE;
+  guint32 gpus = 0;
+
+  g_assert_null (hr_command_build_with_fix (HR_COMMAND_VLLM, &s, &fix, &gpus, &error));
+  g_assert_cmpint (fix, ==, HR_FIX_GPU_COUNT);
+  g_assert_cmpuint (gpus, !=, 3);
+  g_clear_error (&error);
+  /* and the fix gives a command */
+  {
+    g_autoptr(HrCommand) fixed = NULL;
+
+    s.gpus = gpus;
+    fixed = hr_command_build_with_fix (HR_COMMAND_VLLM, &s, &fix, &gpus, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (fix, ==, HR_FIX_NONE);
+  }
+
+  s.gpus = 1;
+  s.kv_type = hr_catalog_find_kv_type (catalog, "q8_0");
+  g_assert_null (hr_command_build_with_fix (HR_COMMAND_SGLANG, &s, &fix, &gpus, &error));
+  g_assert_cmpint (fix, ==, HR_FIX_KV_FP16);
+  g_clear_error (&error);
+
+  s.precision = hr_catalog_find_precision (catalog, "q4_k_m");
+  s.options.flash_attn = HR_FLASH_ATTN_OFF;
+  g_assert_null (hr_command_build_with_fix (HR_COMMAND_LLAMACPP, &s, &fix, &gpus, &error));
+  g_assert_cmpint (fix, ==, HR_FIX_FLASH_ATTN_ON);
+  g_clear_error (&error);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -591,14 +985,21 @@ main (int   argc,
   tables[HR_COMMAND_LLAMACPP] = load_table ("llama-server.json");
   tables[HR_COMMAND_VLLM] = load_table ("vllm-serve.json");
   tables[HR_COMMAND_OLLAMA] = load_table ("ollama.json");
+  tables[HR_COMMAND_SGLANG] = load_table ("sglang.json");
+  ray_table = load_table ("ray-start.json");
 
   g_test_add_func ("/commands/rules", test_rules);
   g_test_add_func ("/commands/hostile-names", test_hostile_names);
   g_test_add_func ("/commands/corpus", test_corpus);
+  g_test_add_func ("/commands/layouts", test_layouts);
+  g_test_add_func ("/commands/fix", test_fix);
+  g_test_add_func ("/commands/machines", test_machines);
+  g_test_add_func ("/commands/machines-shell", test_machines_shell);
 
   status = g_test_run ();
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     json_object_unref (tables[i]);
+  json_object_unref (ray_table);
   g_object_unref (catalog);
   return status;
 }

@@ -1150,7 +1150,7 @@ run_command (Options    *o,
   g_autofree char *text = NULL;
 
   if (!hr_command_kind_from_string (which, &kind))
-    return usage_error ("command needs vllm, llamacpp or ollama, not “%s”", which);
+    return usage_error ("command needs vllm, sglang, llamacpp or ollama, not “%s”", which);
 
   /* A combination the engine cannot run gives no command (CLI.md). */
   command = hr_command_build (kind, &o->scenario, &error);
@@ -1508,8 +1508,9 @@ print_usage (void)
            "                         [--kv-type K] [--engine E] [--csv | --json]\n"
            "  headroom-cli hardware  --model M --precision P [--context N] [--kv-type K]\n"
            "                         [--engine E] [--csv | --json]\n"
-           "  headroom-cli command   vllm|llamacpp|ollama --model M --precision P [--context N]\n"
-           "                         [--hardware H] [--gpus N] [--batch N] [--kv-type K]\n"
+           "  headroom-cli command   vllm|sglang|llamacpp|ollama --model M --precision P\n"
+           "                         [--context N] [--hardware H] [--gpus N] [--batch N]\n"
+           "                         [--kv-type K] [--tp N] [--pp N] [--dp N] [--nodes N]\n"
            "  headroom-cli inspect   FILE [--json]\n"
            "  headroom-cli models | devices | precisions [--json]\n"
            "  headroom-cli detect [--json]\n"
@@ -1577,12 +1578,12 @@ run (int    argc,
     {
       OptionSet set = OPT_MODEL | OPT_PRECISION | OPT_CONTEXT | OPT_BATCH | OPT_KV |
                       OPT_HARDWARE | OPT_GPUS | OPT_ENGINE | OPT_ENGINE_TUNING | OPT_PLACEMENT | OPT_SERVING;
-      if (parse_options (&o, command, "vllm|llamacpp|ollama", set, &argc, &argv))
+      if (parse_options (&o, command, "vllm|sglang|llamacpp|ollama", set, &argc, &argv))
         {
           g_auto(GStrv) rest = g_steal_pointer (&o.rest);
 
           if (rest == NULL || g_strv_length (rest) != 1)
-            status = usage_error ("command needs exactly one of vllm, llamacpp, ollama");
+            status = usage_error ("command needs exactly one of vllm, sglang, llamacpp, ollama");
           else if (resolve_scenario (&o, set))
             status = run_command (&o, rest[0]);
         }

@@ -1,10 +1,13 @@
-/* hr-commands-view.c — launch commands with copy buttons
+/* hr-commands-view.c — launch commands, one card per engine
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The text comes from hr_command_generate() (core), the same as
- * `headroom-cli command`.  Copying puts it on the clipboard and asks the
- * window for a toast through the “win.toast” action.
+ * The commands come from hr_command_build_with_fix() (core), the same as
+ * `headroom-cli command`; HrCommandCard shows each.  A refused
+ * combination shows the reason, and a button when the estimate names a
+ * change that the engine would accept (flash attention on, an FP16 cache,
+ * a GPU count the heads divide).  The header's copy button copies an
+ * engine's whole text.
  */
 
 #define G_LOG_DOMAIN "hr-commands-view"
@@ -13,45 +16,98 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-command-card.h"
 #include "hr-commands-view.h"
 #include "hr-commands.h"
-#include "hr-ui-format.h"
 #include "hr-view.h"
 
 struct _HrCommandsView
 {
   HrView parent_instance;
 
-  GtkLabel *vllm_label;
-  GtkLabel *llamacpp_label;
-  GtkLabel *ollama_label;
+  HrCommandCard *vllm_card;
+  HrCommandCard *sglang_card;
+  HrCommandCard *llamacpp_card;
+  HrCommandCard *ollama_card;
 };
 
 G_DEFINE_FINAL_TYPE (HrCommandsView, hr_commands_view, HR_TYPE_VIEW)
 
-static GtkLabel *
-label_for (HrCommandsView *self,
-           const char     *which)
+static HrCommandCard *
+card_for (HrCommandsView *self,
+          HrCommandKind   kind)
 {
-  if (g_strcmp0 (which, "vllm") == 0)
-    return self->vllm_label;
-  if (g_strcmp0 (which, "llamacpp") == 0)
-    return self->llamacpp_label;
-  if (g_strcmp0 (which, "ollama") == 0)
-    return self->ollama_label;
-  return NULL;
+  switch (kind)
+    {
+    case HR_COMMAND_VLLM:
+      return self->vllm_card;
+    case HR_COMMAND_SGLANG:
+      return self->sglang_card;
+    case HR_COMMAND_LLAMACPP:
+      return self->llamacpp_card;
+    case HR_COMMAND_OLLAMA:
+      return self->ollama_card;
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+static const char *
+engine_name (HrCommandKind kind)
+{
+  static const char * const names[] = {
+    [HR_COMMAND_VLLM] = "vLLM",
+    [HR_COMMAND_LLAMACPP] = "llama.cpp",
+    [HR_COMMAND_OLLAMA] = "Ollama",
+    [HR_COMMAND_SGLANG] = "SGLang",
+  };
+
+  return names[kind];
 }
 
 static void
-set_command (HrCommandsView   *self,
-             HrCommandKind     kind,
-             GtkLabel         *label,
-             const HrScenario *scenario)
+show_refusal (HrCommandCard    *card,
+              HrCommandKind     kind,
+              const HrScenario *s,
+              const char       *reason,
+              HrFix             fix,
+              guint32           fix_gpus)
 {
-  g_autofree char *text = hr_command_generate (kind, scenario);
+  /* TRANSLATORS: %s is an engine, "vLLM" */
+  g_autofree char *title = g_strdup_printf (_("%s cannot run this"), engine_name (kind));
+  g_autofree char *gpus_label = NULL;
+  const char *label = NULL;
+  const char *action = NULL;
+  GVariant *target = NULL;
 
-  g_strchomp (text);
-  gtk_label_set_label (label, text);
+  switch (fix)
+    {
+    case HR_FIX_FLASH_ATTN_ON:
+      label = _("Turn On _Flash Attention");
+      action = "commands.fix-flash-attn";
+      break;
+    case HR_FIX_KV_FP16:
+      label = _("Use an _FP16 KV Cache");
+      action = "commands.fix-kv-fp16";
+      break;
+    case HR_FIX_GPU_COUNT:
+      /* a layout given by hand is the layout controls' to change */
+      if (s->layout.tp == 0 && fix_gpus > 0)
+        {
+          /* TRANSLATORS: a button; %u is a number of GPUs */
+          gpus_label = g_strdup_printf (ngettext ("_Use %u GPU", "_Use %u GPUs", fix_gpus),
+                                        fix_gpus);
+          label = gpus_label;
+          action = "commands.fix-gpus";
+          target = g_variant_new_uint32 (fix_gpus);
+        }
+      break;
+    case HR_FIX_ENGINE_AUTO:
+    case HR_FIX_NONE:
+    default:
+      break;
+    }
+  hr_command_card_set_refusal (card, title, reason, label, action, target);
 }
 
 static void
@@ -64,13 +120,25 @@ update (HrView *view)
   if (calculator == NULL)
     return;
   s = hr_calculator_get_scenario (calculator);
-  if (s->model == NULL || s->precision == NULL || s->kv_type == NULL)
+  if (s->model == NULL || s->precision == NULL || s->kv_type == NULL || s->hardware == NULL)
     return;
 
-  set_command (self, HR_COMMAND_VLLM, self->vllm_label, s);
-  set_command (self, HR_COMMAND_LLAMACPP, self->llamacpp_label, s);
-  set_command (self, HR_COMMAND_OLLAMA, self->ollama_label, s);
+  for (HrCommandKind kind = 0; kind < HR_N_COMMAND_KINDS; kind++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrCommand) command = NULL;
+      HrFix fix = HR_FIX_NONE;
+      guint32 fix_gpus = 0;
+
+      command = hr_command_build_with_fix (kind, s, &fix, &fix_gpus, &error);
+      if (command != NULL)
+        hr_command_card_set_command (card_for (self, kind), command);
+      else
+        show_refusal (card_for (self, kind), kind, s, error->message, fix, fix_gpus);
+    }
 }
+
+/* ------------------------------------------------------------ actions */
 
 static void
 copy_action (GtkWidget  *widget,
@@ -78,15 +146,114 @@ copy_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   HrCommandsView *self = HR_COMMANDS_VIEW (widget);
-  const char *which = g_variant_get_string (parameter, NULL);
-  GtkLabel *label = label_for (self, which);
+  HrCommandKind kind;
+  const char *text;
 
-  if (label == NULL)
+  if (!hr_command_kind_from_string (g_variant_get_string (parameter, NULL), &kind))
+    return;
+  text = hr_command_card_get_text (card_for (self, kind));
+  if (text == NULL)
     return;
 
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), gtk_label_get_label (label));
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
   gtk_widget_activate_action (widget, "win.toast", "s", _("Copied to the clipboard"));
 }
+
+/* A fix changes the calculator once the button that asked for it has
+ * finished its click: the refresh replaces that very button. */
+typedef struct
+{
+  HrCalculator *calculator;
+  HrFix fix;
+  guint32 gpus;
+} PendingFix;
+
+static gboolean
+apply_fix (gpointer data)
+{
+  PendingFix *p = data;
+
+  switch (p->fix)
+    {
+    case HR_FIX_FLASH_ATTN_ON:
+      {
+        HrEngineOptions options = *hr_calculator_get_engine_options (p->calculator);
+
+        options.flash_attn = HR_FLASH_ATTN_ON;
+        hr_calculator_set_engine_options (p->calculator, &options);
+      }
+      break;
+    case HR_FIX_KV_FP16:
+      {
+        HrCatalog *catalog = hr_calculator_get_catalog (p->calculator);
+        HrKvType *fp16 = hr_catalog_find_kv_type (catalog, "fp16");
+
+        if (fp16 != NULL)
+          hr_calculator_set_kv_type (p->calculator, fp16);
+      }
+      break;
+    case HR_FIX_GPU_COUNT:
+      hr_calculator_set_gpu_count (p->calculator, p->gpus);
+      break;
+    case HR_FIX_NONE:
+    case HR_FIX_ENGINE_AUTO:
+    default:
+      break;
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+pending_fix_free (gpointer data)
+{
+  PendingFix *p = data;
+
+  g_object_unref (p->calculator);
+  g_free (p);
+}
+
+static void
+fix_later (GtkWidget *widget,
+           HrFix      fix,
+           guint32    gpus)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (widget));
+  PendingFix *p;
+
+  if (calculator == NULL)
+    return;
+  p = g_new0 (PendingFix, 1);
+  p->calculator = g_object_ref (calculator);
+  p->fix = fix;
+  p->gpus = gpus;
+  g_idle_add_full (G_PRIORITY_DEFAULT, apply_fix, p, pending_fix_free);
+}
+
+static void
+fix_flash_attn_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  fix_later (widget, HR_FIX_FLASH_ATTN_ON, 0);
+}
+
+static void
+fix_kv_fp16_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  fix_later (widget, HR_FIX_KV_FP16, 0);
+}
+
+static void
+fix_gpus_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  fix_later (widget, HR_FIX_GPU_COUNT, g_variant_get_uint32 (parameter));
+}
+
+/* ------------------------------------------------------------ class */
 
 static void
 hr_commands_view_dispose (GObject *object)
@@ -108,12 +275,19 @@ hr_commands_view_class_init (HrCommandsViewClass *klass)
 
   view_class->refresh = update;
 
+  g_type_ensure (HR_TYPE_COMMAND_CARD);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom_app/Headroom/ui/hr-commands-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, HrCommandsView, vllm_label);
-  gtk_widget_class_bind_template_child (widget_class, HrCommandsView, llamacpp_label);
-  gtk_widget_class_bind_template_child (widget_class, HrCommandsView, ollama_label);
+  gtk_widget_class_bind_template_child (widget_class, HrCommandsView, vllm_card);
+  gtk_widget_class_bind_template_child (widget_class, HrCommandsView, sglang_card);
+  gtk_widget_class_bind_template_child (widget_class, HrCommandsView, llamacpp_card);
+  gtk_widget_class_bind_template_child (widget_class, HrCommandsView, ollama_card);
   gtk_widget_class_install_action (widget_class, "commands.copy", "s", copy_action);
+  gtk_widget_class_install_action (widget_class, "commands.fix-flash-attn", NULL,
+                                   fix_flash_attn_action);
+  gtk_widget_class_install_action (widget_class, "commands.fix-kv-fp16", NULL,
+                                   fix_kv_fp16_action);
+  gtk_widget_class_install_action (widget_class, "commands.fix-gpus", "u", fix_gpus_action);
 }
 
 static void
@@ -122,14 +296,28 @@ hr_commands_view_init (HrCommandsView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 
-/* The text shown for “vllm”, “llamacpp” or “ollama”. */
+/* The text shown for “vllm”, “sglang”, “llamacpp” or “ollama”. */
 const char *
 hr_commands_view_get_text (HrCommandsView *self,
                            const char     *which)
 {
-  GtkLabel *label;
+  HrCommandKind kind;
 
   g_return_val_if_fail (HR_IS_COMMANDS_VIEW (self), NULL);
-  label = label_for (self, which);
-  return label ? gtk_label_get_label (label) : NULL;
+  if (!hr_command_kind_from_string (which, &kind))
+    return NULL;
+  return hr_command_card_get_text (card_for (self, kind));
+}
+
+/* The card of “vllm”, “sglang”, “llamacpp” or “ollama” (tests). */
+HrCommandCard *
+hr_commands_view_get_card (HrCommandsView *self,
+                           const char     *which)
+{
+  HrCommandKind kind;
+
+  g_return_val_if_fail (HR_IS_COMMANDS_VIEW (self), NULL);
+  if (!hr_command_kind_from_string (which, &kind))
+    return NULL;
+  return card_for (self, kind);
 }

@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "hr-command-card.h"
 #include "hr-view.h"
 
 G_BEGIN_DECLS
@@ -15,7 +16,9 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (HrCommandsView, hr_commands_view, HR, COMMANDS_VIEW, HrView)
 
-const char *hr_commands_view_get_text (HrCommandsView *self,
-                                       const char     *which);
+const char    *hr_commands_view_get_text (HrCommandsView *self,
+                                          const char     *which);
+HrCommandCard *hr_commands_view_get_card (HrCommandsView *self,
+                                          const char     *which);
 
 G_END_DECLS

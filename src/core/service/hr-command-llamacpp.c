@@ -64,15 +64,14 @@ hr_command_build_llamacpp (HrCommand         *command,
     }
 
   path = hr_command_gguf_path (scenario, &placeholder);
-  command->placeholder = placeholder;
+  if (placeholder)
+    /* TRANSLATORS: what to put in place of a placeholder in a command */
+    hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded, in "
+                                             "this quantization"));
 
   /* TRANSLATORS: a note above a llama-server command; %s is a build, "b7553" */
   hr_command_note (command, _("llama.cpp %s or later (llama-server)"),
                    HR_COMMAND_LLAMACPP_MIN_BUILD);
-  if (placeholder)
-    /* TRANSLATORS: %s is a file name, "./Qwen3-32B-Q4_K_M.gguf" */
-    hr_command_note (command, _("%s: the GGUF file you downloaded, in this quantization"),
-                     path);
   if (e->placement == HR_PLACEMENT_PARTIAL || e->placement == HR_PLACEMENT_CPU)
     {
       g_autofree char *ram = hr_format_size (e->host_bytes, HR_UNITS_BINARY);

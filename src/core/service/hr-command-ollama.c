@@ -91,12 +91,15 @@ hr_command_build_ollama (HrCommand         *command,
           return FALSE;
         }
       from = g_strconcat ("FROM ", path, NULL);
+      if (placeholder)
+        hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded, "
+                                                 "in this quantization"));
     }
-  command->placeholder = placeholder;
 
   /* TRANSLATORS: a note above the Ollama commands; %s is a version, "0.30" */
   hr_command_note (command, _("Ollama %s or later"), HR_COMMAND_OLLAMA_MIN_VERSION);
   if (placeholder)
+    /* TRANSLATORS: %s is a precision, "Q5_K_M" */
     hr_command_note (command, _("No Ollama library tag holds this model in %s: download "
                                 "the GGUF file and put its path after FROM"),
                      hr_precision_get_label (scenario->precision));

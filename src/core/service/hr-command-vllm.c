@@ -11,6 +11,16 @@
  * checkpoint), --kv-cache-dtype fp8, --port.  Prefix caching is on by
  * default in the V1 engine.  A length past the model's own needs
  * VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
+ *
+ * Layouts: --pipeline-parallel-size and --data-parallel-size on one
+ * machine (--max-num-seqs counts per replica).  Over several machines,
+ * the Ray cluster of docs/serving/parallelism_scaling.md and
+ * examples/online_serving/run_cluster.sh: `ray start --head --port 6379`
+ * on the first, `ray start --address HEAD:6379` on each other, then on
+ * the first `vllm serve … --distributed-executor-backend ray`; replicas
+ * through --data-parallel-backend ray (docs/serving/
+ * data_parallel_deployment.md), VLLM_RAY_DP_PACK_STRATEGY=span when one
+ * replica spans machines.
  */
 
 #define G_LOG_DOMAIN "hr-command-vllm"
@@ -20,63 +30,125 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-commands-private.h"
-#include "hr-distributions.h"
 #include "hr-format.h"
 
-/* What `vllm serve` loads: the quantized checkpoint for AWQ/GPTQ/FP8
- * where the catalog knows one, the imported checkpoint's directory, or
- * the model's own repository. */
-static char *
-checkpoint (HrCommand         *command,
-            const HrScenario  *scenario,
-            gboolean          *dynamic_fp8,
-            GError           **error)
+typedef struct
 {
-  const char *id = hr_model_spec_get_id (scenario->model);
-  const char *precision = hr_precision_get_id (scenario->precision);
-  const char *kind = hr_precision_get_kind (scenario->precision);
-  const char *repo = hr_distributions_checkpoint (id, precision);
-  const char *source = hr_model_spec_get_source (scenario->model);
+  const HrScenario *scenario;
+  const HrEstimate *e;
+  const char *model;
+  gboolean dynamic_fp8;
+  gboolean long_context;
+} Server;
 
-  *dynamic_fp8 = FALSE;
+static void
+serve_line (HrCommand    *command,
+            const Server *server,
+            guint         n_nodes)
+{
+  const HrScenario *s = server->scenario;
+  const HrLayout *layout = &server->e->layout;
+  const char *precision = hr_precision_get_id (s->precision);
+  guint per_node = layout->tp * layout->pp * layout->dp / n_nodes;
+  gboolean replica_spans = n_nodes > 1 && (layout->tp * layout->pp > per_node ||
+                                            per_node % (layout->tp * layout->pp) != 0);
+  char utilization[G_ASCII_DTOSTR_BUF_SIZE];
+  HrCommandLine *run = hr_command_run_line (command, "vllm");
 
-  if (hr_model_spec_get_file_path (scenario->model) != NULL)
+  if (server->long_context)
+    hr_command_env (run, "VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1");
+  if (layout->dp > 1 && replica_spans)
+    hr_command_env (run, "VLLM_RAY_DP_PACK_STRATEGY", "span");
+  hr_command_word (run, "serve");
+  hr_command_word (run, server->model);
+  hr_command_arg_uint (run, "--tensor-parallel-size", layout->tp);
+  if (layout->pp > 1)
+    hr_command_arg_uint (run, "--pipeline-parallel-size", layout->pp);
+  if (layout->dp > 1)
     {
-      g_set_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN,
-                   "vLLM needs this model's safetensors checkpoint; a GGUF file was imported");
-      return NULL;
-    }
-
-  if (repo != NULL)
-    return g_strdup (repo);
-
-  if (g_strcmp0 (kind, "safetensors") == 0)
-    {
-      if (g_strcmp0 (precision, "fp8") == 0)
+      hr_command_arg_uint (run, "--data-parallel-size", layout->dp);
+      if (n_nodes > 1)
         {
-          /* vLLM quantizes a 16-bit checkpoint to FP8 as it loads it. */
-          *dynamic_fp8 = TRUE;
-        }
-      else
-        {
-          command->placeholder = TRUE;
-          /* TRANSLATORS: %s is a precision, "AWQ INT4" */
-          hr_command_note (command, _("Replace the model with a %s checkpoint of it: Headroom "
-                                      "knows none"),
-                           hr_precision_get_label (scenario->precision));
-          return g_strdup_printf ("<%s-checkpoint-of-%s>", precision, id);
+          /* the replicas on this machine; the rest Ray places */
+          if (!replica_spans)
+            hr_command_arg_uint (run, "--data-parallel-size-local",
+                                 per_node / (layout->tp * layout->pp));
+          hr_command_arg (run, "--data-parallel-backend", "ray");
         }
     }
+  if (n_nodes > 1)
+    hr_command_arg (run, "--distributed-executor-backend", "ray");
+  hr_command_arg_uint (run, "--max-model-len", s->context);
+  hr_command_arg_uint (run, "--max-num-seqs", MAX (server->e->max_num_seqs, 1));
+  hr_command_arg (run, "--gpu-memory-utilization",
+                  g_ascii_formatd (utilization, sizeof utilization, "%.2f",
+                                   server->e->gpu_memory_utilization));
+  if (s->options.max_num_batched_tokens > 0)
+    hr_command_arg_uint (run, "--max-num-batched-tokens", s->options.max_num_batched_tokens);
+  if (g_strcmp0 (precision, "fp32") == 0)
+    hr_command_arg (run, "--dtype", "float32");
+  if (server->dynamic_fp8)
+    hr_command_arg (run, "--quantization", "fp8");
+  if (g_strcmp0 (hr_kv_type_get_id (s->kv_type), "fp8") == 0)
+    hr_command_arg (run, "--kv-cache-dtype", "fp8");
+  hr_command_arg_uint (run, "--port", HR_VLLM_DEFAULT_PORT);
+}
 
-  /* An imported config.json: its checkpoint directory. */
-  if (hr_model_spec_get_origin (scenario->model) == HR_ORIGIN_USER && source != NULL &&
-      g_str_has_suffix (source, "config.json"))
+/* The Ray cluster, one section per machine, then the server on the
+ * first machine. */
+static void
+cluster (HrCommand    *command,
+         const Server *server,
+         guint         n_nodes)
+{
+  const HrLayout *layout = &server->e->layout;
+  const char *head = hr_command_head_address (command);
+  g_autofree char *address = g_strdup_printf ("%s:%u", head, HR_RAY_HEAD_PORT);
+  g_autofree char *title = NULL;
+  HrCommandLine *run;
+
+  command->n_nodes = n_nodes;
+  /* TRANSLATORS: a note above a command for several machines */
+  hr_command_note (command, _("Every machine needs the same vLLM version, Ray (pip install "
+                              "ray) and the model's files. If a machine has several network "
+                              "addresses, start its commands with VLLM_HOST_IP set to the one "
+                              "the others reach; if start-up hangs, set NCCL_SOCKET_IFNAME and "
+                              "GLOO_SOCKET_IFNAME to the interface they share."));
+  if (layout->tp > layout->tp * layout->pp * layout->dp / n_nodes)
+    /* TRANSLATORS: a note above a command for several machines */
+    hr_command_note (command, _("Tensor parallelism across machines exchanges data at every "
+                                "layer: it needs InfiniBand or RoCE. vLLM advises tensor "
+                                "parallel inside a machine and pipeline stages across."));
+
+  /* TRANSLATORS: a heading above the command for one machine */
+  title = g_strdup_printf (_("Machine 1 of %u (the head): start Ray"), n_nodes);
+  hr_command_machine (command, HR_MACHINE_HEAD, 0, n_nodes, title);
+  run = hr_command_run_line (command, "ray");
+  hr_command_word (run, "start");
+  hr_command_word (run, "--head");
+  hr_command_word (run, "--port");
+  hr_command_word (run, G_STRINGIFY (HR_RAY_HEAD_PORT));
+
+  for (guint node = 1; node < n_nodes; node++)
     {
-      g_autofree char *dir = g_path_get_dirname (source);
-
-      return g_canonicalize_filename (dir, NULL);
+      g_clear_pointer (&title, g_free);
+      /* TRANSLATORS: a heading above the command for one machine */
+      title = g_strdup_printf (_("Machine %u of %u: join the head"), node + 1, n_nodes);
+      hr_command_machine (command, HR_MACHINE_WORKER, node, n_nodes, title);
+      run = hr_command_run_line (command, "ray");
+      hr_command_word (run, "start");
+      hr_command_word (run, "--address");
+      hr_command_word (run, address);
     }
-  return g_strdup (id);
+
+  g_clear_pointer (&title, g_free);
+  /* TRANSLATORS: a heading above the command for one machine */
+  title = g_strdup_printf (_("Machine 1 of %u, once every machine has joined"), n_nodes);
+  hr_command_machine (command, HR_MACHINE_HEAD_LAST, 0, n_nodes, title);
+  /* TRANSLATORS: %u is a number of machines */
+  hr_command_note (command, _("“ray status” lists %u nodes when all have joined; then start "
+                              "the server:"), n_nodes);
+  serve_line (command, server, n_nodes);
 }
 
 gboolean
@@ -85,21 +157,19 @@ hr_command_build_vllm (HrCommand         *command,
                        const HrEstimate  *e,
                        GError           **error)
 {
-  const char *precision = hr_precision_get_id (scenario->precision);
-  const char *kv = hr_kv_type_get_id (scenario->kv_type);
   guint64 trained = hr_model_spec_get_arch (scenario->model)->max_context;
+  guint n_nodes = MAX (e->layout.nodes, 1);
   g_autofree char *model = NULL;
-  char utilization[G_ASCII_DTOSTR_BUF_SIZE];
-  gboolean dynamic_fp8;
-  HrCommandLine *run;
+  Server server = { scenario, e, NULL, FALSE, scenario->context > trained };
 
   /* TRANSLATORS: a note above a vllm command; %s is a version, "0.21" */
   hr_command_note (command, _("vLLM %s or later"), HR_COMMAND_VLLM_MIN_VERSION);
-  model = checkpoint (command, scenario, &dynamic_fp8, error);
+  model = hr_command_checkpoint (command, scenario, "vLLM", &server.dynamic_fp8, error);
   if (model == NULL)
     return FALSE;
+  server.model = model;
 
-  if (scenario->context > trained)
+  if (server.long_context)
     {
       g_autofree char *text = hr_format_tokens (trained);
 
@@ -108,26 +178,9 @@ hr_command_build_vllm (HrCommand         *command,
                                   "trained for: vLLM allows it only when told to, and "
                                   "answers may degrade past it"), text);
     }
-  run = hr_command_run_line (command, "vllm");
-  if (scenario->context > trained)
-    hr_command_env (run, "VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1");
-  hr_command_word (run, "serve");
-  hr_command_word (run, model);
-  hr_command_arg_uint (run, "--tensor-parallel-size", scenario->gpus);
-  hr_command_arg_uint (run, "--max-model-len", scenario->context);
-  hr_command_arg_uint (run, "--max-num-seqs", scenario->batch);
-  hr_command_arg (run, "--gpu-memory-utilization",
-                  g_ascii_formatd (utilization, sizeof utilization, "%.2f",
-                                   e->gpu_memory_utilization));
-  if (scenario->options.max_num_batched_tokens > 0)
-    hr_command_arg_uint (run, "--max-num-batched-tokens",
-                         scenario->options.max_num_batched_tokens);
-  if (g_strcmp0 (precision, "fp32") == 0)
-    hr_command_arg (run, "--dtype", "float32");
-  if (dynamic_fp8)
-    hr_command_arg (run, "--quantization", "fp8");
-  if (g_strcmp0 (kv, "fp8") == 0)
-    hr_command_arg (run, "--kv-cache-dtype", "fp8");
-  hr_command_arg_uint (run, "--port", HR_VLLM_DEFAULT_PORT);
+  if (n_nodes > 1)
+    cluster (command, &server, n_nodes);
+  else
+    serve_line (command, &server, 1);
   return TRUE;
 }

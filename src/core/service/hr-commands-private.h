@@ -22,10 +22,26 @@ gboolean hr_command_build_vllm     (HrCommand         *command,
                                     const HrScenario  *scenario,
                                     const HrEstimate  *estimate,
                                     GError           **error);
+gboolean hr_command_build_sglang   (HrCommand         *command,
+                                    const HrScenario  *scenario,
+                                    const HrEstimate  *estimate,
+                                    GError           **error);
 
 void     hr_command_note           (HrCommand         *command,
                                     const char        *format,
                                     ...) G_GNUC_PRINTF (2, 3);
+/* @word, as it appears in the lines, must be replaced; the format says
+ * with what (translated). */
+void     hr_command_placeholder    (HrCommand         *command,
+                                    const char        *word,
+                                    const char        *format,
+                                    ...) G_GNUC_PRINTF (3, 4);
+/* The lines after it run on one machine of @n_nodes. */
+void     hr_command_machine        (HrCommand         *command,
+                                    HrMachineRole      role,
+                                    guint              node,
+                                    guint              n_nodes,
+                                    const char        *title);
 
 /* A program line, grown word by word: hr_command_run_line() starts it,
  * hr_command_arg() adds an option (and value) on a continued line,
@@ -51,6 +67,19 @@ void     hr_command_file           (HrCommand         *command,
  * or a name the user's download would have ("Qwen3-32B-Q4_K_M.gguf"). */
 char    *hr_command_gguf_path      (const HrScenario  *scenario,
                                     gboolean          *is_placeholder);
+/* What vLLM and SGLang load: the quantized checkpoint the catalog
+ * knows for AWQ/GPTQ/FP8, the imported checkpoint's directory, the
+ * model's repository (with @dynamic_fp8 when the engine is to quantize
+ * 16-bit weights to FP8 as it loads them), or a flagged placeholder. */
+char    *hr_command_checkpoint     (HrCommand         *command,
+                                    const HrScenario  *scenario,
+                                    const char        *engine,
+                                    gboolean          *dynamic_fp8,
+                                    GError           **error);
+/* The placeholder for the head machine's address, registered with its
+ * meaning; "<head-address>". */
+const char *hr_command_head_address (HrCommand        *command);
+
 /* Letters, digits and "._-" only: the safe part of a name. */
 char    *hr_command_safe_name      (const char        *name,
                                     gboolean           lower);

@@ -1,9 +1,10 @@
-/* hr-commands.c — launch commands for vLLM, llama.cpp and Ollama
+/* hr-commands.c — launch commands for vLLM, SGLang, llama.cpp and Ollama
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What the builders share: the estimate a command is built from, the
- * refusal of what cannot run, the lines, and the shell rendering.
+ * refusal of what cannot run, the lines and placeholders.  The shell
+ * rendering is hr-command-shell.c.
  */
 
 #define G_LOG_DOMAIN "hr-commands"
@@ -21,7 +22,10 @@ static const char * const kind_names[] = {
   [HR_COMMAND_VLLM] = "vllm",
   [HR_COMMAND_LLAMACPP] = "llamacpp",
   [HR_COMMAND_OLLAMA] = "ollama",
+  [HR_COMMAND_SGLANG] = "sglang",
 };
+
+G_STATIC_ASSERT (G_N_ELEMENTS (kind_names) == HR_N_COMMAND_KINDS);
 
 gboolean
 hr_command_kind_from_string (const char    *str,
@@ -56,13 +60,64 @@ line_free (gpointer data)
   g_free (line);
 }
 
+static void
+placeholder_free (gpointer data)
+{
+  HrCommandPlaceholder *p = data;
+
+  g_free (p->word);
+  g_free (p->meaning);
+  g_free (p);
+}
+
 void
 hr_command_free (HrCommand *command)
 {
   if (command == NULL)
     return;
   g_ptr_array_unref (command->lines);
+  g_ptr_array_unref (command->placeholders);
   g_free (command);
+}
+
+void
+hr_command_placeholder (HrCommand  *command,
+                        const char *word,
+                        const char *format,
+                        ...)
+{
+  HrCommandPlaceholder *p;
+  va_list args;
+
+  command->placeholder = TRUE;
+  for (guint i = 0; i < command->placeholders->len; i++)
+    if (g_str_equal (((HrCommandPlaceholder *) g_ptr_array_index (command->placeholders, i))->word,
+                     word))
+      return;
+
+  p = g_new0 (HrCommandPlaceholder, 1);
+  p->word = g_strdup (word);
+  va_start (args, format);
+  p->meaning = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (command->placeholders, p);
+}
+
+void
+hr_command_machine (HrCommand     *command,
+                    HrMachineRole  role,
+                    guint          node,
+                    guint          n_nodes,
+                    const char    *title)
+{
+  HrCommandLine *line = g_new0 (HrCommandLine, 1);
+
+  line->kind = HR_COMMAND_LINE_MACHINE;
+  line->text = g_strdup (title);
+  line->role = role;
+  line->node = node;
+  line->n_nodes = n_nodes;
+  g_ptr_array_add (command->lines, line);
 }
 
 void
@@ -234,122 +289,6 @@ hr_command_gguf_path (const HrScenario *scenario,
   return g_strdup_printf ("./%s-%s.gguf", name, label);
 }
 
-/* ------------------------------------------------------------ quoting */
-
-static gboolean
-is_safe_char (char c)
-{
-  return g_ascii_isalnum (c) || strchr ("@%_+=:,./-", c) != NULL;
-}
-
-char *
-hr_shell_quote_word (const char *word)
-{
-  GString *out;
-  gboolean safe = *word != '\0';
-
-  for (const char *p = word; *p != '\0' && safe; p++)
-    safe = is_safe_char (*p);
-  if (safe)
-    return g_strdup (word);
-
-  out = g_string_new ("'");
-  for (const char *p = word; *p != '\0'; p++)
-    {
-      if (*p == '\'')
-        g_string_append (out, "'\\''");
-      else
-        g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '\'');
-  return g_string_free (out, FALSE);
-}
-
-/* "VAR=value": the name bare, the value quoted. */
-static char *
-quote_assignment (const char *word)
-{
-  const char *eq = strchr (word, '=');
-  g_autofree char *name = g_strndup (word, eq - word);
-  g_autofree char *value = hr_shell_quote_word (eq + 1);
-
-  if (*(eq + 1) == '\0')
-    return g_strconcat (name, "=", NULL);
-  return g_strconcat (name, "=", value, NULL);
-}
-
-static void
-render_run (GString       *out,
-            HrCommandLine *line)
-{
-  guint b = 0;
-
-  ensure_program (line);
-  for (guint i = 0; line->argv[i] != NULL; i++)
-    {
-      g_autofree char *word = i < line->n_env ? quote_assignment (line->argv[i])
-                                              : hr_shell_quote_word (line->argv[i]);
-
-      if (b < line->breaks->len && g_array_index (line->breaks, guint, b) == i)
-        {
-          g_string_append (out, " \\\n  ");
-          b++;
-        }
-      else if (i > 0)
-        g_string_append_c (out, ' ');
-      g_string_append (out, word);
-    }
-  g_string_append_c (out, '\n');
-}
-
-/* A here-document with a quoted delimiter: the shell copies the lines as
- * they are (no expansion), so paths need no quoting inside. */
-static void
-render_file (GString             *out,
-             const HrCommandLine *line)
-{
-  g_autofree char *name = hr_shell_quote_word (line->text);
-
-  g_string_append_printf (out, "cat > %s <<'EOF'\n", name);
-  for (guint i = 0; line->argv[i] != NULL; i++)
-    g_string_append_printf (out, "%s\n", line->argv[i]);
-  g_string_append (out, "EOF\n");
-}
-
-char *
-hr_command_to_shell (const HrCommand *command)
-{
-  GString *out = g_string_new (NULL);
-
-  g_return_val_if_fail (command != NULL, NULL);
-
-  for (guint i = 0; i < command->lines->len; i++)
-    {
-      HrCommandLine *line = g_ptr_array_index (command->lines, i);
-
-      switch (line->kind)
-        {
-        case HR_COMMAND_LINE_NOTE:
-          {
-            g_auto(GStrv) parts = g_strsplit (line->text, "\n", -1);
-
-            for (guint k = 0; parts[k] != NULL; k++)
-              g_string_append_printf (out, "# %s\n", parts[k]);
-          }
-          break;
-        case HR_COMMAND_LINE_RUN:
-          render_run (out, line);
-          break;
-        case HR_COMMAND_LINE_FILE:
-          render_file (out, line);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-    }
-  return g_string_free (out, FALSE);
-}
-
 /* ------------------------------------------------------------ building */
 
 static gboolean
@@ -380,6 +319,8 @@ engine_for (HrCommandKind kind)
       return HR_ENGINE_VLLM;
     case HR_COMMAND_OLLAMA:
       return HR_ENGINE_OLLAMA;
+    case HR_COMMAND_SGLANG:
+      return HR_ENGINE_SGLANG;
     case HR_COMMAND_LLAMACPP:
     default:
       return HR_ENGINE_LLAMACPP;
@@ -400,12 +341,13 @@ no_fit_reason (const HrEstimate *e)
       return g_strdup_printf ("it does not fit: %s must stay in system memory, %s is usable",
                               need, have);
     }
-  if (e->engine == HR_ENGINE_VLLM)
+  if (e->engine == HR_ENGINE_VLLM || e->engine == HR_ENGINE_SGLANG)
     {
       g_autofree char *tokens = hr_format_tokens (e->kv_capacity_tokens);
 
-      return g_strdup_printf ("it does not fit: vLLM's KV cache would hold %s tokens, "
-                              "less than one sequence of the context", tokens);
+      return g_strdup_printf ("it does not fit: %s's KV cache would hold %s tokens, "
+                              "less than one sequence of the context",
+                              e->engine == HR_ENGINE_VLLM ? "vLLM" : "SGLang", tokens);
     }
   need = hr_format_size (e->per_device_bytes, HR_UNITS_BINARY);
   have = hr_format_size (e->usable_bytes, HR_UNITS_BINARY);
@@ -423,6 +365,16 @@ hr_command_build (HrCommandKind      kind,
                   const HrScenario  *scenario,
                   GError           **error)
 {
+  return hr_command_build_with_fix (kind, scenario, NULL, NULL, error);
+}
+
+HrCommand *
+hr_command_build_with_fix (HrCommandKind      kind,
+                           const HrScenario  *scenario,
+                           HrFix             *fix,
+                           guint32           *fix_gpus,
+                           GError           **error)
+{
   g_autoptr(HrCommand) command = NULL;
   g_autoptr(GError) local_error = NULL;
   HrScenario s;
@@ -434,10 +386,21 @@ hr_command_build (HrCommandKind      kind,
                         scenario->kv_type != NULL && scenario->hardware != NULL, NULL);
 
   /* The command follows the estimate of that very engine. */
+  g_return_val_if_fail (kind < HR_N_COMMAND_KINDS, NULL);
+
+  if (fix != NULL)
+    *fix = HR_FIX_NONE;
+  if (fix_gpus != NULL)
+    *fix_gpus = 0;
+
   s = *scenario;
   s.engine = engine_for (kind);
   if (!hr_scenario_estimate (&s, &e, &local_error))
     {
+      if (fix != NULL)
+        *fix = e.fix;
+      if (fix_gpus != NULL)
+        *fix_gpus = e.fix_gpus;
       cannot_run (error, "%s", local_error->message);
       return NULL;
     }
@@ -452,6 +415,8 @@ hr_command_build (HrCommandKind      kind,
   command = g_new0 (HrCommand, 1);
   command->kind = kind;
   command->lines = g_ptr_array_new_with_free_func (line_free);
+  command->placeholders = g_ptr_array_new_with_free_func (placeholder_free);
+  command->n_nodes = 1;
 
   switch (kind)
     {
@@ -461,12 +426,25 @@ hr_command_build (HrCommandKind      kind,
     case HR_COMMAND_OLLAMA:
       ok = hr_command_build_ollama (command, &s, &e, error);
       break;
+    case HR_COMMAND_SGLANG:
+      ok = hr_command_build_sglang (command, &s, &e, error);
+      break;
     case HR_COMMAND_LLAMACPP:
     default:
       ok = hr_command_build_llamacpp (command, &s, &e, error);
       break;
     }
-  return ok ? g_steal_pointer (&command) : NULL;
+  if (!ok)
+    return NULL;
+  /* A program line without arguments gets its program now. */
+  for (guint i = 0; i < command->lines->len; i++)
+    {
+      HrCommandLine *line = g_ptr_array_index (command->lines, i);
+
+      if (line->kind == HR_COMMAND_LINE_RUN)
+        ensure_program (line);
+    }
+  return g_steal_pointer (&command);
 }
 
 char *
