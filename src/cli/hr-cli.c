@@ -429,10 +429,6 @@ parse_placement (Options *o)
   return TRUE;
 }
 
-/* The most concurrent users asked about (vLLM's max_num_seqs is 1024 at
- * most; replicas multiply it). */
-#define HR_USERS_MAX 1000000
-
 /* --prompt-tokens and --generate (CLI.md "Additions", speed), --users and
  * --target-tokens-per-s (serving). */
 static gboolean
