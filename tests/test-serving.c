@@ -9,6 +9,7 @@
 
 #include "hr-engine.h"
 #include "hr-serving-plan.h"
+#include "hr-serving-table.h"
 #include "hr-test-util.h"
 
 static HrCatalog *catalog;
@@ -219,6 +220,147 @@ test_plan_none (void)
   g_assert_cmpint (plan.status, ==, HR_PLAN_NO_TARGET);
 }
 
+/* Llama 3.1 70B FP8 on TP 2 × DP 2 H100s: every cell is what the CLI
+ * prints for the same users and context. */
+static void
+test_table_cells_match_cli (void)
+{
+  HrScenario s = scenario_for ("meta-llama/Llama-3.1-70B-Instruct", "fp8", "h100-sxm-80gb",
+                               8192, 16, 20);
+  g_autoptr(HrServingTable) table = hr_serving_table_new ();
+  guint checked = 0, full = 0;
+
+  s.gpus = 4;
+  s.layout = (HrLayout) { 2, 1, 2, 1 };
+  hr_serving_table_update (table, &s);
+  g_assert_cmpint (hr_serving_table_get_status (table), ==, HR_SERVING_READY);
+  /* trained to 128K: all four contexts */
+  g_assert_cmpuint (hr_serving_table_get_n_contexts (table), ==, 4);
+  g_assert_cmpuint (hr_serving_table_get_context (table, 3), ==, 131072);
+  g_assert_cmpuint (hr_serving_table_get_n_users (table), ==, 7);
+
+  for (guint i = 0; i < hr_serving_table_get_n_users (table); i += 3)
+    for (guint j = 0; j < hr_serving_table_get_n_contexts (table); j++)
+      {
+        const HrServingCell *cell = hr_serving_table_get_cell (table, i, j);
+        g_autofree char *users = g_strdup_printf ("%u", cell->users);
+        g_autofree char *context = g_strdup_printf ("%" G_GUINT64_FORMAT, cell->context);
+        const char *args[] = {
+          "estimate", "--model", "meta-llama/Llama-3.1-70B-Instruct", "--precision", "fp8",
+          "--engine", "vllm", "--hardware", "h100-sxm-80gb", "--tp", "2", "--dp", "2",
+          "--users", users, "--target-tokens-per-s", "20", "--context", context, "--json",
+          NULL
+        };
+        g_autoptr(JsonNode) root = hr_test_run_cli_json (args);
+        JsonObject *o = json_node_get_object (root);
+
+        assert_close (cell->per_user_tokens_per_s,
+                      json_object_get_double_member (o, "per_user_tokens_per_s"), 1e-9);
+        g_assert_cmpuint (cell->users_served, ==,
+                          json_object_get_int_member (o, "users_served"));
+        if (cell->state == HR_SERVING_CELL_CACHE_FULL)
+          full++;
+        else
+          g_assert_cmpint (cell->state, ==,
+                           hr_serving_rate_state (cell->per_user_tokens_per_s, 20));
+        checked++;
+      }
+  g_assert_cmpuint (checked, ==, 12);
+  /* 128 users at 128K do not all fit the cache of four H100s */
+  g_assert_cmpint (hr_serving_table_get_cell (table, 6, 3)->state, ==,
+                   HR_SERVING_CELL_CACHE_FULL);
+  g_assert_cmpuint (hr_serving_table_get_cell (table, 6, 3)->users_served, <, 128);
+  g_assert_cmpuint (full, >=, 1);
+  /* one user at 4K meets 20 tok/s */
+  g_assert_cmpint (hr_serving_table_get_cell (table, 0, 0)->state, ==, HR_SERVING_CELL_MEETS);
+}
+
+/* The curve: per-user rates fall and the aggregate rises with users, up
+ * to the cache's limit, which the points reach; the plan is searched. */
+static void
+test_table_curve (void)
+{
+  HrScenario s = scenario_for ("meta-llama/Llama-3.1-8B-Instruct", "bf16", "rtx-4090-24gb",
+                               8192, 16, 20);
+  g_autoptr(HrServingTable) table = hr_serving_table_new ();
+  const HrServingPoint *p;
+  guint n;
+  guint32 limit;
+
+  hr_serving_table_update (table, &s);
+  g_assert_cmpint (hr_serving_table_get_status (table), ==, HR_SERVING_READY);
+  p = hr_serving_table_get_points (table, &n);
+  limit = hr_serving_table_get_cache_limit (table);
+  g_assert_cmpuint (limit, >, 1);
+  g_assert_cmpuint (limit, <, 1024);
+  g_assert_cmpuint (n, >=, 10);
+  g_assert_cmpuint (p[0].users, ==, 1);
+  g_assert_cmpuint (p[n - 1].users, >=, MAX (128, 2 * limit));
+  for (guint i = 1; i < n; i++)
+    {
+      g_assert_cmpuint (p[i].users, >, p[i - 1].users);
+      if (p[i].users <= limit)
+        {
+          g_assert_cmpfloat (p[i].per_user_tokens_per_s, <, p[i - 1].per_user_tokens_per_s);
+          g_assert_cmpfloat (p[i].aggregate_tokens_per_s, >, p[i - 1].aggregate_tokens_per_s);
+          g_assert_cmpuint (p[i].users_served, ==, p[i].users);
+        }
+      else
+        g_assert_cmpuint (p[i].users_served, <=, limit);
+    }
+  /* the most users at the target: the last with ≥ 20 tok/s each */
+  g_assert_cmpuint (hr_serving_table_get_max_users (table), >, 1);
+  for (guint i = 0; i < n; i++)
+    if (p[i].users <= limit)
+      g_assert_cmpint (p[i].per_user_tokens_per_s >= 20, ==,
+                       p[i].users <= hr_serving_table_get_max_users (table));
+  g_assert_cmpint (hr_serving_table_get_plan (table)->status, ==, HR_PLAN_FOUND);
+  assert_close (hr_serving_table_get_estimate (table)->per_user_tokens_per_s,
+                hr_serving_table_get_cell (table, 3, 1)->per_user_tokens_per_s, 1e-12);
+}
+
+/* One clear state for what is not a server. */
+static void
+test_table_states (void)
+{
+  HrScenario s = scenario_for ("meta-llama/Llama-3.1-8B-Instruct", "q4_k_m", "rtx-4090-24gb",
+                               8192, 16, 20);
+  g_autoptr(HrServingTable) table = hr_serving_table_new ();
+  guint n;
+
+  s.engine = HR_ENGINE_AUTO;         /* llama.cpp for a GGUF precision */
+  hr_serving_table_update (table, &s);
+  g_assert_cmpint (hr_serving_table_get_status (table), ==, HR_SERVING_NOT_SERVING);
+  g_assert_cmpint (hr_serving_table_get_engine (table), ==, HR_ENGINE_LLAMACPP);
+  g_assert_cmpuint (hr_serving_table_get_n_contexts (table), ==, 0);
+
+  s.engine = HR_ENGINE_VLLM;         /* vLLM has no GGUF */
+  hr_serving_table_update (table, &s);
+  g_assert_cmpint (hr_serving_table_get_status (table), ==, HR_SERVING_INVALID);
+  g_assert_nonnull (hr_serving_table_get_error_message (table));
+
+  s = scenario_for ("meta-llama/Llama-3.1-70B-Instruct", "bf16", "rtx-4090-24gb",
+                    8192, 16, 20);
+  hr_serving_table_update (table, &s);
+  g_assert_cmpint (hr_serving_table_get_status (table), ==, HR_SERVING_NO_FIT);
+  g_assert_cmpint (hr_serving_table_get_cell (table, 0, 0)->state, ==, HR_SERVING_CELL_NO_FIT);
+  hr_serving_table_get_points (table, &n);
+  g_assert_cmpuint (n, ==, 0);
+  /* the plan says what would */
+  g_assert_cmpint (hr_serving_table_get_plan (table)->status, ==, HR_PLAN_FOUND);
+  g_assert_cmpuint (hr_serving_table_get_plan (table)->gpus, >, 4);
+
+  /* Qwen2.5 7B is trained to 32K: no 128K column */
+  s = scenario_for ("Qwen/Qwen2.5-7B-Instruct", "bf16", "rtx-4090-24gb", 8192, 16, 20);
+  hr_serving_table_update (table, &s);
+  g_assert_cmpuint (hr_serving_table_get_n_contexts (table), ==, 3);
+  g_assert_cmpuint (hr_serving_table_get_context (table, 2), ==, 32768);
+
+  g_assert_cmpint (hr_serving_rate_state (20, 20), ==, HR_SERVING_CELL_MEETS);
+  g_assert_cmpint (hr_serving_rate_state (15, 20), ==, HR_SERVING_CELL_NEAR);
+  g_assert_cmpint (hr_serving_rate_state (14.9, 20), ==, HR_SERVING_CELL_BELOW);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -231,6 +373,9 @@ main (int   argc,
   g_test_add_func ("/serving/plan/heads", test_plan_heads);
   g_test_add_func ("/serving/plan/nodes", test_plan_nodes);
   g_test_add_func ("/serving/plan/none", test_plan_none);
+  g_test_add_func ("/serving/table/cells-match-cli", test_table_cells_match_cli);
+  g_test_add_func ("/serving/table/curve", test_table_curve);
+  g_test_add_func ("/serving/table/states", test_table_states);
 
   return g_test_run ();
 }
