@@ -94,6 +94,33 @@ hr_serving_rate_state (double rate,
   return HR_SERVING_CELL_BELOW;
 }
 
+/**
+ * hr_serving_precision:
+ *
+ * @precision when vLLM and SGLang load it, else (a GGUF type) the
+ * safetensors checkpoint closest to it in size.
+ *
+ * Returns: (transfer none): a precision of @catalog
+ */
+HrPrecision *
+hr_serving_precision (HrCatalog   *catalog,
+                      HrPrecision *precision)
+{
+  double bpw;
+  HrPrecision *nearest;
+
+  g_return_val_if_fail (HR_IS_CATALOG (catalog), precision);
+  g_return_val_if_fail (HR_IS_PRECISION (precision), precision);
+
+  if (g_strcmp0 (hr_precision_get_kind (precision), "gguf") != 0)
+    return precision;
+  bpw = hr_precision_get_bpw (precision);
+  nearest = hr_catalog_find_precision (catalog, bpw <= HR_SERVING_INT4_MAX_BPW ? "awq-int4"
+                                                : bpw <= HR_SERVING_FP8_MAX_BPW ? "fp8"
+                                                : "bf16");
+  return nearest != NULL ? nearest : precision;
+}
+
 static void
 fill_cell (const HrScenario *scenario,
            guint32           users,

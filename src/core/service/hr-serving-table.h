@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "hr-catalog.h"
 #include "hr-serving-plan.h"
 
 G_BEGIN_DECLS
@@ -27,6 +28,11 @@ G_DECLARE_FINAL_TYPE (HrServingTable, hr_serving_table, HR, SERVING_TABLE, GObje
 #define HR_SERVING_CURVE_MAX_POINTS 20
 /* The curve reaches at least this many users, and twice the cache's limit. */
 #define HR_SERVING_CURVE_MIN_USERS 128
+/* A GGUF precision's nearest safetensors checkpoint, for switching to a
+ * serving engine: 4- and 5-bit files become AWQ INT4 (~4.5 bpw with its
+ * scales), 6- to 8-bit FP8 (8 bpw), wider BF16. */
+#define HR_SERVING_INT4_MAX_BPW    5.6
+#define HR_SERVING_FP8_MAX_BPW     9.0
 /* A rate this close to the target is shown as near it: within the 25 %
  * the serving model is checked to (tests/accuracy, throughput). */
 #define HR_SERVING_NEAR_SHARE      0.75
@@ -94,6 +100,8 @@ double                hr_serving_table_get_target          (HrServingTable   *se
 const HrEstimate     *hr_serving_table_get_estimate        (HrServingTable   *self);
 const HrServingPlan  *hr_serving_table_get_plan            (HrServingTable   *self);
 
+HrPrecision          *hr_serving_precision                 (HrCatalog        *catalog,
+                                                            HrPrecision      *precision);
 HrServingCellState    hr_serving_rate_state                (double            rate,
                                                             double            target);
 
