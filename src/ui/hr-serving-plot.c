@@ -31,7 +31,7 @@
 #include "hr-serving-plot.h"
 
 #define PAD             6.0   /* around labels */
-#define PANEL_GAP       14.0  /* between the two panels */
+#define PANEL_GAP       22.0  /* between the two panels */
 #define LINE_WIDTH      2.0
 #define DOT_RADIUS      2.5
 #define GRID_ALPHA      0.35  /* of the grid colour, itself half the text's */
@@ -92,8 +92,7 @@ hr_serving_plot_geometry (PangoLayout             *layout,
                           HrServingPlotGeometry   *g)
 {
   double aggregate = 0, per_user = data->target * 1.2;
-  double line, label_width, panel;
-  g_autofree char *widest = NULL;
+  double line, label_width = 0, panel;
 
   for (guint i = 0; i < data->n_points; i++)
     {
@@ -104,8 +103,16 @@ hr_serving_plot_geometry (PangoLayout             *layout,
   g->per_user_max = nice_ceiling (per_user);
 
   text_size (layout, "0", NULL, &line);
-  widest = axis_label (MAX (g->aggregate_max, g->per_user_max));
-  text_size (layout, widest, &label_width, NULL);
+  /* the widest of the grid's labels: each panel's top and middle */
+  for (guint k = 0; k < 4; k++)
+    {
+      double max = k < 2 ? g->aggregate_max : g->per_user_max;
+      g_autofree char *label = axis_label (k % 2 == 0 ? max : max / 2);
+      double w;
+
+      text_size (layout, label, &w, NULL);
+      label_width = MAX (label_width, w);
+    }
   g->left = label_width + PAD;
   g->right = width - PAD - label_width / 2;
 

@@ -300,6 +300,16 @@ engine_name (HrEngine engine)
     }
 }
 
+/* A TP size the heads divide, on the same GPUs; the rest are replicas. */
+static guint
+fix_tp (HrCalculator *calculator)
+{
+  const HrModelArch *arch = hr_model_spec_get_arch (hr_calculator_get_model (calculator));
+  guint gpus = hr_calculator_get_gpu_count (calculator);
+
+  return hr_serving_largest_tp (arch, gpus / hr_calculator_get_pp (calculator));
+}
+
 /* The one change that lets the engine run the scenario (HrFix), as a
  * button's label; NULL when there is none. */
 static char *
@@ -313,9 +323,7 @@ fix_label (HrServingView *self,
     {
     case HR_FIX_GPU_COUNT:
       /* TRANSLATORS: a button: "Use Tensor Parallel 4" */
-      return g_strdup_printf (_("Use Tensor Parallel %u"),
-                              e->fix_gpus / (hr_calculator_get_pp (calculator) *
-                                             hr_calculator_get_dp (calculator)));
+      return g_strdup_printf (_("Use Tensor Parallel %u"), fix_tp (calculator));
     case HR_FIX_KV_FP16:
       return g_strdup (_("Use an FP16 KV Cache"));
     case HR_FIX_ENGINE_AUTO:
@@ -470,12 +478,14 @@ fix_action (GtkWidget  *widget,
   switch (e->fix)
     {
     case HR_FIX_GPU_COUNT:
-      hr_calculator_set_layout (calculator, &(HrLayout) {
-                                  e->fix_gpus / (hr_calculator_get_pp (calculator) *
-                                                 hr_calculator_get_dp (calculator)),
-                                  hr_calculator_get_pp (calculator),
-                                  hr_calculator_get_dp (calculator),
-                                  hr_calculator_get_nodes (calculator) });
+      {
+        guint tp = fix_tp (calculator);
+        guint pp = hr_calculator_get_pp (calculator);
+
+        hr_calculator_set_layout (calculator, &(HrLayout) {
+                                    tp, pp, hr_calculator_get_gpu_count (calculator) / (tp * pp),
+                                    hr_calculator_get_nodes (calculator) });
+      }
       break;
     case HR_FIX_KV_FP16:
       hr_calculator_set_kv_type (calculator,
@@ -519,6 +529,10 @@ hr_serving_view_dispose (GObject *object)
 {
   HrServingView *self = HR_SERVING_VIEW (object);
 
+  /* The stack is the bin's child and a template child: the bin lets go
+   * of it first, or disposing the template would unparent it under the
+   * bin's feet. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_SERVING_VIEW);
   g_clear_object (&self->table);
   G_OBJECT_CLASS (hr_serving_view_parent_class)->dispose (object);

@@ -15,6 +15,7 @@
 
 #include "config.h"
 
+#include "hr-engine.h"
 #include "hr-serving-speed.h"
 #include "hr-serving-table.h"
 
@@ -119,6 +120,25 @@ hr_serving_precision (HrCatalog   *catalog,
                                                 : bpw <= HR_SERVING_FP8_MAX_BPW ? "fp8"
                                                 : "bf16");
   return nearest != NULL ? nearest : precision;
+}
+
+/**
+ * hr_serving_largest_tp:
+ *
+ * The largest tensor-parallel size vLLM and SGLang accept for @arch that
+ * divides @gpus (the rest become replicas): the fix for a size the heads
+ * do not divide that keeps the GPUs.
+ */
+guint32
+hr_serving_largest_tp (const HrModelArch *arch,
+                       guint32            gpus)
+{
+  g_return_val_if_fail (arch != NULL, 1);
+
+  for (guint32 tp = gpus; tp > 1; tp--)
+    if (gpus % tp == 0 && hr_vllm_tp_valid (arch, tp))
+      return tp;
+  return 1;
 }
 
 static void

@@ -102,6 +102,8 @@ const HrServingPlan  *hr_serving_table_get_plan            (HrServingTable   *se
 
 HrPrecision          *hr_serving_precision                 (HrCatalog        *catalog,
                                                             HrPrecision      *precision);
+guint32               hr_serving_largest_tp                (const HrModelArch *arch,
+                                                            guint32            gpus);
 HrServingCellState    hr_serving_rate_state                (double            rate,
                                                             double            target);
 
