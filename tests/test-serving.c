@@ -234,6 +234,7 @@ test_table_cells_match_cli (void)
   s.layout = (HrLayout) { 2, 1, 2, 1 };
   hr_serving_table_update (table, &s);
   g_assert_cmpint (hr_serving_table_get_status (table), ==, HR_SERVING_READY);
+  g_assert_true (hr_serving_table_get_any_fits (table));
   /* trained to 128K: all four contexts */
   g_assert_cmpuint (hr_serving_table_get_n_contexts (table), ==, 4);
   g_assert_cmpuint (hr_serving_table_get_context (table, 3), ==, 131072);
@@ -315,6 +316,8 @@ test_table_curve (void)
       g_assert_cmpint (p[i].per_user_tokens_per_s >= 20, ==,
                        p[i].users <= hr_serving_table_get_max_users (table));
   g_assert_cmpint (hr_serving_table_get_plan (table)->status, ==, HR_PLAN_FOUND);
+  /* the prompt under load: the context less the answer (512) */
+  g_assert_cmpuint (hr_serving_table_get_load_prompt (table), ==, 8192 - 512);
   assert_close (hr_serving_table_get_estimate (table)->per_user_tokens_per_s,
                 hr_serving_table_get_cell (table, 3, 1)->per_user_tokens_per_s, 1e-12);
 }
@@ -344,6 +347,7 @@ test_table_states (void)
   hr_serving_table_update (table, &s);
   g_assert_cmpint (hr_serving_table_get_status (table), ==, HR_SERVING_NO_FIT);
   g_assert_cmpint (hr_serving_table_get_cell (table, 0, 0)->state, ==, HR_SERVING_CELL_NO_FIT);
+  g_assert_false (hr_serving_table_get_any_fits (table));
   hr_serving_table_get_points (table, &n);
   g_assert_cmpuint (n, ==, 0);
   /* the plan says what would */

@@ -253,7 +253,7 @@ fill_summary (HrServingView    *self,
   gtk_label_set_label (self->ttft_label, ttft);
   /* TRANSLATORS: "A 7,680-token prompt while the others are answered" */
   {
-    g_autofree char *prompt = hr_format_tokens (e->prompt_tokens);
+    g_autofree char *prompt = hr_format_tokens (hr_serving_table_get_load_prompt (self->table));
     subtitle = g_strdup_printf (_("A %s-token prompt while the others are answered"), prompt);
   }
   adw_action_row_set_subtitle (self->ttft_row, subtitle);
@@ -420,6 +420,7 @@ update (HrView *view)
   gtk_widget_set_visible (GTK_WIDGET (self->ttft_row), status == HR_SERVING_READY);
   gtk_widget_set_visible (GTK_WIDGET (self->max_users_row), status == HR_SERVING_READY);
   gtk_widget_set_visible (self->plot_group, status == HR_SERVING_READY);
+  gtk_widget_set_visible (self->table_group, hr_serving_table_get_any_fits (self->table));
   if (status == HR_SERVING_NO_FIT)
     {
       const HrEstimate *e = hr_serving_table_get_estimate (self->table);

@@ -27,6 +27,7 @@ struct _HrServingTable
   char *error_message;
   HrEngine engine;
   double target;
+  guint64 load_prompt;
 
   guint n_contexts;
   guint64 contexts[HR_SERVING_TABLE_MAX_CONTEXTS];
@@ -268,6 +269,9 @@ hr_serving_table_update (HrServingTable   *self,
   self->n_contexts = self->n_points = 0;
   self->cache_limit = self->max_users = 0;
   self->target = scenario->target_tokens_per_s;
+  self->load_prompt = (guint64) hr_serving_load_prompt (scenario->prompt_tokens,
+                                                        scenario->generate_tokens,
+                                                        scenario->context);
   memset (&self->estimate, 0, sizeof self->estimate);
   memset (&self->plan, 0, sizeof self->plan);
   self->engine = scenario->model != NULL ? hr_scenario_engine (scenario) : scenario->engine;
@@ -373,6 +377,21 @@ hr_serving_table_get_cell (HrServingTable *self,
   return &self->cells[row][column];
 }
 
+/* Whether some cell holds one sequence (else the table says nothing the
+ * no-fit state does not). */
+gboolean
+hr_serving_table_get_any_fits (HrServingTable *self)
+{
+  g_return_val_if_fail (HR_IS_SERVING_TABLE (self), FALSE);
+
+  for (guint i = 0; i < HR_SERVING_TABLE_N_USERS; i++)
+    for (guint j = 0; j < self->n_contexts; j++)
+      if (self->cells[i][j].state != HR_SERVING_CELL_NO_FIT &&
+          self->cells[i][j].state != HR_SERVING_CELL_INVALID)
+        return TRUE;
+  return FALSE;
+}
+
 /* The curve at the scenario's context, users ascending. */
 const HrServingPoint *
 hr_serving_table_get_points (HrServingTable *self,
@@ -399,6 +418,14 @@ hr_serving_table_get_max_users (HrServingTable *self)
 {
   g_return_val_if_fail (HR_IS_SERVING_TABLE (self), 0);
   return self->max_users;
+}
+
+/* The prompt each user sends in the load figures (time to first token). */
+guint64
+hr_serving_table_get_load_prompt (HrServingTable *self)
+{
+  g_return_val_if_fail (HR_IS_SERVING_TABLE (self), 0);
+  return self->load_prompt;
 }
 
 double

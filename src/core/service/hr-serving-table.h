@@ -88,6 +88,7 @@ guint64               hr_serving_table_get_context         (HrServingTable   *se
                                                             guint             column);
 guint32               hr_serving_table_get_users           (HrServingTable   *self,
                                                             guint             row);
+gboolean              hr_serving_table_get_any_fits        (HrServingTable   *self);
 const HrServingCell  *hr_serving_table_get_cell            (HrServingTable   *self,
                                                             guint             row,
                                                             guint             column);
@@ -96,6 +97,7 @@ const HrServingPoint *hr_serving_table_get_points          (HrServingTable   *se
                                                             guint            *n_points);
 guint32               hr_serving_table_get_cache_limit     (HrServingTable   *self);
 guint32               hr_serving_table_get_max_users       (HrServingTable   *self);
+guint64               hr_serving_table_get_load_prompt     (HrServingTable   *self);
 double                hr_serving_table_get_target          (HrServingTable   *self);
 const HrEstimate     *hr_serving_table_get_estimate        (HrServingTable   *self);
 const HrServingPlan  *hr_serving_table_get_plan            (HrServingTable   *self);
