@@ -134,6 +134,119 @@ test_one_recompute_per_change (void)
   g_hash_table_unref (rec.counts);
 }
 
+/* The serving layout: machines × GPUs each = tp × pp × dp, one run and
+ * one notification of each property that changed per setter. */
+static void
+test_layout (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  Recorder rec = { g_hash_table_new (g_str_hash, g_str_equal), 0 };
+  HrScenario same;
+  HrEstimate expected;
+  HrLayout plan = { 2, 1, 4, 1 };
+  guint before;
+  double per_user = 0;
+
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog,
+                                                        "meta-llama/Llama-3.1-70B-Instruct"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "fp8"));
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "h100-sxm-80gb"));
+  hr_calculator_set_engine (calc, HR_ENGINE_VLLM);
+  hr_calculator_set_context (calc, 8192);
+  hr_calculator_thaw (calc);
+  g_assert_cmpuint (hr_calculator_get_users (calc), ==, 1);
+  assert_close (hr_calculator_get_target_tokens_per_s (calc), 20, 0);
+  g_signal_connect (calc, "notify", G_CALLBACK (on_notify), &rec);
+  before = hr_calculator_get_n_recomputes (calc);
+
+  /* a machine of 8: TP 8 */
+  hr_calculator_set_gpus_per_node (calc, 8);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, before + 1);
+  assert_each_once (&rec);
+  g_assert_cmpuint (count (&rec, "gpu-count"), ==, 1);
+  g_assert_cmpuint (count (&rec, "tp"), ==, 1);
+  g_assert_cmpuint (count (&rec, "pp"), ==, 0);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 8);
+  g_assert_cmpuint (hr_calculator_get_tp (calc), ==, 8);
+
+  /* two of them: a stage each */
+  g_hash_table_remove_all (rec.counts);
+  hr_calculator_set_nodes (calc, 2);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, before + 2);
+  assert_each_once (&rec);
+  g_assert_cmpuint (count (&rec, "nodes"), ==, 1);
+  g_assert_cmpuint (count (&rec, "pp"), ==, 1);
+  g_assert_cmpuint (count (&rec, "tp"), ==, 0);
+  g_assert_cmpuint (count (&rec, "gpus-per-node"), ==, 0);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 16);
+  g_assert_cmpuint (hr_calculator_get_pp (calc), ==, 2);
+
+  /* TP 4: the stages take the rest; then two replicas */
+  hr_calculator_set_tp (calc, 4);
+  g_assert_cmpuint (hr_calculator_get_pp (calc), ==, 4);
+  g_assert_cmpuint (hr_calculator_get_dp (calc), ==, 1);
+  g_hash_table_remove_all (rec.counts);
+  hr_calculator_set_dp (calc, 2);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, before + 4);
+  assert_each_once (&rec);
+  g_assert_cmpuint (count (&rec, "dp"), ==, 1);
+  g_assert_cmpuint (count (&rec, "pp"), ==, 1);
+  g_assert_cmpuint (count (&rec, "tp"), ==, 0);
+  g_assert_cmpuint (hr_calculator_get_pp (calc), ==, 2);
+
+  /* TP 3 does not divide 16 GPUs: the nearest that does (4) is kept */
+  hr_calculator_set_tp (calc, 3);
+  g_assert_cmpuint (hr_calculator_get_tp (calc), ==, 4);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, before + 4);
+
+  /* the estimate is the CLI's: --tp 4 --pp 2 --dp 2 --nodes 2 */
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->layout.tp, ==, 4);
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->layout.pp, ==, 2);
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->layout.dp, ==, 2);
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->layout.nodes, ==, 2);
+
+  /* users and target: one run each */
+  g_hash_table_remove_all (rec.counts);
+  hr_calculator_set_users (calc, 32);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, before + 5);
+  assert_each_once (&rec);
+  g_assert_cmpuint (count (&rec, "users"), ==, 1);
+  g_assert_cmpuint (count (&rec, "per-user-tokens-per-s"), ==, 1);
+  g_hash_table_remove_all (rec.counts);
+  g_object_set (calc, "target-tokens-per-s", 30.0, NULL);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, before + 6);
+  g_assert_cmpuint (count (&rec, "target-tokens-per-s"), ==, 1);
+  g_assert_cmpuint (count (&rec, "per-user-tokens-per-s"), ==, 0);
+
+  same = *hr_calculator_get_scenario (calc);
+  same.layout = (HrLayout) { 4, 2, 2, 2 };
+  g_assert_true (hr_scenario_estimate (&same, &expected, NULL));
+  g_object_get (calc, "per-user-tokens-per-s", &per_user, NULL);
+  g_assert_cmpfloat (per_user, >, 1);
+  assert_close (per_user, expected.per_user_tokens_per_s, 1e-12);
+
+  /* a plan's layout at once: 8 GPUs on one machine */
+  g_hash_table_remove_all (rec.counts);
+  hr_calculator_set_layout (calc, &plan);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, before + 7);
+  assert_each_once (&rec);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 8);
+  g_assert_cmpuint (hr_calculator_get_tp (calc), ==, 2);
+  g_assert_cmpuint (hr_calculator_get_pp (calc), ==, 1);
+  g_assert_cmpuint (hr_calculator_get_dp (calc), ==, 4);
+  g_assert_cmpuint (hr_calculator_get_nodes (calc), ==, 1);
+  g_assert_cmpuint (hr_calculator_get_gpus_per_node (calc), ==, 8);
+
+  /* the GPU count alone: TP over all of them again */
+  hr_calculator_set_gpu_count (calc, 4);
+  g_assert_cmpuint (hr_calculator_get_tp (calc), ==, 4);
+  g_assert_cmpuint (hr_calculator_get_dp (calc), ==, 1);
+
+  g_hash_table_unref (rec.counts);
+}
+
 static void
 test_invalid_input (void)
 {
@@ -379,6 +492,7 @@ main (int   argc,
 
   g_test_add_func ("/calculator/defaults", test_defaults);
   g_test_add_func ("/calculator/one-recompute-per-change", test_one_recompute_per_change);
+  g_test_add_func ("/calculator/layout", test_layout);
   g_test_add_func ("/calculator/invalid-input", test_invalid_input);
   g_test_add_func ("/calculator/matrix-follows", test_matrix_follows);
   g_test_add_func ("/calculator/hardware-table-follows", test_hardware_table_follows);

@@ -111,5 +111,18 @@ check 2 "router" "sglang replicas across machines" -- command sglang $G --precis
 check 2 "KV cache type" "sglang refuses a GGUF cache type" -- command sglang $G --precision bf16 --hardware rtx-3090-24gb --kv-type q8_0
 check_ok 'compute' "matrix with an engine profile" -- estimate $G --precision q4_k_m --engine llamacpp --flash-attn off --ubatch 1024
 
+# Serving plan (hr-serving-plan.h): with --users and --target-tokens-per-s
+L70="--model meta-llama/Llama-3.1-70B-Instruct --precision bf16 --engine vllm --hardware h100-sxm-80gb --context 8192"
+check_ok '"tp" : 2' "plan: 70B BF16 needs TP 2 on H100s" -- estimate $L70 --users 1 --target-tokens-per-s 1 --json
+check_ok '"plan_reason" : "no-fit"' "plan: 405B BF16 fits no 64 RTX 3060s" -- estimate --model meta-llama/Llama-3.1-405B-Instruct --precision bf16 --engine vllm --hardware rtx-3060-12gb --context 8192 --users 1 --target-tokens-per-s 1 --json
+check_ok '"plan_reason" : "too-slow"' "plan: an unreachable target" -- estimate $L70 --users 4 --target-tokens-per-s 5000 --json
+check_ok 'plan        2 GPUs: TP 2' "plan in the text output" -- estimate $L70 --users 1 --target-tokens-per-s 1
+n=$((n + 1))
+if "$cli" estimate $L70 --users 4 --json | grep -q '"plan'; then
+  echo "not ok $n - no plan without a target"; failed=$((failed + 1))
+else
+  echo "ok $n - no plan without a target"
+fi
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -26,6 +26,7 @@
 #include "hr-local-device.h"
 #include "hr-matrix.h"
 #include "hr-model-import.h"
+#include "hr-serving-plan.h"
 
 #define EXIT_USAGE 2
 #define EXIT_FILE  1
@@ -72,6 +73,7 @@ typedef struct
   HrCatalog *catalog;
   HrScenario scenario;
   HrModelSpec *imported;    /* owned when the model came from a file */
+  guint32 gpus_per_node;    /* --gpus-per-node, 0 when not given */
 } Options;
 
 static int exit_status = 0;
@@ -427,10 +429,6 @@ parse_placement (Options *o)
   return TRUE;
 }
 
-/* The most concurrent users asked about (vLLM's max_num_seqs is 1024 at
- * most; replicas multiply it). */
-#define HR_USERS_MAX 1000000
-
 /* --prompt-tokens and --generate (CLI.md "Additions", speed), --users and
  * --target-tokens-per-s (serving). */
 static gboolean
@@ -482,6 +480,7 @@ parse_serving (Options *o)
       !parse_count ("--nodes", o->nodes_arg, 1, HR_GPUS_MAX, 0, &nodes) ||
       !parse_count ("--gpus-per-node", o->gpus_per_node_arg, 1, HR_GPUS_MAX, 0, &per_node))
     return FALSE;
+  o->gpus_per_node = (guint32) per_node;
   if (tp == 0 && pp == 0 && dp == 0 && nodes == 0 && per_node == 0)
     return TRUE;
 
@@ -731,6 +730,38 @@ add_placement (JsonBuilder      *b,
   json_builder_end_array (b);
 }
 
+/* With --users and --target-tokens-per-s: the smallest layout that gives
+ * each user the target (hr-serving-plan.h), or null and why not. */
+static void
+add_plan (JsonBuilder   *b,
+          const Options *o)
+{
+  HrServingPlan plan;
+  g_autofree char *message = NULL;
+
+  hr_serving_plan_search (&o->scenario, o->gpus_per_node, &plan);
+  json_builder_set_member_name (b, "plan");
+  if (plan.status != HR_PLAN_FOUND)
+    {
+      json_builder_add_null_value (b);
+      message = hr_serving_plan_describe (&o->scenario, &plan);
+      add_string (b, "plan_reason", hr_plan_status_to_string (plan.status));
+      add_string (b, "plan_message", message);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_uint (b, "gpus", plan.gpus);
+  add_uint (b, "tp", plan.layout.tp);
+  add_uint (b, "pp", plan.layout.pp);
+  add_uint (b, "dp", plan.layout.dp);
+  add_uint (b, "nodes", plan.layout.nodes);
+  add_uint (b, "gpus_per_node", plan.gpus_per_node);
+  add_double (b, "per_user_tokens_per_s", plan.per_user_tokens_per_s);
+  add_double (b, "aggregate_tokens_per_s", plan.aggregate_tokens_per_s);
+  add_double (b, "load_ttft_seconds", plan.load_ttft_seconds);
+  json_builder_end_object (b);
+}
+
 static int
 run_estimate (Options *o)
 {
@@ -815,6 +846,8 @@ run_estimate (Options *o)
               add_uint (b, "max_users", e.max_users);
             }
         }
+      if (s->users > 0 && s->target_tokens_per_s > 0)
+        add_plan (b, o);
       json_builder_end_object (b);
       root = json_builder_get_root (b);
       print_json (root);
@@ -876,6 +909,15 @@ run_estimate (Options *o)
         g_autofree char *capacity = hr_format_tokens (e.kv_capacity_tokens);
         g_print ("  KV capacity %s tokens, %.2fx concurrency at this context\n",
                  capacity, e.max_concurrency);
+        if (s->users > 0 && s->target_tokens_per_s > 0)
+          {
+            HrServingPlan plan;
+            g_autofree char *text = NULL;
+
+            hr_serving_plan_search (s, o->gpus_per_node, &plan);
+            text = hr_serving_plan_describe (s, &plan);
+            g_print ("  plan        %s\n", text);
+          }
       }
   }
   return 0;

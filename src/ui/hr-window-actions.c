@@ -299,6 +299,24 @@ toggle_sidebar_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
 }
 
+/* Alt+1 … Alt+7 show the views in the order of their tabs. */
+static const char * const view_names[] = {
+  "overview", "matrix", "hardware", "model", "commands", "compare", "serving",
+};
+
+static void
+show_view_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
+    if (g_strcmp0 (name, view_names[i]) == 0)
+      adw_view_stack_set_visible_child_name (self->view_stack, name);
+}
+
 /* ------------------------------------------------------- help overlay */
 
 /* The shortcuts window is built when first asked for, not with every
@@ -348,6 +366,10 @@ _hr_window_class_actions_init (HrWindowClass *klass)
                                        "win.export-csv", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0,
                                        "win.toggle-sidebar", NULL);
+  gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
+    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
+                                         "win.show-view", "s", view_names[i]);
 }
 
 /* Files dropped on the window are imported; the shortcuts window. */

@@ -54,6 +54,7 @@ struct _HrWindow
   AdwBin *model_slot;
   AdwBin *commands_slot;
   AdwBin *compare_slot;
+  AdwBin *serving_slot;
 
   HrMatrixView *matrix_view;  /* borrowed, once built */
 

@@ -24,6 +24,8 @@
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-model-view.h"
+#include "hr-serving-group.h"
+#include "hr-serving-view.h"
 #include "hr-ui-format.h"
 #include "hr-window-private.h"
 
@@ -270,6 +272,7 @@ _hr_window_attach_view (HrWindow   *self,
     { "model", hr_model_view_get_type, G_STRUCT_OFFSET (HrWindow, model_slot) },
     { "commands", hr_commands_view_get_type, G_STRUCT_OFFSET (HrWindow, commands_slot) },
     { "compare", hr_compare_view_get_type, G_STRUCT_OFFSET (HrWindow, compare_slot) },
+    { "serving", hr_serving_view_get_type, G_STRUCT_OFFSET (HrWindow, serving_slot) },
   };
 
   if (g_strcmp0 (name, "overview") == 0)
@@ -401,6 +404,7 @@ hr_window_class_init (HrWindowClass *klass)
   g_type_ensure (HR_TYPE_OVERVIEW);
   g_type_ensure (HR_TYPE_PRECISION);
   g_type_ensure (HR_TYPE_KV_TYPE);
+  g_type_ensure (HR_TYPE_SERVING_GROUP);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom_app/Headroom/ui/hr-window.ui");
@@ -427,6 +431,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, model_slot);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, commands_slot);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_slot);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, serving_slot);
   gtk_widget_class_bind_template_callback_full (widget_class, "model_subtitle",
                                                 G_CALLBACK (window_model_subtitle));
   gtk_widget_class_bind_template_callback_full (widget_class, "engine_subtitle",
@@ -521,7 +526,7 @@ hr_window_set_units (HrWindow *self,
 }
 
 /* A view by its stack page name: overview, matrix, hardware, model,
- * commands, compare.  For tests. */
+ * commands, compare, serving.  For tests. */
 GtkWidget *
 hr_window_get_view (HrWindow   *self,
                     const char *name)

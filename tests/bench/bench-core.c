@@ -16,6 +16,7 @@
 #include "hr-calculator.h"
 #include "hr-hardware-table.h"
 #include "hr-matrix.h"
+#include "hr-serving-table.h"
 #include "hr-speed.h"
 
 static int
@@ -48,6 +49,8 @@ main (int   argc,
   g_autoptr(GArray) full = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) single = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) speed = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) serving = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) serving_none = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(HrCatalog) catalog = NULL;
   g_autoptr(HrCalculator) calc = NULL;
   g_autoptr(HrMatrix) matrix = NULL;
@@ -132,6 +135,52 @@ main (int   argc,
     (void) sink;
   }
 
+  /* The Serving view's full refresh (issue 13): Llama 3.1 70B FP8 on
+   * TP 4 H100s, 32 users at 8K and 20 tok/s each — 28 cells, the curve,
+   * the limits and a plan found at 16 GPUs; then a target no layout
+   * reaches, where the plan search estimates every layout up to 64 GPUs. */
+  {
+    g_autoptr(HrServingTable) serving_table = hr_serving_table_new ();
+    HrScenario s = *hr_calculator_get_scenario (calc);
+    guint n_points = 0;
+
+    s.model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-70B-Instruct");
+    s.precision = hr_catalog_find_precision (catalog, "fp8");
+    s.hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb");
+    s.engine = HR_ENGINE_VLLM;
+    s.context = 8192;
+    s.gpus = 4;
+    s.layout = (HrLayout) { 4, 1, 1, 1 };
+    s.users = 32;
+    s.target_tokens_per_s = 20;
+    for (int i = 0; i < MAX (rounds / 20, 10); i++)
+      {
+        gint64 start = g_get_monotonic_time ();
+        double t;
+
+        hr_serving_table_update (serving_table, &s);
+        t = (g_get_monotonic_time () - start) / 1e6;
+        g_array_append_val (serving, t);
+      }
+    hr_serving_table_get_points (serving_table, &n_points);
+    g_print ("serving refresh: %u points, plan of %u GPUs after %u layouts\n", n_points,
+             hr_serving_table_get_plan (serving_table)->gpus,
+             hr_serving_table_get_plan (serving_table)->n_evaluated);
+
+    s.target_tokens_per_s = 5000;
+    for (int i = 0; i < MAX (rounds / 100, 5); i++)
+      {
+        gint64 start = g_get_monotonic_time ();
+        double t;
+
+        hr_serving_table_update (serving_table, &s);
+        t = (g_get_monotonic_time () - start) / 1e6;
+        g_array_append_val (serving_none, t);
+      }
+    g_print ("serving refresh, no plan: %u layouts\n",
+             hr_serving_table_get_plan (serving_table)->n_evaluated);
+  }
+
   g_print ("Headroom core benchmark: %u models, %u devices\n",
            g_list_model_get_n_items (hr_catalog_get_models (catalog)),
            g_list_model_get_n_items (hr_catalog_get_hardware (catalog)));
@@ -139,5 +188,7 @@ main (int   argc,
   report ("full recomputation (calc+matrix+table)", full, "us", 1e6);
   report ("one estimate", single, "us", 1e6);
   report ("speed terms (token + 32K prompt)", speed, "us", 1e6);
+  report ("serving view refresh (plan found)", serving, "ms", 1e3);
+  report ("serving view refresh (no plan, 64 GPUs)", serving_none, "ms", 1e3);
   return 0;
 }

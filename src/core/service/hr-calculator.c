@@ -59,6 +59,13 @@ enum {
   PROP_UBATCH,
   PROP_GPU_MEMORY_UTILIZATION,
   PROP_MAX_NUM_BATCHED_TOKENS,
+  PROP_TP,
+  PROP_PP,
+  PROP_DP,
+  PROP_NODES,
+  PROP_GPUS_PER_NODE,
+  PROP_USERS,
+  PROP_TARGET_TOKENS_PER_S,
   PROP_VERDICT,
   N_INPUT_PROPS,
 };
@@ -96,6 +103,11 @@ static const HrField outputs[] = {
   O ("host_bytes", HR_FIELD_U64, result.host_bytes, "What stays in system RAM"),
   O ("kv_capacity_tokens", HR_FIELD_U64, result.kv_capacity_tokens, "vLLM KV capacity"),
   O ("max_concurrency", HR_FIELD_DOUBLE, result.max_concurrency, "vLLM concurrency"),
+  O ("users_served", HR_FIELD_U32, result.users_served, "Users the cache holds at once"),
+  O ("per_user_tokens_per_s", HR_FIELD_DOUBLE, result.per_user_tokens_per_s, "Each user's answer rate"),
+  O ("aggregate_tokens_per_s", HR_FIELD_DOUBLE, result.aggregate_tokens_per_s, "All users' answer rate"),
+  O ("load_ttft_seconds", HR_FIELD_DOUBLE, result.load_ttft_seconds, "First token under load"),
+  O ("max_users", HR_FIELD_U32, result.max_users, "Most users at the target"),
   O ("flash_attn_used", HR_FIELD_BOOL, result.flash_attn, "Flash attention as assumed"),
   O ("engine_used", HR_FIELD_U32, engine_used, "The profile that answered (HrEngine)"),
   O ("kv_type_ignored", HR_FIELD_BOOL, result.kv_type_ignored, "The engine keeps another cache type"),
@@ -393,6 +405,27 @@ hr_calculator_get_property (GObject    *object,
     case PROP_MAX_NUM_BATCHED_TOKENS:
       g_value_set_uint64 (value, self->scenario.options.max_num_batched_tokens);
       break;
+    case PROP_TP:
+      g_value_set_uint (value, hr_calculator_get_tp (self));
+      break;
+    case PROP_PP:
+      g_value_set_uint (value, hr_calculator_get_pp (self));
+      break;
+    case PROP_DP:
+      g_value_set_uint (value, hr_calculator_get_dp (self));
+      break;
+    case PROP_NODES:
+      g_value_set_uint (value, hr_calculator_get_nodes (self));
+      break;
+    case PROP_GPUS_PER_NODE:
+      g_value_set_uint (value, hr_calculator_get_gpus_per_node (self));
+      break;
+    case PROP_USERS:
+      g_value_set_uint (value, self->scenario.users);
+      break;
+    case PROP_TARGET_TOKENS_PER_S:
+      g_value_set_double (value, self->scenario.target_tokens_per_s);
+      break;
     case PROP_VERDICT:
       g_value_set_enum (value, self->result.verdict);
       break;
@@ -441,6 +474,27 @@ hr_calculator_set_property (GObject      *object,
       break;
     case PROP_GPU_COUNT:
       hr_calculator_set_gpu_count (self, g_value_get_uint (value));
+      break;
+    case PROP_TP:
+      hr_calculator_set_tp (self, g_value_get_uint (value));
+      break;
+    case PROP_PP:
+      hr_calculator_set_pp (self, g_value_get_uint (value));
+      break;
+    case PROP_DP:
+      hr_calculator_set_dp (self, g_value_get_uint (value));
+      break;
+    case PROP_NODES:
+      hr_calculator_set_nodes (self, g_value_get_uint (value));
+      break;
+    case PROP_GPUS_PER_NODE:
+      hr_calculator_set_gpus_per_node (self, g_value_get_uint (value));
+      break;
+    case PROP_USERS:
+      hr_calculator_set_users (self, g_value_get_uint (value));
+      break;
+    case PROP_TARGET_TOKENS_PER_S:
+      hr_calculator_set_target_tokens_per_s (self, g_value_get_double (value));
       break;
     case PROP_FLASH_ATTN:
     case PROP_UBATCH:
@@ -515,6 +569,28 @@ hr_calculator_class_init (HrCalculatorClass *klass)
   properties[PROP_MAX_NUM_BATCHED_TOKENS] =
     g_param_spec_uint64 ("max-num-batched-tokens", NULL, "vLLM; 0 = default",
                          0, HR_CONTEXT_MAX, 0, rw);
+  properties[PROP_TP] =
+    g_param_spec_uint ("tp", NULL, "vLLM / SGLang: tensor-parallel GPUs of a stage",
+                       1, HR_GPUS_MAX, HR_DEFAULT_GPUS, rw);
+  properties[PROP_PP] =
+    g_param_spec_uint ("pp", NULL, "vLLM / SGLang: pipeline stages",
+                       1, HR_GPUS_MAX, 1, rw);
+  properties[PROP_DP] =
+    g_param_spec_uint ("dp", NULL, "vLLM / SGLang: data-parallel replicas",
+                       1, HR_GPUS_MAX, 1, rw);
+  properties[PROP_NODES] =
+    g_param_spec_uint ("nodes", NULL, "Machines the GPUs are in",
+                       1, HR_GPUS_MAX, 1, rw);
+  properties[PROP_GPUS_PER_NODE] =
+    g_param_spec_uint ("gpus-per-node", NULL, "GPUs in each machine",
+                       1, HR_GPUS_MAX, HR_DEFAULT_GPUS, rw);
+  properties[PROP_USERS] =
+    g_param_spec_uint ("users", NULL, "vLLM / SGLang: concurrent users",
+                       1, HR_USERS_MAX, HR_DEFAULT_USERS, rw);
+  properties[PROP_TARGET_TOKENS_PER_S] =
+    g_param_spec_double ("target-tokens-per-s", NULL, "Answer rate each user should get",
+                         HR_TARGET_TOKENS_PER_S_MIN, HR_TARGET_TOKENS_PER_S_MAX,
+                         HR_DEFAULT_TARGET_TOKENS_PER_S, rw);
   properties[PROP_VERDICT] =
     g_param_spec_enum ("verdict", NULL, "Fits comfortably, tight, or not",
                        HR_TYPE_VERDICT, HR_VERDICT_COMFORTABLE,
@@ -542,6 +618,11 @@ hr_calculator_init (HrCalculator *self)
   self->scenario.batch = HR_DEFAULT_BATCH;
   self->scenario.engine = HR_DEFAULT_ENGINE;
   self->scenario.gpus = HR_DEFAULT_GPUS;
+  /* tp stays 0 (the GPUs over the stages and replicas), so that whatever
+   * varies the GPU count (advice, the hardware table) varies TP too. */
+  self->scenario.layout = (HrLayout) { 0, 1, 1, 1 };
+  self->scenario.users = HR_DEFAULT_USERS;
+  self->scenario.target_tokens_per_s = HR_DEFAULT_TARGET_TOKENS_PER_S;
   self->index[INDEX_PRECISION] = self->index[INDEX_KV_TYPE] = NO_POSITION;
   self->index[INDEX_ENGINE] = engine_position (HR_DEFAULT_ENGINE);
   /* Nothing is computed until construction ends. */
@@ -661,17 +742,235 @@ hr_calculator_set_engine (HrCalculator *self,
   recompute (self);
 }
 
+/* ---------------------------------------------------------------- Layout
+ *
+ * The GPUs (gpu-count) are nodes × gpus-per-node machines and tp × pp × dp
+ * ranks.  The scenario keeps the GPU count, the machines, the stages and
+ * the replicas; TP is what is left, gpus ÷ (pp × dp).  A new GPU count or
+ * machine size puts a machine's GPUs in one tensor-parallel group and the
+ * machines in pipeline stages (vLLM's advice for multi-node serving); a
+ * new TP, PP or DP keeps the GPUs and splits them again. */
+
+/* The divisor of @n nearest to @value (the larger on a tie). */
+static guint
+nearest_divisor (guint n,
+                 guint value)
+{
+  for (guint delta = 0; delta <= MAX (n, value); delta++)
+    {
+      if (value + delta <= n && n % (value + delta) == 0)
+        return value + delta;
+      if (delta < value && n % (value - delta) == 0)
+        return value - delta;
+    }
+  return 1;
+}
+
+static void
+set_layout (HrCalculator *self,
+            guint         gpus,
+            guint         nodes,
+            guint         pp,
+            guint         dp)
+{
+  HrScenario *s = &self->scenario;
+  guint old_tp = hr_calculator_get_tp (self);
+  guint old_per_node = hr_calculator_get_gpus_per_node (self);
+  gboolean changed = FALSE;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (s->gpus != gpus)
+    {
+      s->gpus = gpus;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_COUNT]);
+      changed = TRUE;
+    }
+  if (s->layout.nodes != nodes)
+    {
+      s->layout.nodes = nodes;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NODES]);
+      changed = TRUE;
+    }
+  if (s->layout.pp != pp)
+    {
+      s->layout.pp = pp;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PP]);
+      changed = TRUE;
+    }
+  if (s->layout.dp != dp)
+    {
+      s->layout.dp = dp;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DP]);
+      changed = TRUE;
+    }
+  if (hr_calculator_get_tp (self) != old_tp)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TP]);
+  if (hr_calculator_get_gpus_per_node (self) != old_per_node)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPUS_PER_NODE]);
+  if (changed)
+    recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The machines' GPUs, one TP group a machine, a stage a machine. */
+static void
+set_machines (HrCalculator *self,
+              guint         nodes,
+              guint         per_node)
+{
+  nodes = CLAMP (nodes, 1, HR_GPUS_MAX);
+  per_node = CLAMP (per_node, 1, HR_GPUS_MAX / nodes);
+  set_layout (self, nodes * per_node, nodes, nodes, 1);
+}
+
 void
 hr_calculator_set_gpu_count (HrCalculator *self,
                              guint         gpu_count)
 {
+  guint nodes;
+
   g_return_if_fail (HR_IS_CALCULATOR (self));
 
   gpu_count = CLAMP (gpu_count, 1, HR_GPUS_MAX);
   if (self->scenario.gpus == gpu_count)
     return;
-  self->scenario.gpus = gpu_count;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_COUNT]);
+  nodes = gpu_count % self->scenario.layout.nodes == 0 ? self->scenario.layout.nodes : 1;
+  set_machines (self, nodes, gpu_count / nodes);
+}
+
+void
+hr_calculator_set_nodes (HrCalculator *self,
+                         guint         nodes)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  if (nodes != self->scenario.layout.nodes)
+    set_machines (self, nodes, hr_calculator_get_gpus_per_node (self));
+}
+
+void
+hr_calculator_set_gpus_per_node (HrCalculator *self,
+                                 guint         gpus_per_node)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  if (gpus_per_node != hr_calculator_get_gpus_per_node (self))
+    set_machines (self, self->scenario.layout.nodes, gpus_per_node);
+}
+
+/* TP divides the GPUs (the nearest size that does); the replicas stay
+ * when they still divide what is left, the stages take the rest. */
+void
+hr_calculator_set_tp (HrCalculator *self,
+                      guint         tp)
+{
+  guint gpus, dp;
+
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  gpus = self->scenario.gpus;
+  tp = nearest_divisor (gpus, CLAMP (tp, 1, gpus));
+  dp = (gpus / tp) % self->scenario.layout.dp == 0 ? self->scenario.layout.dp : 1;
+  set_layout (self, gpus, self->scenario.layout.nodes, gpus / tp / dp, dp);
+}
+
+/* PP and DP share what TP leaves: setting one gives the other the rest. */
+void
+hr_calculator_set_pp (HrCalculator *self,
+                      guint         pp)
+{
+  guint gpus, rest;
+
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  gpus = self->scenario.gpus;
+  rest = gpus / hr_calculator_get_tp (self);
+  pp = nearest_divisor (rest, CLAMP (pp, 1, rest));
+  set_layout (self, gpus, self->scenario.layout.nodes, pp, rest / pp);
+}
+
+void
+hr_calculator_set_dp (HrCalculator *self,
+                      guint         dp)
+{
+  guint gpus, rest;
+
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  gpus = self->scenario.gpus;
+  rest = gpus / hr_calculator_get_tp (self);
+  dp = nearest_divisor (rest, CLAMP (dp, 1, rest));
+  set_layout (self, gpus, self->scenario.layout.nodes, rest / dp, dp);
+}
+
+guint
+hr_calculator_get_tp (HrCalculator *self)
+{
+  const HrLayout *l;
+
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), 1);
+  l = &self->scenario.layout;
+  return MAX (self->scenario.gpus / (MAX (l->pp, 1) * MAX (l->dp, 1)), 1);
+}
+
+guint
+hr_calculator_get_gpus_per_node (HrCalculator *self)
+{
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), 1);
+  return MAX (self->scenario.gpus / MAX (self->scenario.layout.nodes, 1), 1);
+}
+
+/**
+ * hr_calculator_set_layout:
+ * @layout: tp, pp, dp and nodes (zero fields: one)
+ *
+ * A whole layout at once, as a serving plan gives it: the GPUs become
+ * tp × pp × dp, over @layout's machines.
+ */
+void
+hr_calculator_set_layout (HrCalculator   *self,
+                          const HrLayout *layout)
+{
+  guint tp, pp, dp, nodes, gpus;
+
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (layout != NULL);
+
+  tp = MAX (layout->tp, 1);
+  pp = MAX (layout->pp, 1);
+  dp = MAX (layout->dp, 1);
+  gpus = CLAMP (tp * pp * dp, 1, HR_GPUS_MAX);
+  nodes = MAX (layout->nodes, 1);
+  if (gpus % nodes != 0)
+    nodes = 1;
+  set_layout (self, gpus, nodes, pp, dp);
+}
+
+void
+hr_calculator_set_users (HrCalculator *self,
+                         guint         users)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  users = CLAMP (users, 1, HR_USERS_MAX);
+  if (self->scenario.users == users)
+    return;
+  self->scenario.users = users;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_USERS]);
+  recompute (self);
+}
+
+void
+hr_calculator_set_target_tokens_per_s (HrCalculator *self,
+                                       double        target)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  target = CLAMP (target, HR_TARGET_TOKENS_PER_S_MIN, HR_TARGET_TOKENS_PER_S_MAX);
+  if (self->scenario.target_tokens_per_s == target)
+    return;
+  self->scenario.target_tokens_per_s = target;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TARGET_TOKENS_PER_S]);
   recompute (self);
 }
 
@@ -770,6 +1069,11 @@ INPUT_GETTER (guint64, context, self->scenario.context)
 INPUT_GETTER (guint, batch, self->scenario.batch)
 INPUT_GETTER (HrEngine, engine, self->scenario.engine)
 INPUT_GETTER (guint, gpu_count, self->scenario.gpus)
+INPUT_GETTER (guint, pp, MAX (self->scenario.layout.pp, 1))
+INPUT_GETTER (guint, dp, MAX (self->scenario.layout.dp, 1))
+INPUT_GETTER (guint, nodes, MAX (self->scenario.layout.nodes, 1))
+INPUT_GETTER (guint, users, self->scenario.users)
+INPUT_GETTER (double, target_tokens_per_s, self->scenario.target_tokens_per_s)
 INPUT_GETTER (gboolean, valid, self->valid)
 INPUT_GETTER (const char *, error_message, self->error_message)
 INPUT_GETTER (guint, n_recomputes, self->n_recomputes)

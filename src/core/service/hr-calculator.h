@@ -43,6 +43,30 @@ guint              hr_calculator_get_gpu_count      (HrCalculator *self);
 void               hr_calculator_set_gpu_count      (HrCalculator *self,
                                                      guint         gpu_count);
 
+guint              hr_calculator_get_tp             (HrCalculator *self);
+void               hr_calculator_set_tp             (HrCalculator *self,
+                                                     guint         tp);
+guint              hr_calculator_get_pp             (HrCalculator *self);
+void               hr_calculator_set_pp             (HrCalculator *self,
+                                                     guint         pp);
+guint              hr_calculator_get_dp             (HrCalculator *self);
+void               hr_calculator_set_dp             (HrCalculator *self,
+                                                     guint         dp);
+guint              hr_calculator_get_nodes          (HrCalculator *self);
+void               hr_calculator_set_nodes          (HrCalculator *self,
+                                                     guint         nodes);
+guint              hr_calculator_get_gpus_per_node  (HrCalculator *self);
+void               hr_calculator_set_gpus_per_node  (HrCalculator *self,
+                                                     guint         gpus_per_node);
+void               hr_calculator_set_layout         (HrCalculator   *self,
+                                                     const HrLayout *layout);
+guint              hr_calculator_get_users          (HrCalculator *self);
+void               hr_calculator_set_users          (HrCalculator *self,
+                                                     guint         users);
+double             hr_calculator_get_target_tokens_per_s (HrCalculator *self);
+void               hr_calculator_set_target_tokens_per_s (HrCalculator *self,
+                                                          double        target);
+
 const HrEngineOptions *hr_calculator_get_engine_options (HrCalculator *self);
 void               hr_calculator_set_engine_options (HrCalculator          *self,
                                                      const HrEngineOptions *options);

@@ -82,8 +82,8 @@ serving_load (const HrEstimateInput *input,
               HrEstimate            *result)
 {
   double generate = input->generate_tokens > 0 ? input->generate_tokens : HR_DEFAULT_GENERATE;
-  double prompt = input->prompt_tokens > 0 ? (double) input->prompt_tokens
-                  : input->context > generate ? input->context - generate : input->context;
+  double prompt = hr_serving_load_prompt (input->prompt_tokens, input->generate_tokens,
+                                          input->context);
   guint32 dp = MAX (result->layout.dp, 1);
   guint32 per_replica = (input->users + dp - 1) / dp;
   guint32 replicas = (input->users + per_replica - 1) / per_replica;

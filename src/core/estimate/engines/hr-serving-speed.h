@@ -54,4 +54,17 @@ void hr_serving_time (const HrEstimateInput *input,
 guint32 hr_serving_max_num_seqs (const HrEstimateInput *input,
                                  const HrLayout        *layout);
 
+/* The prompt each user sends under load: the one asked for, else what
+ * the context leaves the answer. */
+static inline double
+hr_serving_load_prompt (guint64 prompt_tokens,
+                        guint64 generate_tokens,
+                        guint64 context)
+{
+  double generate = generate_tokens > 0 ? generate_tokens : HR_DEFAULT_GENERATE;
+
+  return prompt_tokens > 0 ? (double) prompt_tokens
+         : context > generate ? context - generate : (double) context;
+}
+
 G_END_DECLS
