@@ -20,6 +20,7 @@
 #include "hr-context-row.h"
 #include "hr-csv.h"
 #include "hr-engine.h"
+#include "hr-file.h"
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-model-import.h"
@@ -396,7 +397,10 @@ static void
 show_toast (HrWindow   *self,
             const char *message)
 {
-  AdwToast *toast = adw_toast_new (message);
+  /* libadwaita 1.2 parses toast titles as markup, and messages quote
+   * file names and file contents (“R&D <i>model”). */
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+  AdwToast *toast = adw_toast_new (escaped);
 
   adw_toast_set_timeout (toast, 4);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
@@ -427,8 +431,8 @@ csv_default_name (HrWindow   *self,
  * hr_window_export_csv_to:
  * @what: "matrix" or "hardware"
  *
- * Writes the table with the CLI's writer, atomically: a failed write
- * leaves any existing file as it was.
+ * Writes the table with the CLI's writer through hr_file_write_atomic():
+ * a failed write (a full disk) leaves any existing file as it was.
  */
 gboolean
 hr_window_export_csv_to (HrWindow    *self,
@@ -437,6 +441,7 @@ hr_window_export_csv_to (HrWindow    *self,
                          GError     **error)
 {
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *path = NULL;
 
   g_return_val_if_fail (HR_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
@@ -447,8 +452,13 @@ hr_window_export_csv_to (HrWindow    *self,
   else
     hr_csv_write_matrix (get_matrix (self), out);
 
-  return g_file_replace_contents (file, out->str, out->len, NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("not a local file"));
+      return FALSE;
+    }
+  return hr_file_write_atomic (path, out->str, out->len, error);
 }
 
 static void
@@ -551,6 +561,7 @@ hr_window_import_file (HrWindow *self,
   g_autoptr(HrModelSpec) model = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
+  g_autofree char *kept_as = NULL;
   HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
 
   g_return_if_fail (HR_IS_WINDOW (self));
@@ -564,7 +575,7 @@ hr_window_import_file (HrWindow *self,
     }
 
   model = hr_model_import_file (path, &error);
-  if (model == NULL || !hr_catalog_import_model (catalog, model, dir, &error))
+  if (model == NULL || !hr_catalog_import_model_full (catalog, model, dir, &kept_as, &error))
     {
       message = g_strdup_printf (_("Could not import %s: %s"), basename, error->message);
       show_toast (self, message);
@@ -573,8 +584,19 @@ hr_window_import_file (HrWindow *self,
 
   hr_calculator_set_model (self->calculator,
                            hr_catalog_find_model (catalog, hr_model_spec_get_id (model)));
-  /* TRANSLATORS: "Imported Qwen3-8B" */
-  message = g_strdup_printf (_("Imported %s"), hr_model_spec_get_name (model));
+  if (kept_as != NULL)
+    {
+      g_autofree char *kept_name = g_path_get_basename (kept_as);
+
+      /* TRANSLATORS: "Imported Qwen3-8B; the unreadable list of imported models
+       * was kept as imported-models.json.broken-20250101-120000" */
+      message = g_strdup_printf (_("Imported %s; the unreadable list of imported models "
+                                   "was kept as %s"), hr_model_spec_get_name (model),
+                                 kept_name);
+    }
+  else
+    /* TRANSLATORS: "Imported Qwen3-8B" */
+    message = g_strdup_printf (_("Imported %s"), hr_model_spec_get_name (model));
   show_toast (self, message);
 }
 

@@ -14,13 +14,21 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "hr-catalog.h"
 #include "hr-catalog-json.h"
+#include "hr-file.h"
+#include "hr-json-load.h"
+#include "hr-text.h"
 
 #define CATALOG_RESOURCE_PATH "/io/github/headroom_app/Headroom/catalog/"
+
+/* The built-in models.json, the largest catalog file, is 24 KB; a user's
+ * file a thousand times larger is no catalog, and is refused unread. */
+#define CATALOG_MAX_FILE_BYTES (16 * 1024 * 1024)
 
 struct _HrCatalog
 {
@@ -185,9 +193,12 @@ static void
 add_problem (HrCatalog  *self,
              const char *message)
 {
+  /* Shown as is by the CLI and the window, so one displayable line. */
+  char *line = hr_text_escape_line (message, -1);
+
   /* Keep the array NULL-terminated for hr_catalog_get_problems(). */
-  g_ptr_array_insert (self->problems, self->problems->len - 1, g_strdup (message));
-  g_debug ("%s", message);
+  g_ptr_array_insert (self->problems, self->problems->len - 1, line);
+  g_debug ("%s", line);
 }
 
 static gboolean
@@ -227,48 +238,25 @@ load_tier_ladder (HrCatalog   *self,
   return TRUE;
 }
 
-/**
- * hr_catalog_load_data:
- * @file_name: named in error messages
- *
- * Loads one catalog document.  If the document cannot be parsed, nothing
- * is added and %FALSE is returned.  Otherwise every valid entry is added;
- * invalid ones are skipped, reported in @error (the first) and in
- * hr_catalog_get_problems() (all), and %FALSE is returned.
- */
-gboolean
-hr_catalog_load_data (HrCatalog   *self,
-                      const char  *data,
-                      gssize       length,
-                      const char  *file_name,
-                      HrOrigin     origin,
-                      GError     **error)
+/* Adds the entries of one parsed document; see hr_catalog_load_data(). */
+static gboolean
+load_root (HrCatalog   *self,
+           JsonNode    *root,
+           const char  *file_name,
+           HrOrigin     origin,
+           GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) parse_error = NULL;
   g_autoptr(GError) first_error = NULL;
-  JsonNode *root;
   JsonObject *object;
 
-  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
-  g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (file_name != NULL, FALSE);
-
-  if (!json_parser_load_from_data (parser, data, length, &parse_error))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: not valid JSON: %s", file_name, parse_error->message);
-      add_problem (self, (*error)->message);
-      return FALSE;
-    }
+      g_autofree char *message =
+        g_strdup_printf ("%s: the top level must be an object with “models”, "
+                         "“hardware”, “precisions” or “kv_types” arrays", file_name);
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: the top level must be an object with “models”, "
-                   "“hardware”, “precisions” or “kv_types” arrays", file_name);
-      add_problem (self, (*error)->message);
+      add_problem (self, message);
+      g_set_error_literal (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID, message);
       return FALSE;
     }
   object = json_node_get_object (root);
@@ -302,15 +290,16 @@ hr_catalog_load_data (HrCatalog   *self,
           g_autoptr(GError) entry_error = NULL;
           g_autoptr(GObject) item = NULL;
           g_autofree char *message = NULL;
-          const char *entry_id = NULL;
+          g_autofree char *entry_id = NULL;
 
           if (JSON_NODE_HOLDS_OBJECT (element))
             {
               JsonObject *entry = json_node_get_object (element);
+              JsonNode *id = json_object_get_member (entry, "id");
 
-              if (json_object_has_member (entry, "id") &&
-                  json_node_get_value_type (json_object_get_member (entry, "id")) == G_TYPE_STRING)
-                entry_id = json_object_get_string_member (entry, "id");
+              /* Quoted in the message, so escaped: it is the file's text. */
+              if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING)
+                entry_id = hr_text_escape_line (json_node_get_string (id), -1);
               item = section->parse (entry, origin, &entry_error);
               if (item != NULL &&
                   add_entry (SECTION_STORE (self, section), section->get_id,
@@ -342,10 +331,51 @@ hr_catalog_load_data (HrCatalog   *self,
 
   if (first_error != NULL)
     {
+      hr_text_sanitize_error (first_error);
       g_propagate_error (error, g_steal_pointer (&first_error));
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * hr_catalog_load_data:
+ * @length: the size of @data, or -1 if it is NUL-terminated
+ * @file_name: named in error messages
+ *
+ * Loads one catalog document.  If the document cannot be parsed, nothing
+ * is added and %FALSE is returned.  Otherwise every valid entry is added;
+ * invalid ones are skipped, reported in @error (the first) and in
+ * hr_catalog_get_problems() (all), and %FALSE is returned.  Every
+ * message starts with @file_name and is one displayable line.
+ */
+gboolean
+hr_catalog_load_data (HrCatalog   *self,
+                      const char  *data,
+                      gssize       length,
+                      const char  *file_name,
+                      HrOrigin     origin,
+                      GError     **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *display = NULL;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (file_name != NULL, FALSE);
+
+  root = hr_json_load_data (data, length < 0 ? strlen (data) : (gsize) length, file_name,
+                            &local_error);
+  if (root == NULL)
+    {
+      add_problem (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  display = hr_text_display_path (file_name);
+  return load_root (self, root, display, origin, error);
 }
 
 gboolean
@@ -372,87 +402,149 @@ hr_catalog_load_builtin (HrCatalog  *self,
   return TRUE;
 }
 
+/**
+ * hr_catalog_load_file:
+ * @path: a user catalog file
+ *
+ * As hr_catalog_load_data() for the contents of @path.  Whatever @path
+ * is — missing, a directory, a FIFO, a symlink loop, too large — the
+ * answer is %FALSE and a problem naming it, never a hang or a crash.
+ */
 gboolean
 hr_catalog_load_file (HrCatalog   *self,
                       const char  *path,
                       GError     **error)
 {
-  g_autofree char *contents = NULL;
-  g_autoptr(GError) read_error = NULL;
-  gsize length;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *display = NULL;
 
   g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!g_file_get_contents (path, &contents, &length, &read_error))
+  root = hr_json_load_file (path, CATALOG_MAX_FILE_BYTES, &local_error);
+  if (root == NULL)
     {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: %s", path, read_error->message);
-      add_problem (self, (*error)->message);
+      add_problem (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
 
-  return hr_catalog_load_data (self, contents, length, path, HR_ORIGIN_USER, error);
+  display = hr_text_display_path (path);
+  return load_root (self, root, display, HR_ORIGIN_USER, error);
 }
 
 /* The file of the user directory that imports are written to; the user's
  * own files there are never rewritten. */
 #define IMPORTED_FILE_NAME "imported-models.json"
 
+/* What imported-models.json holds now.  %TRUE with *@root set to use
+ * it, or to a new document when there is no file or when it is broken,
+ * which *@broken then says how; %FALSE for a file that cannot be read and
+ * must not be replaced either (a directory, a FIFO, no permission). */
+static gboolean
+read_imports (const char  *path,
+              JsonNode   **root,
+              char       **broken,
+              GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *models;
+
+  *broken = NULL;
+  *root = hr_json_load_file (path, CATALOG_MAX_FILE_BYTES, &local_error);
+  if (*root == NULL &&
+      g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    {
+      *root = json_node_init_object (json_node_alloc (), json_object_new ());
+      return TRUE;
+    }
+  if (*root == NULL && local_error->domain == G_FILE_ERROR &&
+      local_error->code != G_FILE_ERROR_FAILED)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  /* Parsed: an object whose "models", if any, is an array, as written. */
+  if (*root != NULL && JSON_NODE_HOLDS_OBJECT (*root))
+    {
+      models = json_object_get_member (json_node_get_object (*root), "models");
+      if (models == NULL || JSON_NODE_HOLDS_ARRAY (models))
+        return TRUE;
+    }
+
+  if (local_error != NULL)
+    *broken = g_strdup (local_error->message);
+  else
+    *broken = g_strdup ("it is not an object with a “models” array");
+  g_clear_pointer (root, json_node_unref);
+  *root = json_node_init_object (json_node_alloc (), json_object_new ());
+  return TRUE;
+}
+
 /**
- * hr_catalog_import_model:
+ * hr_catalog_import_model_full:
  * @dir: the user directory (hr_catalog_dup_user_dir() in the app)
+ * @kept_as: (out) (optional) (transfer full): where a broken
+ *   imported-models.json was moved, or %NULL if it was not
  *
  * Adds @model to the catalog (replacing an entry with the same id) and
- * records it in @dir/imported-models.json, written atomically: the file
- * on disk is either the old one or the complete new one.  On error the
- * catalog is left unchanged.
+ * records it in @dir/imported-models.json, written with
+ * hr_file_write_atomic(): the file on disk is either the old one or the
+ * complete new one.  Earlier imports are kept, entries this version does
+ * not understand included.  A file that cannot be parsed is never
+ * overwritten: it is moved aside (hr_file_move_aside()), named in
+ * *@kept_as, and a new file started.  On error the catalog is left
+ * unchanged.
  */
 gboolean
-hr_catalog_import_model (HrCatalog    *self,
-                         HrModelSpec  *model,
-                         const char   *dir,
-                         GError      **error)
+hr_catalog_import_model_full (HrCatalog    *self,
+                              HrModelSpec  *model,
+                              const char   *dir,
+                              char        **kept_as,
+                              GError      **error)
 {
   g_autofree char *path = NULL;
-  g_autofree char *contents = NULL;
   g_autofree char *text = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *broken = NULL;
+  g_autofree char *aside = NULL;
   g_autoptr(JsonGenerator) generator = NULL;
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
   JsonObject *object;
   JsonArray *models;
   guint position;
+  gsize length;
 
   g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
   g_return_val_if_fail (HR_IS_MODEL_SPEC (model), FALSE);
   g_return_val_if_fail (dir != NULL, FALSE);
 
+  if (kept_as != NULL)
+    *kept_as = NULL;
   path = g_build_filename (dir, IMPORTED_FILE_NAME, NULL);
 
-  /* Start from what was imported before, if that file is readable. */
-  if (g_file_get_contents (path, &contents, NULL, NULL) &&
-      json_parser_load_from_data (parser, contents, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    root = json_node_copy (json_parser_get_root (parser));
-  else
-    root = json_node_init_object (json_node_alloc (), json_object_new ());
+  if (!read_imports (path, &root, &broken, &local_error))
+    goto failed;
 
   object = json_node_get_object (root);
-  if (!json_object_has_member (object, "models") ||
-      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "models")))
+  if (!json_object_has_member (object, "models"))
     json_object_set_array_member (object, "models", json_array_new ());
   models = json_object_get_array_member (object, "models");
 
-  /* Replace an earlier import of the same id. */
+  /* Replace an earlier import of the same id; entries without a string
+   * id are not ours to judge, and stay. */
   for (guint i = json_array_get_length (models); i-- > 0;)
     {
       JsonNode *element = json_array_get_element (models, i);
+      JsonNode *id;
 
-      if (JSON_NODE_HOLDS_OBJECT (element) &&
-          json_object_has_member (json_node_get_object (element), "id") &&
-          g_ascii_strcasecmp (json_object_get_string_member (json_node_get_object (element), "id"),
-                              hr_model_spec_get_id (model)) == 0)
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      id = json_object_get_member (json_node_get_object (element), "id");
+      if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING &&
+          g_ascii_strcasecmp (json_node_get_string (id), hr_model_spec_get_id (model)) == 0)
         json_array_remove_element (models, i);
     }
   json_array_add_object_element (models, hr_model_spec_to_json (model));
@@ -460,24 +552,56 @@ hr_catalog_import_model (HrCatalog    *self,
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "%s: %s", dir, g_strerror (saved));
-      return FALSE;
+      g_autofree char *display = hr_text_display_path (dir);
+
+      g_set_error (&local_error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "%s: %s", display, g_strerror (saved));
+      goto failed;
+    }
+
+  if (broken != NULL)
+    {
+      aside = hr_file_move_aside (path, &local_error);
+      if (aside == NULL)
+        goto failed;
+      g_debug ("%s was broken (%s); kept as %s", path, broken, aside);
     }
 
   generator = json_generator_new ();
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
-  if (!g_file_set_contents (path, text, -1, error))
-    return FALSE;
+  text = json_generator_to_data (generator, &length);
+  if (!hr_file_write_atomic (path, text, length, &local_error))
+    goto failed;
 
   if (find_in_store (self->models, (EntryId) hr_model_spec_get_id,
                      hr_model_spec_get_id (model), &position))
     g_list_store_splice (self->models, position, 1, (gpointer *) &model, 1);
   else
     g_list_store_append (self->models, model);
+  if (kept_as != NULL)
+    *kept_as = g_steal_pointer (&aside);
   return TRUE;
+
+failed:
+  hr_text_sanitize_error (local_error);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
+}
+
+/**
+ * hr_catalog_import_model:
+ *
+ * hr_catalog_import_model_full() for callers that do not say where a
+ * broken file went.
+ */
+gboolean
+hr_catalog_import_model (HrCatalog    *self,
+                         HrModelSpec  *model,
+                         const char   *dir,
+                         GError      **error)
+{
+  return hr_catalog_import_model_full (self, model, dir, NULL, error);
 }
 
 char *

@@ -40,6 +40,11 @@ gboolean      hr_catalog_import_model       (HrCatalog    *self,
                                              HrModelSpec  *model,
                                              const char   *dir,
                                              GError      **error);
+gboolean      hr_catalog_import_model_full  (HrCatalog    *self,
+                                             HrModelSpec  *model,
+                                             const char   *dir,
+                                             char        **kept_as,
+                                             GError      **error);
 
 GListModel   *hr_catalog_get_models         (HrCatalog    *self);
 GListModel   *hr_catalog_get_hardware       (HrCatalog    *self);

@@ -203,7 +203,7 @@ hr_model_arch_validate (const HrModelArch  *model,
   if (model->max_context == 0 || model->max_context > HR_CONTEXT_MAX)
     return invalid (error, "trained context %" G_GUINT64_FORMAT
                     " is out of range", model->max_context);
-  if (!is_positive (model->params_total) || model->params_total > 1e15)
+  if (!is_positive (model->params_total) || model->params_total > HR_PARAMS_MAX)
     return invalid (error, "parameter count must be positive and below 10^15");
   if (!is_positive (model->params_active) ||
       model->params_active > model->params_total)

@@ -21,6 +21,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "hr-commands.h"
 
 gboolean
@@ -56,6 +58,21 @@ is_gguf (const HrScenario *scenario)
   return g_strcmp0 (hr_precision_get_kind (scenario->precision), "gguf") == 0;
 }
 
+/* @text as one shell word: as it is when it holds only characters no
+ * shell interprets (every catalog id), else single-quoted.  Model names
+ * and ids come from files ("evil/$(touch pwned)" is a valid
+ * _name_or_path), and the user pastes these commands into a shell. */
+static char *
+shell_word (const char *text)
+{
+  static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                             "0123456789_-./:@%+=,";
+
+  if (*text != '\0' && strspn (text, safe) == strlen (text))
+    return g_strdup (text);
+  return g_shell_quote (text);
+}
+
 /* A line continuation as shells want it. */
 static void
 arg (GString    *out,
@@ -81,6 +98,7 @@ vllm_command (const HrScenario *scenario)
   GString *out = g_string_new (NULL);
   const char *kv = kv_id (scenario);
   const char *precision = precision_id (scenario);
+  g_autofree char *model = NULL;
   char utilization[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (is_gguf (scenario))
@@ -94,7 +112,8 @@ vllm_command (const HrScenario *scenario)
     g_string_append (out, "# Use an AWQ/GPTQ checkpoint of this model: vLLM reads the "
                      "quantization from its config.\n");
 
-  g_string_append_printf (out, "vllm serve %s", hr_model_spec_get_id (scenario->model));
+  model = shell_word (hr_model_spec_get_id (scenario->model));
+  g_string_append_printf (out, "vllm serve %s", model);
   arg (out, "--tensor-parallel-size %u", scenario->gpus);
   arg (out, "--max-model-len %" G_GUINT64_FORMAT, scenario->context);
   arg (out, "--max-num-seqs %u", scenario->batch);
@@ -149,6 +168,7 @@ llamacpp_command (const HrScenario *scenario)
 {
   GString *out = g_string_new (NULL);
   g_autofree char *file = gguf_file_name (scenario);
+  g_autofree char *quoted_file = shell_word (file);
   const char *cache = llamacpp_cache_type (kv_id (scenario));
   guint layers = hr_model_spec_get_arch (scenario->model)->n_layers;
 
@@ -160,7 +180,7 @@ llamacpp_command (const HrScenario *scenario)
     g_string_append_printf (out, "# llama.cpp has no %s KV cache; using f16.\n",
                             hr_kv_type_get_label (scenario->kv_type));
 
-  g_string_append_printf (out, "llama-server -m %s", file);
+  g_string_append_printf (out, "llama-server -m %s", quoted_file);
   /* --ctx-size is shared by all slots: each of --parallel N gets 1/N. */
   arg (out, "--ctx-size %" G_GUINT64_FORMAT, scenario->context * scenario->batch);
   /* Every repeating layer plus the output layer. */
@@ -194,10 +214,14 @@ ollama_modelfile (const HrScenario *scenario)
   const char *tag = hr_model_spec_get_ollama_tag (scenario->model);
   g_autofree char *name = g_ascii_strdown (hr_model_spec_get_name (scenario->model), -1);
   g_autofree char *file = gguf_file_name (scenario);
+  g_autofree char *custom = NULL;
+  g_autofree char *quoted_custom = NULL;
 
   g_strdelimit (name, " /.", '-');
-  g_string_append_printf (out, "# Save as Modelfile, then run: ollama create %s-custom "
-                          "-f Modelfile\n", name);
+  custom = g_strconcat (name, "-custom", NULL);
+  quoted_custom = shell_word (custom);
+  g_string_append_printf (out, "# Save as Modelfile, then run: ollama create %s "
+                          "-f Modelfile\n", quoted_custom);
   if (tag != NULL)
     g_string_append_printf (out, "FROM %s\n", tag);
   else

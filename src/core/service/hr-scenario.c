@@ -74,6 +74,7 @@ hr_scenario_engine_weights (HrModelSpec *model,
   GHashTable *cache;
   HrWeightsFormat format;
   g_autofree char *key = NULL;
+  const char *file_type;
   CachedWeights *cached;
 
   *weights_bytes = 0;
@@ -106,10 +107,12 @@ hr_scenario_engine_weights (HrModelSpec *model,
   *weights_bytes = cached->weights_bytes;
   *token_embd_bytes = cached->token_embd_bytes;
 
-  /* A GGUF file of this very type: its tensor table is exact. */
+  /* A GGUF file of this very type: its tensor table is exact.  A file
+   * that does not say its type matches no precision. */
+  file_type = hr_model_spec_get_file_type (model);
   if (format == HR_WEIGHTS_FORMAT_GGUF && hr_model_spec_get_file_weights_bytes (model) > 0 &&
-      g_ascii_strcasecmp (hr_model_spec_get_file_type (model),
-                          hr_precision_get_label (precision)) == 0)
+      file_type != NULL &&
+      g_ascii_strcasecmp (file_type, hr_precision_get_label (precision)) == 0)
     *weights_bytes = hr_model_spec_get_file_weights_bytes (model);
 
   return TRUE;
