@@ -137,6 +137,26 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->dir);
 }
 
+/* With HR_FUZZ_CORPUS_DIR set, every model's header is also saved there:
+ * the seeds of tests/fuzz/corpus-gguf-model (see tests/fuzz/README.md). */
+static void
+save_seed (const char   *name,
+           HrGgufWriter *w)
+{
+  const char *dir = g_getenv ("HR_FUZZ_CORPUS_DIR");
+  g_autoptr(GBytes) header = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (dir == NULL)
+    return;
+  header = hr_gguf_writer_build_header (w);
+  path = g_build_filename (dir, name, NULL);
+  g_file_set_contents (path, g_bytes_get_data (header, NULL), g_bytes_get_size (header),
+                       &error);
+  g_assert_no_error (error);
+}
+
 static char *
 write_model (Fixture      *fixture,
              const char   *name,
@@ -147,6 +167,7 @@ write_model (Fixture      *fixture,
 
   hr_gguf_writer_write_file (w, path, &error);
   g_assert_no_error (error);
+  save_seed (name, w);
   return path;
 }
 

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "hr-catalog-json.h"
+#include "hr-text.h"
 
 G_DEFINE_QUARK (hr-catalog-error-quark, hr_catalog_error)
 
@@ -58,6 +59,9 @@ hr_json_get_string (JsonObject  *object,
     return field_error (error, member, "must be a string");
   if (required && json_node_get_string (node)[0] == '\0')
     return field_error (error, member, "must not be empty");
+  /* Catalog text is shown on one line in lists, labels and commands. */
+  if (hr_text_has_control (json_node_get_string (node)))
+    return field_error (error, member, "must not hold control characters");
   *out = json_node_dup_string (node);
   return TRUE;
 }

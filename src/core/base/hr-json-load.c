@@ -32,10 +32,60 @@ overflows_int64 (const char *digits,
   return memcmp (digits, max, n) > 0;
 }
 
+typedef enum
+{
+  SCAN_OK,
+  SCAN_TOO_DEEP,
+  SCAN_TRAILING,
+  SCAN_LONE_SURROGATE,
+} ScanResult;
+
+/* The value of the \uXXXX escape at @i, or -1. */
+static int
+unicode_escape (const char *data,
+                gsize       length,
+                gsize       i)
+{
+  int value = 0;
+
+  if (i + 6 > length || data[i] != '\\' || data[i + 1] != 'u')
+    return -1;
+  for (gsize k = i + 2; k < i + 6; k++)
+    {
+      if (!g_ascii_isxdigit (data[k]))
+        return -1;
+      value = value * 16 + g_ascii_xdigit_value (data[k]);
+    }
+  return value;
+}
+
+/* How far past the backslash at @i its escape goes on (1 for most, 11
+ * for a whole UTF-16 surrogate pair "\ud83d\ude00"), or 0 for half of a
+ * pair: json-glib turns a lone "\ud800" into bytes that are not UTF-8,
+ * which then reach GTK and every file written back. */
+static gsize
+escape_length (const char *data,
+               gsize       length,
+               gsize       i)
+{
+  int first = unicode_escape (data, length, i);
+  int second;
+
+  if (first < 0xd800 || first > 0xdfff)
+    return 1;
+  if (first >= 0xdc00)
+    return 0;
+  second = unicode_escape (data, length, i + 6);
+  return second >= 0xdc00 && second <= 0xdfff ? 11 : 0;
+}
+
 /* One pass over the bytes, as json-glib's scanner will see them: counts
- * nesting outside strings, and rewrites integers too large for 64 bits
- * as fractions ("…0.0") into *@rewritten, made only when needed. */
-static gboolean
+ * nesting outside strings, finds anything after the top-level value
+ * (json-glib 1.6 takes "[1] [2]" for valid, keeps the second value and
+ * leaks the first), and rewrites integers too large for 64
+ * bits as fractions ("…0.0") into *@rewritten, made only when needed
+ * (and the caller's to free whatever the result). */
+static ScanResult
 scan (const char  *data,
       gsize        length,
       guint        max_depth,
@@ -43,6 +93,7 @@ scan (const char  *data,
 {
   gsize copied = 0;
   guint depth = 0;
+  gboolean closed = FALSE;
   gsize i = 0;
 
   *rewritten = NULL;
@@ -50,21 +101,32 @@ scan (const char  *data,
     {
       char c = data[i];
 
+      if (closed && c != ' ' && c != '\t' && c != '\n' && c != '\r')
+        return SCAN_TRAILING;
       if (c == '"')
         {
           for (i++; i < length && data[i] != '"'; i++)
-            if (data[i] == '\\')
-              i++;
+            {
+              gsize skip;
+
+              if (data[i] != '\\')
+                continue;
+              skip = escape_length (data, length, i);
+              if (skip == 0)
+                return SCAN_LONE_SURROGATE;
+              i += skip;
+            }
           i++;
+          closed = depth == 0;
           continue;
         }
       if (c == '[' || c == '{')
         {
           if (++depth > max_depth)
-            return FALSE;
+            return SCAN_TOO_DEEP;
         }
       else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
+        closed = --depth == 0;
       else if (c == '-' || g_ascii_isdigit (c))
         {
           gsize start = i + (c == '-');
@@ -89,6 +151,15 @@ scan (const char  *data,
                                   data[end] == '+' || data[end] == '-'))
             end++;
           i = MAX (end, i + 1);
+          closed = depth == 0;
+          continue;
+        }
+      else if (depth == 0 && g_ascii_isalpha (c))
+        {
+          /* true, false, null, or a word json-glib will refuse. */
+          while (i < length && g_ascii_isalpha (data[i]))
+            i++;
+          closed = TRUE;
           continue;
         }
       i++;
@@ -96,7 +167,7 @@ scan (const char  *data,
 
   if (*rewritten != NULL)
     g_string_append_len (*rewritten, data + copied, length - copied);
-  return TRUE;
+  return SCAN_OK;
 }
 
 /**
@@ -134,12 +205,26 @@ hr_json_load_data (const char  *data,
                    "%s: not valid JSON: the file is empty", display);
       return NULL;
     }
-  if (!scan (data, length, HR_JSON_MAX_DEPTH, &rewritten))
+  switch (scan (data, length, HR_JSON_MAX_DEPTH, &rewritten))
     {
+    case SCAN_TOO_DEEP:
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
                    "%s: the JSON is nested more than %d levels deep",
                    display, HR_JSON_MAX_DEPTH);
       return NULL;
+    case SCAN_LONE_SURROGATE:
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: not valid JSON: a \\u escape names half of a UTF-16 pair",
+                   display);
+      return NULL;
+    case SCAN_TRAILING:
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: not valid JSON: more data after the end of the document",
+                   display);
+      return NULL;
+    case SCAN_OK:
+    default:
+      break;
     }
 
   parser = json_parser_new_immutable ();

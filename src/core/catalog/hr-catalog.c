@@ -438,6 +438,17 @@ hr_catalog_load_file (HrCatalog   *self,
  * own files there are never rewritten. */
 #define IMPORTED_FILE_NAME "imported-models.json"
 
+/* An empty object; json_node_init_object() would take a second
+ * reference to a new object, which then leaks. */
+static JsonNode *
+new_document (void)
+{
+  JsonNode *root = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (root, json_object_new ());
+  return root;
+}
+
 /* What imported-models.json holds now.  %TRUE with *@root set to use
  * it, or to a new document when there is no file or when it is broken,
  * which *@broken then says how; %FALSE for a file that cannot be read and
@@ -456,7 +467,7 @@ read_imports (const char  *path,
   if (*root == NULL &&
       g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
     {
-      *root = json_node_init_object (json_node_alloc (), json_object_new ());
+      *root = new_document ();
       return TRUE;
     }
   if (*root == NULL && local_error->domain == G_FILE_ERROR &&
@@ -479,7 +490,7 @@ read_imports (const char  *path,
   else
     *broken = g_strdup ("it is not an object with a “models” array");
   g_clear_pointer (root, json_node_unref);
-  *root = json_node_init_object (json_node_alloc (), json_object_new ());
+  *root = new_document ();
   return TRUE;
 }
 

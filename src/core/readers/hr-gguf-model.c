@@ -1250,6 +1250,7 @@ metadata_node (HrGguf     *gguf,
       {
         g_autofree guint64 *values = NULL;
         JsonArray *array;
+        JsonNode *node;
         gsize n = 0;
 
         if (!hr_gguf_get_uint_array (gguf, key, &values, &n))
@@ -1262,7 +1263,9 @@ metadata_node (HrGguf     *gguf,
             else
               json_array_add_int_element (array, (gint64) MIN (values[i], (guint64) G_MAXINT64));
           }
-        return json_node_init_array (json_node_alloc (), array);
+        node = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (node, array);
+        return node;
       }
     default:
       if (hr_gguf_get_uint (gguf, key, &u))

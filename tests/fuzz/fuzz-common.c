@@ -1,0 +1,179 @@
+/* fuzz-common.c — what every libFuzzer target of Headroom checks
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The invariants a user relies on, whatever file they open:
+ *  - a failure is an error whose message is one displayable line (valid
+ *    UTF-8, no control characters) and names the file;
+ *  - a success is a model (or device) the estimator accepts, for every
+ *    engine, without undefined behaviour (UBSan aborts) and with finite
+ *    results;
+ *  - nothing logs a GLib CRITICAL or WARNING: both abort here, so
+ *    libFuzzer saves the input.
+ */
+
+#define G_LOG_DOMAIN "fuzz"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "fuzz-common.h"
+#include "hr-scenario.h"
+#include "hr-text.h"
+
+static char *temp_dir;
+static HrCatalog *builtin;
+
+static void
+remove_temp_dir (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (temp_dir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (temp_dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (temp_dir);
+}
+
+void
+fuzz_init (void)
+{
+  if (temp_dir != NULL)
+    return;
+
+  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+  /* The catalog must not read the fuzzing user's own files.  Inputs are
+   * files, written and fsynced on every run: in memory when possible. */
+  if (g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) && g_getenv ("TMPDIR") == NULL)
+    temp_dir = g_mkdtemp (g_strdup ("/dev/shm/headroom-fuzz-XXXXXX"));
+  else
+    temp_dir = g_dir_make_tmp ("headroom-fuzz-XXXXXX", NULL);
+  CHECK (temp_dir != NULL);
+  g_setenv ("XDG_DATA_HOME", temp_dir, TRUE);
+  atexit (remove_temp_dir);
+}
+
+/* Loaded once: the devices and precisions models are estimated on. */
+HrCatalog *
+fuzz_builtin_catalog (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (builtin == NULL)
+    {
+      builtin = hr_catalog_new ();
+      CHECK (hr_catalog_load_builtin (builtin, &error));
+    }
+  return builtin;
+}
+
+/* The input as a file of the temporary directory (replaced each run). */
+char *
+fuzz_write_input (const char    *name,
+                  const uint8_t *data,
+                  size_t         size)
+{
+  char *path = g_build_filename (temp_dir, name, NULL);
+  FILE *file = fopen (path, "wb");
+
+  /* Not g_file_set_contents(), which fsyncs: this is scratch. */
+  CHECK (file != NULL);
+  CHECK (fwrite (data, 1, size, file) == size);
+  CHECK (fclose (file) == 0);
+  return path;
+}
+
+void
+fuzz_check_error (const GError *error,
+                  const char   *file)
+{
+  CHECK (error != NULL);
+  CHECK (error->message != NULL);
+  if (!hr_text_is_displayable (error->message, -1))
+    {
+      g_autofree char *shown = hr_text_escape_line (error->message, -1);
+
+      g_printerr ("not displayable: %s\n", shown);
+      abort ();
+    }
+  if (file != NULL && strstr (error->message, file) == NULL)
+    {
+      g_printerr ("does not name %s: %s\n", file, error->message);
+      abort ();
+    }
+}
+
+static void
+check_estimate (const HrScenario *scenario)
+{
+  g_autoptr(GError) error = NULL;
+  HrEstimate e;
+
+  if (!hr_scenario_estimate (scenario, &e, &error))
+    {
+      fuzz_check_error (error, NULL);
+      return;
+    }
+  CHECK (isfinite (e.weights_share) && isfinite (e.kv_share) && isfinite (e.overhead_share));
+  CHECK (isfinite (e.decode_tokens_per_s) && e.decode_tokens_per_s >= 0);
+  CHECK (isfinite (e.kv_savings) && isfinite (e.kv_bytes_per_token));
+}
+
+/* Every engine, a GGUF and a float precision, the shortest and the
+ * longest context, one GPU and eight. */
+static void
+check_scenarios (HrModelSpec *model,
+                 HrHardware  *hardware)
+{
+  static const char * const precisions[] = { "q4_k_m", "bf16" };
+  static const guint64 contexts[] = { 1, HR_CONTEXT_MAX };
+  static const guint32 gpus[] = { 1, 8 };
+  HrCatalog *catalog = fuzz_builtin_catalog ();
+  HrScenario s = { 0 };
+
+  s.model = model;
+  s.hardware = hardware;
+  s.kv_type = hr_catalog_find_kv_type (catalog, "fp16");
+  s.batch = 1;
+  for (guint e = 0; e < HR_N_ENGINES; e++)
+    for (guint p = 0; p < G_N_ELEMENTS (precisions); p++)
+      for (guint c = 0; c < G_N_ELEMENTS (contexts); c++)
+        for (guint g = 0; g < G_N_ELEMENTS (gpus); g++)
+          {
+            s.engine = e;
+            s.precision = hr_catalog_find_precision (catalog, precisions[p]);
+            s.context = contexts[c];
+            s.gpus = gpus[g];
+            CHECK (s.precision != NULL && s.kv_type != NULL);
+            check_estimate (&s);
+          }
+}
+
+void
+fuzz_check_model (HrModelSpec *model)
+{
+  HrCatalog *catalog = fuzz_builtin_catalog ();
+
+  CHECK (hr_text_is_displayable (hr_model_spec_get_id (model), -1));
+  CHECK (hr_text_is_displayable (hr_model_spec_get_name (model), -1));
+  check_scenarios (model, hr_catalog_find_hardware (catalog, "rtx-3060-12gb"));
+  check_scenarios (model, hr_catalog_find_hardware (catalog, "apple-m4-max-128gb"));
+}
+
+void
+fuzz_check_hardware (HrHardware *hardware)
+{
+  HrCatalog *catalog = fuzz_builtin_catalog ();
+
+  check_scenarios (hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"), hardware);
+  check_scenarios (hr_catalog_find_model (catalog, "deepseek-ai/DeepSeek-V3"), hardware);
+}
