@@ -811,6 +811,27 @@ test_invalid_utf8_string (void)
   g_assert_true (g_str_has_prefix (hr_gguf_get_string (gguf, "general.name"), "a"));
 }
 
+/* Keys and tensor names are shown in messages and the Model view: a
+ * control character in one (an escape sequence, a newline) is refused
+ * as no writer produces it, not copied to a terminal. */
+static void
+test_control_in_names (void)
+{
+  static const char * const names[] = { "general.\x1b[2J", "a\nb", "tab\tkey", "del\x7f",
+                                        "c1\xc2\x85" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(HrGgufWriter) key = base_writer ();
+      g_autoptr(HrGgufWriter) tensor = base_writer ();
+
+      hr_gguf_writer_add_uint8 (key, names[i], 1);
+      assert_fails (key, HR_GGUF_ERROR_CORRUPT, "key holds a control character");
+      add_f32 (tensor, names[i], 8);
+      assert_fails (tensor, HR_GGUF_ERROR_CORRUPT, "name holds a control character");
+    }
+}
+
 static void
 test_counts (void)
 {
@@ -1580,6 +1601,7 @@ main (int   argc,
   g_test_add_func ("/gguf/parse/no-tensors", test_no_tensors);
   g_test_add_func ("/gguf/parse/alignment-valid", test_alignment_valid);
   g_test_add_func ("/gguf/parse/invalid-utf8-string", test_invalid_utf8_string);
+  g_test_add_func ("/gguf/hostile/control-in-names", test_control_in_names);
   g_test_add_func ("/gguf/hostile/truncated-everywhere", test_truncated_everywhere);
   g_test_add_func ("/gguf/hostile/bad-magic", test_bad_magic);
   g_test_add_func ("/gguf/hostile/versions", test_versions);
