@@ -433,6 +433,7 @@ test_import_over_broken_file (void)
     g_assert_true (hr_catalog_import_model_full (catalog, model, dir, &kept_as, NULL));
     aside = find_broken (dir);
     g_assert_cmpstr (kept_as, ==, aside);
+    g_clear_pointer (&kept_as, g_free);
     g_assert_true (hr_catalog_import_model_full (catalog, model, dir, &kept_as, NULL));
     g_assert_null (kept_as);
     hr_test_remove_temp_dir (dir);

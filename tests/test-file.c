@@ -164,6 +164,7 @@ test_read_regular (Fixture       *fixture,
   /* at the limit, and one byte past it */
   g_assert_true (hr_file_read_regular (path, 8, &contents, &length, &error));
   g_assert_cmpuint (length, ==, 8);
+  g_clear_pointer (&contents, g_free);
   g_assert_false (hr_file_read_regular (path, 7, &contents, &length, &error));
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED);
   g_assert_nonnull (strstr (error->message, "8 bytes is more than the limit of 7 bytes"));

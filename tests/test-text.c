@@ -45,7 +45,11 @@ test_escape_line (void)
       g_assert_cmpint (hr_text_is_displayable (cases[i].in, cases[i].length), ==,
                        strcmp (cases[i].out, cases[i].in) == 0 && cases[i].length < 0);
     }
-  g_assert_cmpstr (hr_text_escape_line (NULL, -1), ==, "");
+  {
+    g_autofree char *empty = hr_text_escape_line (NULL, -1);
+
+    g_assert_cmpstr (empty, ==, "");
+  }
 }
 
 static void

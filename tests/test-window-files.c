@@ -265,7 +265,12 @@ main (int   argc,
   gtk_window_destroy (GTK_WINDOW (app_window ()));
   g_rmdir (sub);
   g_unlink (fifo);
-  hr_test_remove_temp_dir (g_build_filename (home, "headroom", NULL));
+  {
+    g_autofree char *dir = g_build_filename (home, "headroom", NULL);
+
+    hr_test_remove_temp_dir (dir);
+  }
   g_rmdir (home);
+  g_free (home);
   return status;
 }

@@ -32,8 +32,8 @@ status=$?
 if [ $status -ne 0 ]; then
   tail -n 60 "$log"
 else
-  grep -E '^#[0-9]+ +DONE' "$log" | tail -n 1
-  grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$log"
+  grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|slowest_unit_time_sec|peak_rss_mb)' "$log"
 fi
 rm -f "$log"
 exit $status
