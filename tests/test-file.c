@@ -7,11 +7,15 @@
  * blocks until a writer comes) fails the test instead of stopping CI.
  */
 
+#define _GNU_SOURCE   /* unshare() */
+
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -349,6 +353,48 @@ test_write_failures (Fixture       *fixture,
   assert_contents (path, "new");
 }
 
+/* A real full disk: a 256 KiB tmpfs in a private mount namespace, where
+ * the test may mount one (root, and a container that lets it); else
+ * the injected failures above stand for it. */
+static void
+test_write_full_disk (Fixture       *fixture,
+                      gconstpointer  user_data)
+{
+  g_autofree char *mnt = path_in (fixture, "tmpfs");
+  g_autofree char *path = g_build_filename (mnt, "matrix.csv", NULL);
+  g_autofree char *filler = g_build_filename (mnt, "filler", NULL);
+  g_autofree char *big = g_strnfill (64 * KIB, 'x');
+  g_autoptr(GError) error = NULL;
+  FILE *file;
+
+  g_assert_cmpint (g_mkdir (mnt, 0755), ==, 0);
+  if (geteuid () != 0 || unshare (CLONE_NEWNS) != 0 ||
+      mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+      mount ("tmpfs", mnt, "tmpfs", 0, "size=256k") != 0)
+    {
+      g_test_skip_printf ("cannot mount a small tmpfs here: %s", g_strerror (errno));
+      return;
+    }
+
+  write_file (path, "the old export", 0600);
+  file = fopen (filler, "wb");
+  g_assert_nonnull (file);
+  while (fwrite (big, 1, 4 * KIB, file) == 4 * KIB && fflush (file) == 0)
+    ;
+  fclose (file);
+
+  g_assert_false (hr_file_write_atomic (path, big, strlen (big), &error));
+  g_assert_nonnull (strstr (error->message, "no space left on the device"));
+  assert_contents (path, "the old export");
+  g_assert_cmpint (mode_of (path), ==, 0600);
+
+  /* room again: the write goes through */
+  g_unlink (filler);
+  g_assert_true (hr_file_write_atomic (path, big, strlen (big), NULL));
+  g_unlink (path);
+  g_assert_cmpint (umount (mnt), ==, 0);
+}
+
 static void
 test_write_unwritable_places (Fixture       *fixture,
                               gconstpointer  user_data)
@@ -471,6 +517,7 @@ main (int   argc,
   ADD ("/file/read/changing-size", test_read_changing_size);
   ADD ("/file/write/new-and-replace", test_write_new_and_replace);
   ADD ("/file/write/failures", test_write_failures);
+  ADD ("/file/write/full-disk", test_write_full_disk);
   ADD ("/file/write/unwritable-places", test_write_unwritable_places);
   ADD ("/file/write/symlink", test_write_symlink);
   ADD ("/file/move-aside", test_move_aside);

@@ -1210,6 +1210,31 @@ test_open_file (Fixture       *fixture,
 #endif
 }
 
+/* A sparse 1 GiB file whose one key @key has the raw value @value: the
+ * path, or %NULL when the test was skipped for want of sparse files. */
+static char *
+write_huge (Fixture     *fixture,
+            const char  *name,
+            const char  *key,
+            guint32      type,
+            GByteArray  *value)
+{
+  g_autoptr(HrGgufWriter) w = base_writer ();
+  g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  const guint64 dims[1] = { G_GUINT64_CONSTANT (1) << 30 };
+
+  hr_gguf_writer_add_raw (w, key, type, value->data, value->len);
+  /* Only makes the file big; the parser never gets this far. */
+  hr_gguf_writer_add_tensor (w, "pad", HR_GGML_TYPE_I8, 1, dims, dims[0]);
+  if (!hr_gguf_writer_write_file (w, path, &error))
+    {
+      g_test_skip_printf ("cannot create a sparse 1 GiB file here: %s", error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&path);
+}
+
 /* A 400 MiB string inside a (sparse) 1 GiB file: legal on its face, but
  * past the string limit, so refused before it is read (it used to cost
  * 1.6 GB and 12 s to read and repair). */
@@ -1217,23 +1242,15 @@ static void
 test_open_string_limit (Fixture       *fixture,
                         gconstpointer  user_data)
 {
-  g_autoptr(HrGgufWriter) w = base_writer ();
   g_autoptr(GByteArray) v = g_byte_array_new ();
-  g_autofree char *path = g_build_filename (fixture->dir, "huge-string.gguf", NULL);
+  g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
-  const guint64 dims[1] = { G_GUINT64_CONSTANT (1) << 30 };
   gint64 start;
 
   hr_gguf_put_u64 (v, 400 * 1024 * 1024);
-  hr_gguf_writer_add_raw (w, "general.name", HR_GGUF_TYPE_STRING, v->data, v->len);
-  /* Only makes the file big; the parser never gets this far. */
-  hr_gguf_writer_add_tensor (w, "pad", HR_GGML_TYPE_I8, 1, dims, dims[0]);
-
-  if (!hr_gguf_writer_write_file (w, path, &error))
-    {
-      g_test_skip_printf ("cannot create a sparse 1 GiB file here: %s", error->message);
-      return;
-    }
+  path = write_huge (fixture, "huge-string.gguf", "general.name", HR_GGUF_TYPE_STRING, v);
+  if (path == NULL)
+    return;
 
   start = g_get_monotonic_time ();
   g_assert_null (hr_gguf_open (path, &error));
@@ -1251,23 +1268,16 @@ static void
 test_open_header_limit (Fixture       *fixture,
                         gconstpointer  user_data)
 {
-  g_autoptr(HrGgufWriter) w = base_writer ();
   g_autoptr(GByteArray) v = g_byte_array_new ();
-  g_autofree char *path = g_build_filename (fixture->dir, "huge-header.gguf", NULL);
+  g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
-  const guint64 dims[1] = { G_GUINT64_CONSTANT (1) << 30 };
 
   /* An array of 100 MiB of uint8: its elements are in the header. */
   hr_gguf_put_u32 (v, HR_GGUF_TYPE_UINT8);
   hr_gguf_put_u64 (v, 100 * 1024 * 1024);
-  hr_gguf_writer_add_raw (w, "test.bytes", HR_GGUF_TYPE_ARRAY, v->data, v->len);
-  hr_gguf_writer_add_tensor (w, "pad", HR_GGML_TYPE_I8, 1, dims, dims[0]);
-
-  if (!hr_gguf_writer_write_file (w, path, &error))
-    {
-      g_test_skip_printf ("cannot create a sparse 1 GiB file here: %s", error->message);
-      return;
-    }
+  path = write_huge (fixture, "huge-header.gguf", "test.bytes", HR_GGUF_TYPE_ARRAY, v);
+  if (path == NULL)
+    return;
 
   g_assert_null (hr_gguf_open (path, &error));
   g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT);

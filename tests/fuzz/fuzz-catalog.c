@@ -16,15 +16,6 @@
 #include "hr-text.h"
 
 int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  fuzz_init ();
-  fuzz_builtin_catalog ();
-  return 0;
-}
-
-int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {

@@ -18,15 +18,6 @@
 
 #define NAME "fuzz-model.gguf"
 
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  fuzz_init ();
-  fuzz_builtin_catalog ();
-  return 0;
-}
-
 static void
 map (HrGguf *gguf)
 {

@@ -19,14 +19,6 @@
 #include "hr-gguf.h"
 #include "hr-text.h"
 
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  fuzz_init ();
-  return 0;
-}
-
 static void
 exercise (HrGguf  *gguf,
           guint64  file_size)

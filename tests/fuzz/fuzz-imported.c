@@ -21,15 +21,6 @@
 #include "fuzz-common.h"
 #include "hr-json-load.h"
 
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  fuzz_init ();
-  fuzz_builtin_catalog ();
-  return 0;
-}
-
 /* The entries of "models", and how many of them have the id @id. */
 static guint
 count_models (JsonNode   *root,

@@ -8,7 +8,8 @@
 # New inputs go to $FUZZ_CORPUS_DIR when set (keep it between long runs),
 # else to a temporary directory; the seed directories are only read.
 # Crash inputs are saved in $FUZZ_ARTIFACT_DIR (default: the current
-# directory).  The last line printed is libFuzzer's final statistics:
+# directory).  An input that runs longer than $FUZZ_TIMEOUT seconds
+# (default 10) is a hang; give long runs on a busy machine more (60).  The last line printed is libFuzzer's final statistics:
 # executions, coverage (cov: edges, ft: features) and corpus size.
 set -u
 fuzzer=$1; dict=$2; limit=$3; shift 3
@@ -24,7 +25,7 @@ mkdir -p "$artifacts"
 log=$(mktemp)
 
 # GLib 2.74's slice allocator hides frees from LeakSanitizer.
-G_SLICE=always-malloc "$fuzzer" "$limit" -timeout=10 -rss_limit_mb=2048 \
+G_SLICE=always-malloc "$fuzzer" "$limit" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
   -dict="$dict" -print_final_stats=1 -artifact_prefix="$artifacts/" \
   "$corpus" "$@" >"$log" 2>&1
 status=$?

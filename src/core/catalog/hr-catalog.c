@@ -238,17 +238,28 @@ load_tier_ladder (HrCatalog   *self,
   return TRUE;
 }
 
-/* Adds the entries of one parsed document; see hr_catalog_load_data(). */
+/* Adds the entries of one document, or reports why it could not be
+ * read (@root %NULL, @read_error set); see hr_catalog_load_data(). */
 static gboolean
 load_root (HrCatalog   *self,
            JsonNode    *root,
-           const char  *file_name,
+           GError      *read_error,
+           const char  *path,
            HrOrigin     origin,
            GError     **error)
 {
   g_autoptr(GError) first_error = NULL;
+  g_autofree char *file_name = NULL;
   JsonObject *object;
 
+  if (root == NULL)
+    {
+      add_problem (self, read_error->message);
+      g_propagate_error (error, g_error_copy (read_error));
+      return FALSE;
+    }
+
+  file_name = hr_text_display_path (path);
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_autofree char *message =
@@ -359,7 +370,6 @@ hr_catalog_load_data (HrCatalog   *self,
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *display = NULL;
 
   g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
@@ -367,15 +377,7 @@ hr_catalog_load_data (HrCatalog   *self,
 
   root = hr_json_load_data (data, length < 0 ? strlen (data) : (gsize) length, file_name,
                             &local_error);
-  if (root == NULL)
-    {
-      add_problem (self, local_error->message);
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
-  display = hr_text_display_path (file_name);
-  return load_root (self, root, display, origin, error);
+  return load_root (self, root, local_error, file_name, origin, error);
 }
 
 gboolean
@@ -417,21 +419,12 @@ hr_catalog_load_file (HrCatalog   *self,
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *display = NULL;
 
   g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   root = hr_json_load_file (path, CATALOG_MAX_FILE_BYTES, &local_error);
-  if (root == NULL)
-    {
-      add_problem (self, local_error->message);
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
-  display = hr_text_display_path (path);
-  return load_root (self, root, display, HR_ORIGIN_USER, error);
+  return load_root (self, root, local_error, path, HR_ORIGIN_USER, error);
 }
 
 /* The file of the user directory that imports are written to; the user's
