@@ -176,6 +176,47 @@ test_import_keeps_broken_file (void)
   g_assert_true (kept);
 }
 
+/* Import… of what is not a model file: a toast says why, at once (a
+ * FIFO used to hang the window, /dev/zero to eat its memory). */
+static void
+test_import_hostile_paths (void)
+{
+  HrWindow *window = app_window ();
+  g_autofree char *dir = hr_test_make_temp_dir ("headroom-hostile");
+  g_autofree char *fifo = g_build_filename (dir, "fifo.json", NULL);
+  g_autofree char *sub = g_build_filename (dir, "model.gguf", NULL);
+  g_autofree char *loop = g_build_filename (dir, "loop.json", NULL);
+  const struct
+  {
+    const char *path;
+    const char *says;
+  } cases[] = {
+    { fifo, "Could not import fifo.json: " },
+    { fifo, "is a named pipe (FIFO), not a regular file" },
+    { "/dev/zero", "Could not import zero: /dev/zero: is a device, not a regular file" },
+    { sub, "is a directory, not a file" },
+    { loop, "too many levels of symbolic links" },
+  };
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  g_assert_cmpint (symlink ("loop.json", loop), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (cases[i].path);
+      gint64 start = g_get_monotonic_time ();
+
+      dismiss_toasts (window);
+      hr_window_import_file (window, file);
+      g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+      iterate ();
+      assert_shows (window, cases[i].says);
+    }
+
+  g_rmdir (sub);
+  hr_test_remove_temp_dir (dir);
+}
+
 /* Export as CSV on a full disk, into a directory, through a symlink:
  * the old file stays whole (it was left at 0 bytes), a private file
  * stays private, a link stays a link. */
@@ -259,6 +300,7 @@ main (int   argc,
   g_test_add_func ("/window-files/toast-is-text", test_toast_is_text);
   g_test_add_func ("/window-files/import-keeps-broken-file", test_import_keeps_broken_file);
   g_test_add_func ("/window-files/export-survives", test_export_survives);
+  g_test_add_func ("/window-files/import-hostile-paths", test_import_hostile_paths);
 
   status = g_test_run ();
 
