@@ -161,6 +161,9 @@ static const BadFile bad_files[] = {
   { "{\"models\": [{" GOOD_MODEL ", \"layers\": 0}]}", "models[0] (“me/tiny”): layer count 0" },
   { "{\"models\": [{\"id\":\"me/x\"}]}", "models[0] (“me/x”): field “name” is missing" },
   { "{\"models\": [{" GOOD_MODEL ", \"hidden\": \"big\"}]}", "field “hidden” must be an integer" },
+  /* json-glib made 2^64 a -1 */
+  { "{\"models\": [{" GOOD_MODEL ", \"layers\": 18446744073709551616}]}",
+    "field “layers” is 1.84467e+19, outside 0–100000" },
   { "{\"models\": [{" GOOD_MODEL ", \"kv_heads\": 3}]}", "3 KV heads do not divide 4" },
   { "{\"models\": [{" GOOD_MODEL ", \"heads\": -4}]}", "field “heads” is -4" },
   { "{\"models\": [{" GOOD_MODEL ", \"attention\": \"linear\"}]}", "field “attention” must be" },

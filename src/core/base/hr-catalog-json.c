@@ -82,6 +82,16 @@ hr_json_get_uint (JsonObject  *object,
     return FALSE;
   if (node == NULL)
     return TRUE;
+  if (json_node_get_value_type (node) == G_TYPE_DOUBLE &&
+      json_node_get_double (node) == floor (json_node_get_double (node)) &&
+      (json_node_get_double (node) < 0 || json_node_get_double (node) > (double) max))
+    {
+      /* A whole number beyond 64 bits (hr-json-load.h). */
+      g_autofree char *what =
+        g_strdup_printf ("is %g, outside 0–%" G_GUINT64_FORMAT,
+                         json_node_get_double (node), max);
+      return field_error (error, member, what);
+    }
   if (json_node_get_value_type (node) != G_TYPE_INT64)
     return field_error (error, member, "must be an integer");
   value = json_node_get_int (node);
