@@ -39,18 +39,27 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       CHECK (strstr (problems[i], path) != NULL);
     }
 
+  /* The first and last few entries: a seed like the built-in catalog
+   * has dozens, and estimating each on every run would make the run
+   * a benchmark of the estimator. */
   list = hr_catalog_get_models (catalog);
-  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+  for (guint i = 0, n = g_list_model_get_n_items (list); i < n; i++)
     {
-      g_autoptr(HrModelSpec) model = g_list_model_get_item (list, i);
+      g_autoptr(HrModelSpec) model = NULL;
 
+      if (i >= 4 && i + 4 < n)
+        continue;
+      model = g_list_model_get_item (list, i);
       fuzz_check_model (model);
     }
   list = hr_catalog_get_hardware (catalog);
-  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+  for (guint i = 0, n = g_list_model_get_n_items (list); i < n; i++)
     {
-      g_autoptr(HrHardware) hardware = g_list_model_get_item (list, i);
+      g_autoptr(HrHardware) hardware = NULL;
 
+      if (i >= 4 && i + 4 < n)
+        continue;
+      hardware = g_list_model_get_item (list, i);
       fuzz_check_hardware (hardware);
     }
   return 0;
