@@ -140,6 +140,12 @@ test_toast_is_text (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toast", "s", "R&D <i>model & co");
   iterate ();
   assert_shows (window, "R&D <i>model & co");
+
+  /* and a file name with a newline in it stays on one line */
+  dismiss_toasts (window);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.toast", "s", "Saved a\nb.csv");
+  iterate ();
+  assert_shows (window, "Saved a\\nb.csv");
 }
 
 /* Importing over the broken imported-models.json keeps it as .broken-…

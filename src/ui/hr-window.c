@@ -21,6 +21,7 @@
 #include "hr-csv.h"
 #include "hr-engine.h"
 #include "hr-file.h"
+#include "hr-text.h"
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-model-import.h"
@@ -397,9 +398,11 @@ static void
 show_toast (HrWindow   *self,
             const char *message)
 {
-  /* libadwaita 1.2 parses toast titles as markup, and messages quote
-   * file names and file contents (“R&D <i>model”). */
-  g_autofree char *escaped = g_markup_escape_text (message, -1);
+  /* Messages quote file names and contents: one displayable line
+   * (no invalid UTF-8 for Pango), and never markup, which libadwaita
+   * 1.2 parses in toast titles (“R&D <i>model”). */
+  g_autofree char *line = hr_text_escape_line (message, -1);
+  g_autofree char *escaped = g_markup_escape_text (line, -1);
   AdwToast *toast = adw_toast_new (escaped);
 
   adw_toast_set_timeout (toast, 4);
