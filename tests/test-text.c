@@ -179,11 +179,16 @@ test_json_malformed (void)
   assert_refused ("{\"id\": \"a\\ud800b\"}", "half of a UTF-16 pair");
   assert_refused ("{\"id\": \"a\\udc00\"}", "half of a UTF-16 pair");
   assert_refused ("{\"id\": \"\xff\"}", "not valid JSON");
+  /* json-glib leaked its buffer on these (fuzz-hf-config) */
+  assert_refused ("{\"id\": \"\\ud80\"}", "bad escape");
+  assert_refused ("{\"id\": \"\\u12\"}", "bad escape");
+  assert_refused ("{\"id\": \"\\q\"}", "bad escape");
+  assert_refused ("{\"id\": \"\\", "bad escape");
 
-  pair = load ("{\"id\": \"\\ud83d\\ude00 \\u00e9\"}", &error);
+  pair = load ("{\"id\": \"\\ud83d\\ude00 \\u00e9 \\\"\\\\\\/\\b\\f\\n\\r\\t\"}", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (pair), "id"), ==,
-                   "\xf0\x9f\x98\x80 \xc3\xa9");
+                   "\xf0\x9f\x98\x80 \xc3\xa9 \"\\/\b\f\n\r\t");
 }
 
 int

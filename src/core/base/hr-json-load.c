@@ -37,7 +37,7 @@ typedef enum
   SCAN_OK,
   SCAN_TOO_DEEP,
   SCAN_TRAILING,
-  SCAN_LONE_SURROGATE,
+  SCAN_BAD_ESCAPE,
 } ScanResult;
 
 /* The value of the \uXXXX escape at @i, or -1. */
@@ -59,20 +59,28 @@ unicode_escape (const char *data,
   return value;
 }
 
-/* How far past the backslash at @i its escape goes on (1 for most, 11
- * for a whole UTF-16 surrogate pair "\ud83d\ude00"), or 0 for half of a
- * pair: json-glib turns a lone "\ud800" into bytes that are not UTF-8,
- * which then reach GTK and every file written back. */
+/* How far past the backslash at @i its escape goes on: 1 for "\n" and
+ * the like, 5 for "\u00e9", 11 for a UTF-16 surrogate pair
+ * "\ud83d\ude00"; 0 for anything else JSON does not allow.  json-glib
+ * turns a lone "\ud800" into bytes that are not UTF-8 (which then reach
+ * GTK and every file written back), and leaks its string buffer on a
+ * malformed escape. */
 static gsize
 escape_length (const char *data,
                gsize       length,
                gsize       i)
 {
-  int first = unicode_escape (data, length, i);
-  int second;
+  int first, second;
 
-  if (first < 0xd800 || first > 0xdfff)
+  if (i + 1 >= length)
+    return 0;
+  if (strchr ("\"\\/bfnrt", data[i + 1]) != NULL && data[i + 1] != '\0')
     return 1;
+  first = unicode_escape (data, length, i);
+  if (first < 0)
+    return 0;
+  if (first < 0xd800 || first > 0xdfff)
+    return 5;
   if (first >= 0xdc00)
     return 0;
   second = unicode_escape (data, length, i + 6);
@@ -80,9 +88,9 @@ escape_length (const char *data,
 }
 
 /* One pass over the bytes, as json-glib's scanner will see them: counts
- * nesting outside strings, finds anything after the top-level value
- * (json-glib 1.6 takes "[1] [2]" for valid, keeps the second value and
- * leaks the first), and rewrites integers too large for 64
+ * nesting outside strings, checks escapes inside them, finds anything
+ * after the top-level value (json-glib 1.6 takes "[1] [2]" for valid,
+ * keeps the second value and leaks the first), and rewrites integers too large for 64
  * bits as fractions ("…0.0") into *@rewritten, made only when needed
  * (and the caller's to free whatever the result). */
 static ScanResult
@@ -113,7 +121,7 @@ scan (const char  *data,
                 continue;
               skip = escape_length (data, length, i);
               if (skip == 0)
-                return SCAN_LONE_SURROGATE;
+                return SCAN_BAD_ESCAPE;
               i += skip;
             }
           i++;
@@ -212,10 +220,10 @@ hr_json_load_data (const char  *data,
                    "%s: the JSON is nested more than %d levels deep",
                    display, HR_JSON_MAX_DEPTH);
       return NULL;
-    case SCAN_LONE_SURROGATE:
+    case SCAN_BAD_ESCAPE:
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: not valid JSON: a \\u escape names half of a UTF-16 pair",
-                   display);
+                   "%s: not valid JSON: a string holds a bad escape (a \\u escape "
+                   "must be four hex digits, and not half of a UTF-16 pair)", display);
       return NULL;
     case SCAN_TRAILING:
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
