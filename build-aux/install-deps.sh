@@ -3,9 +3,13 @@
 # packages already present are not touched.  Needs root (or sudo).
 set -eu
 
+# clang and libclang-rt-14-dev build the libFuzzer targets, llvm gives the
+# sanitizers llvm-symbolizer for readable stack traces (CI's sanitizer
+# stage, build-aux/run-sanitizers.sh); gcc's AddressSanitizer runtime
+# comes with gcc.
 packages="meson ninja-build pkg-config gcc libglib2.0-dev libglib2.0-bin
 libjson-glib-dev libgtk-4-dev libadwaita-1-dev gettext desktop-file-utils
-appstream xvfb xauth locales python3"
+appstream xvfb xauth locales python3 clang libclang-rt-14-dev llvm"
 
 missing=""
 for p in $packages; do

@@ -6,9 +6,15 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 
 #include "hr-distributions.h"
+#include "hr-file.h"
 #include "hr-test-util.h"
 
 static void
@@ -218,6 +224,9 @@ static const BadFile bad_files[] = {
   { "{\"models\": [{" GOOD_MODEL ", \"layers\": 0}]}", "models[0] (“me/tiny”): layer count 0" },
   { "{\"models\": [{\"id\":\"me/x\"}]}", "models[0] (“me/x”): field “name” is missing" },
   { "{\"models\": [{" GOOD_MODEL ", \"hidden\": \"big\"}]}", "field “hidden” must be an integer" },
+  /* json-glib made 2^64 a -1 */
+  { "{\"models\": [{" GOOD_MODEL ", \"layers\": 18446744073709551616}]}",
+    "field “layers” is 1.84467e+19, outside 0–100000" },
   { "{\"models\": [{" GOOD_MODEL ", \"kv_heads\": 3}]}", "3 KV heads do not divide 4" },
   { "{\"models\": [{" GOOD_MODEL ", \"heads\": -4}]}", "field “heads” is -4" },
   { "{\"models\": [{" GOOD_MODEL ", \"attention\": \"linear\"}]}", "field “attention” must be" },
@@ -330,6 +339,252 @@ test_round_trip (void)
     }
 }
 
+/* Files in the user directory that are anything but a valid catalog:
+ * each is a problem naming it, none stops the catalog.  (Before, any of
+ * them crashed the CLI and the window at start, and a FIFO hung them.) */
+static void
+test_hostile_user_dir (void)
+{
+  static const struct
+  {
+    const char *name;
+    const char *contents;   /* NULL: made below */
+    const char *says;
+  } files[] = {
+    { "imported-models.json", "{\"models\": [", "not valid JSON" },
+    { "b-empty.json", "", "not valid JSON: the file is empty" },
+    { "c-array.json", "[1]", "the top level must be an object" },
+    { "d-deep.json", NULL, "nested more than 64 levels deep" },
+    { "e-dir.json", NULL, "is a directory, not a file" },
+    { "f-dangling.json", NULL, "a symbolic link to a file that does not exist" },
+    { "g-loop.json", NULL, "too many levels of symbolic links" },
+    { "h-fifo.json", NULL, "is a named pipe (FIFO), not a regular file" },
+    { "i-escape.json", "{\"models\": [{\"id\": \"x\\u001b[2J\"}]}", "(“x\\x1b[2J”)" },
+  };
+  g_autofree char *dir = hr_test_make_temp_dir ("headroom-hostile");
+  g_autofree char *good = g_build_filename (dir, "a-good.json", NULL);
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(GString) deep = g_string_new ("{\"models\": ");
+  const char * const *problems;
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_assert_true (g_file_set_contents (good, "{\"models\": [{" GOOD_MODEL "}]}", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i].name, NULL);
+
+      if (files[i].contents != NULL)
+        g_assert_true (g_file_set_contents (path, files[i].contents, -1, NULL));
+    }
+  {
+    g_autofree char *path = g_build_filename (dir, "d-deep.json", NULL);
+    g_autofree char *sub = g_build_filename (dir, "e-dir.json", NULL);
+    g_autofree char *dangling = g_build_filename (dir, "f-dangling.json", NULL);
+    g_autofree char *loop = g_build_filename (dir, "g-loop.json", NULL);
+    g_autofree char *fifo = g_build_filename (dir, "h-fifo.json", NULL);
+
+    g_assert_true (g_file_set_contents (path, deep->str, -1, NULL));
+    g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+    g_assert_cmpint (symlink ("nowhere.json", dangling), ==, 0);
+    g_assert_cmpint (symlink ("g-loop.json", loop), ==, 0);
+    g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  }
+
+  alarm (10);
+  g_assert_cmpuint (hr_catalog_load_user_dir (catalog, dir), ==, 1);
+  alarm (0);
+  g_assert_nonnull (hr_catalog_find_model (catalog, "me/tiny"));
+  g_assert_nonnull (hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
+
+  problems = hr_catalog_get_problems (catalog);
+  g_assert_cmpuint (g_strv_length ((char **) problems), ==, G_N_ELEMENTS (files));
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      const char *problem = NULL;
+
+      for (guint k = 0; problems[k] != NULL; k++)
+        if (strstr (problems[k], files[i].name) != NULL)
+          problem = problems[k];
+      if (problem == NULL || strstr (problem, files[i].says) == NULL)
+        g_error ("no problem names %s and says “%s”", files[i].name, files[i].says);
+      g_assert_true (g_utf8_validate (problem, -1, NULL));
+      for (const char *p = problem; *p != '\0'; p++)
+        g_assert_cmpint ((guchar) *p, >=, 0x20);
+    }
+
+  {
+    g_autofree char *sub = g_build_filename (dir, "e-dir.json", NULL);
+
+    g_rmdir (sub);
+  }
+  hr_test_remove_temp_dir (dir);
+}
+
+static HrModelSpec *
+model_with_id (HrCatalog  *catalog,
+               const char *id)
+{
+  g_autoptr(JsonObject) json = hr_model_spec_to_json (hr_catalog_find_model (catalog,
+                                                                             "Qwen/Qwen3-8B"));
+  g_autoptr(GError) error = NULL;
+  HrModelSpec *model;
+
+  json_object_set_string_member (json, "id", id);
+  model = hr_model_spec_new_from_json (json, HR_ORIGIN_USER, &error);
+  g_assert_no_error (error);
+  return model;
+}
+
+static char *
+find_broken (const char *dir)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (handle)) != NULL)
+    if (g_str_has_prefix (name, "imported-models.json.broken-"))
+      return g_build_filename (dir, name, NULL);
+  return NULL;
+}
+
+/* An imported-models.json that cannot be parsed is never overwritten: it
+ * is moved aside as .broken-<date> and a new file started.  (Before, the
+ * next import silently dropped everything imported earlier.) */
+static void
+test_import_over_broken_file (void)
+{
+  static const char * const broken[] = {
+    "{\"models\": [",
+    "[1]",
+    "{\"models\": 7}",
+    "{\"models\": [1]} {\"models\": [2]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
+    {
+      g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+      g_autoptr(HrCatalog) reloaded = hr_test_builtin_catalog ();
+      g_autoptr(HrModelSpec) model = model_with_id (catalog, "me/new");
+      g_autofree char *dir = hr_test_make_temp_dir ("headroom-import");
+      g_autofree char *path = g_build_filename (dir, "imported-models.json", NULL);
+      g_autofree char *aside = NULL;
+      g_autofree char *kept = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_test_message ("%s", broken[i]);
+      g_assert_true (g_file_set_contents (path, broken[i], -1, NULL));
+      g_assert_true (hr_catalog_import_model (catalog, model, dir, &error));
+      g_assert_no_error (error);
+
+      aside = find_broken (dir);
+      g_assert_nonnull (aside);
+      g_assert_true (g_file_get_contents (aside, &kept, NULL, NULL));
+      g_assert_cmpstr (kept, ==, broken[i]);
+      g_assert_true (hr_catalog_load_file (reloaded, path, &error));
+      g_assert_nonnull (hr_catalog_find_model (reloaded, "me/new"));
+      hr_test_remove_temp_dir (dir);
+    }
+
+  /* and the caller learns where it went */
+  {
+    g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+    g_autoptr(HrModelSpec) model = model_with_id (catalog, "me/new");
+    g_autofree char *dir = hr_test_make_temp_dir ("headroom-import");
+    g_autofree char *path = g_build_filename (dir, "imported-models.json", NULL);
+    g_autofree char *kept_as = NULL;
+    g_autofree char *aside = NULL;
+
+    g_assert_true (g_file_set_contents (path, "{", -1, NULL));
+    g_assert_true (hr_catalog_import_model_full (catalog, model, dir, &kept_as, NULL));
+    aside = find_broken (dir);
+    g_assert_cmpstr (kept_as, ==, aside);
+    g_clear_pointer (&kept_as, g_free);
+    g_assert_true (hr_catalog_import_model_full (catalog, model, dir, &kept_as, NULL));
+    g_assert_null (kept_as);
+    hr_test_remove_temp_dir (dir);
+  }
+}
+
+/* Entries an import does not understand stay: a non-string id (it gave
+ * a GLib-CRITICAL and the entry was deleted), a non-object entry, an
+ * entry of another id.  The file keeps its mode and stays a symlink. */
+static void
+test_import_keeps_the_users_file (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrModelSpec) model = model_with_id (catalog, "me/new");
+  g_autofree char *dir = hr_test_make_temp_dir ("headroom-import");
+  g_autofree char *real = g_build_filename (dir, "real.json.kept", NULL);
+  g_autofree char *path = g_build_filename (dir, "imported-models.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *models;
+  GStatBuf st;
+
+  g_assert_true (g_file_set_contents (real, "{\"models\": [{\"id\": 7, \"name\": \"mine\"}, "
+                                      "\"a note\", {\"id\": \"me/other\"}]}", -1, NULL));
+  g_assert_cmpint (g_chmod (real, 0600), ==, 0);
+  g_assert_cmpint (symlink ("real.json.kept", path), ==, 0);
+
+  g_assert_true (hr_catalog_import_model (catalog, model, dir, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_SYMLINK));
+  g_assert_cmpint (g_stat (real, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_null (find_broken (dir));
+
+  g_assert_true (g_file_get_contents (real, &text, NULL, NULL));
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "models");
+  g_assert_cmpuint (json_array_get_length (models), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (models, 0), "id"),
+                   ==, 7);
+  g_assert_cmpstr (json_array_get_string_element (models, 1), ==, "a note");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (models, 3),
+                                                  "id"), ==, "me/new");
+  g_unlink (path);
+  hr_test_remove_temp_dir (dir);
+}
+
+/* A full disk during an import: the old file is whole, the catalog
+ * unchanged.  A list that is a directory is refused, not replaced. */
+static void
+test_import_failures (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrModelSpec) model = model_with_id (catalog, "me/new");
+  g_autofree char *dir = hr_test_make_temp_dir ("headroom-import");
+  g_autofree char *path = g_build_filename (dir, "imported-models.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n = g_list_model_get_n_items (hr_catalog_get_models (catalog));
+  const char *old = "{\"models\": [{\"id\": \"me/old\"}]}";
+
+  g_assert_true (g_file_set_contents (path, old, -1, NULL));
+  hr_file_fail_next_write (HR_FILE_STEP_WRITE, ENOSPC);
+  g_assert_false (hr_catalog_import_model (catalog, model, dir, &error));
+  g_assert_nonnull (strstr (error->message, "no space left"));
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, old);
+  g_assert_null (hr_catalog_find_model (catalog, "me/new"));
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), ==, n);
+  g_clear_error (&error);
+  g_unlink (path);
+
+  g_assert_cmpint (g_mkdir (path, 0755), ==, 0);
+  g_assert_false (hr_catalog_import_model (catalog, model, dir, &error));
+  g_assert_nonnull (strstr (error->message, "is a directory"));
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_DIR));
+  g_assert_null (find_broken (dir));
+  g_rmdir (path);
+  hr_test_remove_temp_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -344,6 +599,10 @@ main (int   argc,
   g_test_add_func ("/catalog/malformed-user-files", test_malformed_user_files);
   g_test_add_func ("/catalog/user-dir", test_user_dir);
   g_test_add_func ("/catalog/round-trip", test_round_trip);
+  g_test_add_func ("/catalog/hostile-user-dir", test_hostile_user_dir);
+  g_test_add_func ("/catalog/import-over-broken-file", test_import_over_broken_file);
+  g_test_add_func ("/catalog/import-keeps-the-users-file", test_import_keeps_the_users_file);
+  g_test_add_func ("/catalog/import-failures", test_import_failures);
 
   return g_test_run ();
 }

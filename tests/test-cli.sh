@@ -7,6 +7,9 @@ set -u
 cli="$1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Only the built-in catalog: a developer's own files must not count.
+XDG_DATA_HOME="$tmp/data"
+export XDG_DATA_HOME
 n=0
 failed=0
 
@@ -78,6 +81,25 @@ printf 'not a gguf at all' >"$tmp/bad.gguf"
 check 1 "$tmp/bad.gguf" "inspect a malformed file" -- inspect "$tmp/bad.gguf"
 printf '{ "model_type": ' >"$tmp/config.json"
 check 1 "$tmp/config.json" "a malformed config.json as the model" -- estimate --model "$tmp/config.json" --precision q4_k_m
+
+# What an argument may hold: a newline is one line of error, bytes that
+# are not UTF-8 name their option, an escape sequence is not printed.
+nl=$(printf 'evil\nheadroom-cli: forged line')
+check 2 'unknown model “evil\nheadroom-cli: forged line”' "a newline in --model" -- estimate --model "$nl" --precision q4_k_m
+check 2 "--precision: the value is not valid UTF-8 text" "non-UTF-8 --precision" -- estimate $G --precision "$(printf 'q4\377')"
+check 2 "--kv-type: the value is not valid UTF-8 text" "non-UTF-8 --kv-type=" -- estimate $G --precision q4_k_m --kv-type="$(printf '\377')"
+check 2 'unknown hardware “\x1b[2J”' "an escape sequence in --hardware" -- estimate $G --precision q4_k_m --hardware "$(printf '\033[2J')"
+check 1 "$tmp/caf" "a non-UTF-8 file name" -- inspect "$(printf "$tmp/caf\351.gguf")"
+
+# A broken file of the user's catalog is a warning naming it; the
+# command still answers (before: a crash at every start).
+mkdir -p "$tmp/broken/headroom"
+printf '{"models": [' >"$tmp/broken/headroom/imported-models.json"
+XDG_DATA_HOME="$tmp/broken"
+check 0 "headroom-cli: warning: $tmp/broken/headroom/imported-models.json: not valid JSON" "a broken imported-models.json" -- models
+printf '[1]' >"$tmp/broken/headroom/imported-models.json"
+check 0 "imported-models.json: the top level must be an object" "imported-models.json holding [1]" -- devices
+XDG_DATA_HOME="$tmp/data"
 
 check_ok '"weights_bytes"' "estimate --json" -- estimate $G --precision q4_k_m --json
 check_ok 'RTX 3060 12GB' "estimate text" -- estimate $G --precision q4_k_m

@@ -126,6 +126,26 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->dir);
 }
 
+/* With HR_FUZZ_CORPUS_DIR set, every model's header is also saved there:
+ * the seeds of tests/fuzz/corpus-gguf-model (see tests/fuzz/README.md). */
+static void
+save_seed (const char   *name,
+           HrGgufWriter *w)
+{
+  const char *dir = g_getenv ("HR_FUZZ_CORPUS_DIR");
+  g_autoptr(GBytes) header = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (dir == NULL)
+    return;
+  header = hr_gguf_writer_build_header (w);
+  path = g_build_filename (dir, name, NULL);
+  g_file_set_contents (path, g_bytes_get_data (header, NULL), g_bytes_get_size (header),
+                       &error);
+  g_assert_no_error (error);
+}
+
 static char *
 write_model (Fixture      *fixture,
              const char   *name,
@@ -136,6 +156,7 @@ write_model (Fixture      *fixture,
 
   hr_gguf_writer_write_file (w, path, &error);
   g_assert_no_error (error);
+  save_seed (name, w);
   return path;
 }
 
@@ -261,6 +282,8 @@ typedef struct
   const guint32 *kv_values;     /* with kv_array */
   gsize n_kv_values;
   gboolean no_file_type;
+  const char *arch_value;       /* general.architecture, if not arch */
+  const char *name;             /* general.name, if not Tiny Llama */
 } LlamaOptions;
 
 static void
@@ -276,8 +299,10 @@ add_llama_keys (HrGgufWriter       *w,
   g_autofree char *k_kv = g_strdup_printf ("%s.attention.head_count_kv", arch);
   g_autofree char *k_rope = g_strdup_printf ("%s.rope.dimension_count", arch);
 
-  hr_gguf_writer_add_string (w, "general.architecture", arch);
-  hr_gguf_writer_add_string (w, "general.name", "Tiny Llama");
+  hr_gguf_writer_add_string (w, "general.architecture",
+                             o != NULL && o->arch_value != NULL ? o->arch_value : arch);
+  hr_gguf_writer_add_string (w, "general.name",
+                             o != NULL && o->name != NULL ? o->name : "Tiny Llama");
   if (o == NULL || !o->no_file_type)
     hr_gguf_writer_add_uint32 (w, "general.file_type", 15);
   hr_gguf_writer_add_uint32 (w, "general.quantization_version", 2);
@@ -1263,6 +1288,71 @@ test_errors (Fixture       *fixture,
   }
 }
 
+/* Text of the file quoted in a message or kept in the catalog is one
+ * displayable line: an escape sequence in general.architecture reached
+ * the terminal, one in general.name every list and command. */
+static void
+test_hostile_text (Fixture       *fixture,
+                   gconstpointer  user_data)
+{
+  Tally t;
+
+  {
+    LlamaOptions o = { .arch_value = "mamba\x1b[2J\n\xc2\x85" };
+    g_autoptr(HrGgufWriter) w = llama_writer (&o, &t);
+    g_autofree char *path = write_model (fixture, "escape.gguf", w);
+
+    assert_load_error (path, "GGUF architecture “mamba\\x1b[2J\\n\\u0085” is not supported");
+  }
+  {
+    LlamaOptions o = { .name = "Tiny\x1b[31m\nLlama\t$(x)" };
+    g_autoptr(HrGgufWriter) w = llama_writer (&o, &t);
+    g_autofree char *path = write_model (fixture, "name.gguf", w);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HrModelSpec) spec = hr_gguf_model_load (path, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (hr_model_spec_get_name (spec), ==, "Tiny\\x1b[31m\\nLlama\\t$(x)");
+  }
+}
+
+/* A file that does not say its type (or says one llama.cpp does not
+ * know) matches no precision: its bytes are used for none (before, a
+ * GLib-CRITICAL, and the file's bytes for every precision). */
+static void
+test_unknown_file_type (Fixture       *fixture,
+                        gconstpointer  user_data)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  HrPrecision *q4 = hr_catalog_find_precision (catalog, "q4_k_m");
+  HrPrecision *q8 = hr_catalog_find_precision (catalog, "q8_0");
+  Tally t;
+
+  for (guint known = 0; known < 2; known++)
+    {
+      LlamaOptions o = { .no_file_type = !known };
+      g_autoptr(HrGgufWriter) w = llama_writer (&o, &t);
+      g_autofree char *path = write_model (fixture, "typeless.gguf", w);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrModelSpec) spec = hr_gguf_model_load (path, &error);
+      guint64 q4_bytes, q8_bytes, embd;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (hr_model_spec_get_file_weights_bytes (spec), ==, t.weights_bytes);
+      for (HrEngine e = HR_ENGINE_LLAMACPP; e <= HR_ENGINE_OLLAMA; e++)
+        {
+          g_assert_true (hr_scenario_engine_weights (spec, q4, e, &q4_bytes, &embd));
+          g_assert_true (hr_scenario_engine_weights (spec, q8, e, &q8_bytes, &embd));
+          g_assert_cmpuint (q8_bytes, !=, t.weights_bytes);
+          if (known)
+            g_assert_cmpuint (q4_bytes, ==, t.weights_bytes);
+          else
+            g_assert_cmpuint (q4_bytes, !=, t.weights_bytes);
+        }
+      g_unlink (path);
+    }
+}
+
 static void
 test_file_type_names (void)
 {
@@ -1581,6 +1671,8 @@ main (int   argc,
   ADD ("/gguf-model/kv-array", test_kv_array);
   ADD ("/gguf-model/nextn", test_nextn);
   ADD ("/gguf-model/errors", test_errors);
+  ADD ("/gguf-model/hostile-text", test_hostile_text);
+  ADD ("/gguf-model/unknown-file-type", test_unknown_file_type);
   ADD ("/gguf-model/describe", test_describe);
   ADD ("/gguf-model/cli", test_cli);
   ADD ("/gguf-model/file-type-precisions", test_file_type_precisions);

@@ -811,6 +811,27 @@ test_invalid_utf8_string (void)
   g_assert_true (g_str_has_prefix (hr_gguf_get_string (gguf, "general.name"), "a"));
 }
 
+/* Keys and tensor names are shown in messages and the Model view: a
+ * control character in one (an escape sequence, a newline) is refused
+ * as no writer produces it, not copied to a terminal. */
+static void
+test_control_in_names (void)
+{
+  static const char * const names[] = { "general.\x1b[2J", "a\nb", "tab\tkey", "del\x7f",
+                                        "c1\xc2\x85" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(HrGgufWriter) key = base_writer ();
+      g_autoptr(HrGgufWriter) tensor = base_writer ();
+
+      hr_gguf_writer_add_uint8 (key, names[i], 1);
+      assert_fails (key, HR_GGUF_ERROR_CORRUPT, "key holds a control character");
+      add_f32 (tensor, names[i], 8);
+      assert_fails (tensor, HR_GGUF_ERROR_CORRUPT, "name holds a control character");
+    }
+}
+
 static void
 test_counts (void)
 {
@@ -1189,32 +1210,78 @@ test_open_file (Fixture       *fixture,
 #endif
 }
 
-/* A string claiming 600 MiB inside a (sparse) 1 GiB file: legal on its
- * face, but past the header cap, so refused before reading it. */
+/* A sparse 1 GiB file whose one key @key has the raw value @value: the
+ * path, or %NULL when the test was skipped for want of sparse files. */
+static char *
+write_huge (Fixture     *fixture,
+            const char  *name,
+            const char  *key,
+            guint32      type,
+            GByteArray  *value)
+{
+  g_autoptr(HrGgufWriter) w = base_writer ();
+  g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  const guint64 dims[1] = { G_GUINT64_CONSTANT (1) << 30 };
+
+  hr_gguf_writer_add_raw (w, key, type, value->data, value->len);
+  /* Only makes the file big; the parser never gets this far. */
+  hr_gguf_writer_add_tensor (w, "pad", HR_GGML_TYPE_I8, 1, dims, dims[0]);
+  if (!hr_gguf_writer_write_file (w, path, &error))
+    {
+      g_test_skip_printf ("cannot create a sparse 1 GiB file here: %s", error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&path);
+}
+
+/* A 400 MiB string inside a (sparse) 1 GiB file: legal on its face, but
+ * past the string limit, so refused before it is read (it used to cost
+ * 1.6 GB and 12 s to read and repair). */
+static void
+test_open_string_limit (Fixture       *fixture,
+                        gconstpointer  user_data)
+{
+  g_autoptr(GByteArray) v = g_byte_array_new ();
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  hr_gguf_put_u64 (v, 400 * 1024 * 1024);
+  path = write_huge (fixture, "huge-string.gguf", "general.name", HR_GGUF_TYPE_STRING, v);
+  if (path == NULL)
+    return;
+
+  start = g_get_monotonic_time ();
+  g_assert_null (hr_gguf_open (path, &error));
+  g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT);
+  g_assert_nonnull (strstr (error->message, "string is 419430400 bytes long; at most "
+                            "16777216 are allowed"));
+  /* Only the first megabyte was read. */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC / 2);
+}
+
+/* A header past HR_GGUF_MAX_HEADER_BYTES made of legal, short values (a
+ * long byte array): refused once the header is known to be that large,
+ * without reading it. */
 static void
 test_open_header_limit (Fixture       *fixture,
                         gconstpointer  user_data)
 {
-  g_autoptr(HrGgufWriter) w = base_writer ();
   g_autoptr(GByteArray) v = g_byte_array_new ();
-  g_autofree char *path = g_build_filename (fixture->dir, "huge-header.gguf", NULL);
+  g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
-  const guint64 dims[1] = { G_GUINT64_CONSTANT (1) << 30 };
 
-  hr_gguf_put_u64 (v, 600 * 1024 * 1024);
-  hr_gguf_writer_add_raw (w, "general.name", HR_GGUF_TYPE_STRING, v->data, v->len);
-  /* Only makes the file big; the parser never gets this far. */
-  hr_gguf_writer_add_tensor (w, "pad", HR_GGML_TYPE_I8, 1, dims, dims[0]);
-
-  if (!hr_gguf_writer_write_file (w, path, &error))
-    {
-      g_test_skip_printf ("cannot create a sparse 1 GiB file here: %s", error->message);
-      return;
-    }
+  /* An array of 100 MiB of uint8: its elements are in the header. */
+  hr_gguf_put_u32 (v, HR_GGUF_TYPE_UINT8);
+  hr_gguf_put_u64 (v, 100 * 1024 * 1024);
+  path = write_huge (fixture, "huge-header.gguf", "test.bytes", HR_GGUF_TYPE_ARRAY, v);
+  if (path == NULL)
+    return;
 
   g_assert_null (hr_gguf_open (path, &error));
   g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT);
-  g_assert_nonnull (strstr (error->message, "header is larger than 512 MiB"));
+  g_assert_nonnull (strstr (error->message, "header is larger than 64 MiB"));
 }
 
 /* A header far larger than the first read, as with 150k-token vocabularies,
@@ -1544,6 +1611,7 @@ main (int   argc,
   g_test_add_func ("/gguf/parse/no-tensors", test_no_tensors);
   g_test_add_func ("/gguf/parse/alignment-valid", test_alignment_valid);
   g_test_add_func ("/gguf/parse/invalid-utf8-string", test_invalid_utf8_string);
+  g_test_add_func ("/gguf/hostile/control-in-names", test_control_in_names);
   g_test_add_func ("/gguf/hostile/truncated-everywhere", test_truncated_everywhere);
   g_test_add_func ("/gguf/hostile/bad-magic", test_bad_magic);
   g_test_add_func ("/gguf/hostile/versions", test_versions);
@@ -1563,6 +1631,8 @@ main (int   argc,
   g_test_add ("/gguf/open/large", Fixture, NULL, fixture_set_up, test_open_large,
               fixture_tear_down);
   g_test_add ("/gguf/open/header-limit", Fixture, NULL, fixture_set_up, test_open_header_limit,
+              fixture_tear_down);
+  g_test_add ("/gguf/open/string-limit", Fixture, NULL, fixture_set_up, test_open_string_limit,
               fixture_tear_down);
   g_test_add ("/gguf/open/split", Fixture, NULL, fixture_set_up, test_open_split,
               fixture_tear_down);

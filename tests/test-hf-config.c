@@ -14,6 +14,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hr-catalog-json.h"
 #include "hr-hf-config.h"
@@ -1173,6 +1175,144 @@ test_files (void)
   g_rmdir (dir);
 }
 
+/* A valid Qwen3-8B config with each key of @keys (NULL-terminated pairs)
+ * set to a raw JSON text, which may be what no generator writes. */
+static char *
+qwen_with (const char *key,
+           ...)
+{
+  g_autoptr(JsonObject) config = load_fixture ("Qwen--Qwen3-8B.json");
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(GPtrArray) values = g_ptr_array_new ();
+  g_autofree char *text = NULL;
+  GString *out;
+  va_list args;
+
+  va_start (args, key);
+  for (const char *k = key; k != NULL; k = va_arg (args, const char *))
+    {
+      g_autofree char *placeholder = g_strdup_printf ("@@%u@@", values->len);
+
+      json_object_set_string_member (config, k, placeholder);
+      g_ptr_array_add (values, va_arg (args, char *));
+    }
+  va_end (args);
+
+  json_node_set_object (root, config);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  out = g_string_new (text);
+  for (guint i = 0; i < values->len; i++)
+    {
+      g_autofree char *placeholder = g_strdup_printf ("\"@@%u@@\"", i);
+
+      g_string_replace (out, placeholder, values->pdata[i], 1);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+assert_load_error_says (const char *path,
+                        const char *fragment)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  spec = hr_hf_config_load (path, &error);
+  g_assert_null (spec);
+  g_assert_nonnull (error);
+  if (!g_str_has_prefix (error->message, path) || strstr (error->message, fragment) == NULL)
+    g_error ("“%s” should start with %s and say “%s”", error->message, path, fragment);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  for (const char *p = error->message; *p != '\0'; p++)
+    g_assert_cmpint ((guchar) *p, >=, 0x20);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+}
+
+/* Values no real config has, each a class the importer must survive:
+ * products of shapes beyond 64 bits (UBSan: float-cast-overflow), an
+ * integer beyond 64 bits (json-glib made it -1), nesting that
+ * overflowed json-glib's recursion, control characters and invalid
+ * UTF-8 quoted into the one-line message. */
+static void
+test_hostile_values (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hr-hf-config-XXXXXX", &error);
+  g_autofree char *huge = NULL;
+  g_autofree char *layers = NULL;
+  g_autofree char *escape = NULL;
+  g_autofree char *deep = NULL;
+  g_autofree char *text = NULL;
+  GString *nested = g_string_new ("{\"model_type\": ");
+
+  /* 10^5 layers × 2^20 hidden × 2^32 intermediate: 1.35e21 parameters */
+  {
+    g_autofree char *huge_text = qwen_with ("num_hidden_layers", "100000",
+                                            "hidden_size", "1048576",
+                                            "intermediate_size", "4294967295", NULL);
+
+    huge = write_temp (dir, "huge.json", huge_text);
+  }
+  assert_load_error_says (huge, "the shapes give 1.35e+21 parameters, above the limit of 1e+15");
+
+  text = qwen_with ("num_hidden_layers", "18446744073709551616", NULL);
+  layers = write_temp (dir, "layers.json", text);
+  assert_load_error_says (layers, "key “num_hidden_layers” is 1.84467e+19, above the limit");
+
+  g_free (text);
+  text = qwen_with ("model_type", "\"qwen3\xff\"", NULL);
+  escape = write_temp (dir, "escape.json", text);
+  assert_load_error_says (escape, "not valid JSON");
+  g_remove (escape);
+  g_free (escape);
+  g_free (text);
+  text = qwen_with ("model_type", "\"qwen3\\u001b[2J\\n\"", NULL);
+  escape = write_temp (dir, "escape.json", text);
+  assert_load_error_says (escape, "unknown architecture “qwen3\\x1b[2J\\n”");
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (nested, '[');
+  deep = write_temp (dir, "deep.json", nested->str);
+  g_string_free (nested, TRUE);
+  assert_load_error_says (deep, "nested more than 64 levels deep");
+
+  g_remove (huge);
+  g_remove (layers);
+  g_remove (escape);
+  g_remove (deep);
+  g_rmdir (dir);
+}
+
+/* What --model may name besides a file: each is refused at once by what
+ * it is (a FIFO used to block forever, /dev/zero to grow to 2 GB). */
+static void
+test_hostile_paths (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("hr-hf-config-XXXXXX", &error);
+  g_autofree char *fifo = g_build_filename (dir, "config.json", NULL);
+  g_autofree char *sub = g_build_filename (dir, "sub.json", NULL);
+  g_autofree char *loop = g_build_filename (dir, "loop.json", NULL);
+
+  alarm (10);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  assert_load_error_says (fifo, "is a named pipe (FIFO), not a regular file");
+  assert_load_error_says ("/dev/zero", "is a device, not a regular file");
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  assert_load_error_says (sub, "is a directory, not a file");
+  g_assert_cmpint (symlink ("loop.json", loop), ==, 0);
+  assert_load_error_says (loop, "too many levels of symbolic links");
+  alarm (0);
+
+  g_remove (fifo);
+  g_rmdir (sub);
+  g_remove (loop);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1194,6 +1334,8 @@ main (int   argc,
   g_test_add_func ("/hf-config/names", test_names);
   g_test_add_func ("/hf-config/errors", test_errors);
   g_test_add_func ("/hf-config/files", test_files);
+  g_test_add_func ("/hf-config/hostile-values", test_hostile_values);
+  g_test_add_func ("/hf-config/hostile-paths", test_hostile_paths);
 
   return g_test_run ();
 }

@@ -27,6 +27,7 @@
 #include "hr-matrix.h"
 #include "hr-model-import.h"
 #include "hr-serving-plan.h"
+#include "hr-text.h"
 
 #define EXIT_USAGE 2
 #define EXIT_FILE  1
@@ -78,6 +79,18 @@ typedef struct
 
 static int exit_status = 0;
 
+/* Messages quote arguments and files, which may hold anything: each is
+ * printed as one displayable line (a newline in --model must not make
+ * two, an escape sequence must not reach the terminal). */
+static void
+print_line (const char *prefix,
+            const char *message)
+{
+  g_autofree char *line = hr_text_escape_line (message, -1);
+
+  g_printerr ("%s%s\n", prefix, line);
+}
+
 static int
 usage_error (const char *format,
              ...) G_GNUC_PRINTF (1, 2);
@@ -92,14 +105,14 @@ usage_error (const char *format,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_printerr ("headroom-cli: %s\n", message);
+  print_line ("headroom-cli: ", message);
   return exit_status = EXIT_USAGE;
 }
 
 static int
 file_error (const char *message)
 {
-  g_printerr ("%s\n", message);
+  print_line ("", message);
   return exit_status = EXIT_FILE;
 }
 
@@ -167,7 +180,8 @@ make_entries (Options   *o,
               OptionSet  set)
 {
   const GOptionEntry all[] = {
-    { "model", 0, 0, G_OPTION_ARG_STRING, &o->model,
+    /* File names are bytes, not necessarily UTF-8. */
+    { "model", 0, 0, G_OPTION_ARG_FILENAME, &o->model,
       "Catalog id, or a .gguf / config.json file", "M" },
     { "precision", 0, 0, G_OPTION_ARG_STRING, &o->precision,
       "Weight precision id (headroom-cli precisions)", "P" },
@@ -229,7 +243,7 @@ make_entries (Options   *o,
       "vLLM / SGLang: concurrent users, each sending a prompt and reading the answer", "N" },
     { "target-tokens-per-s", 0, 0, G_OPTION_ARG_STRING, &o->target_arg,
       "vLLM / SGLang: the answer speed each user should get", "R" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->rest, NULL, NULL },
   };
   static const OptionSet bits[] = {
     OPT_MODEL, OPT_PRECISION, OPT_CONTEXT, OPT_BATCH, OPT_KV, OPT_ENGINE,
@@ -245,6 +259,40 @@ make_entries (Options   *o,
     if (i >= G_N_ELEMENTS (bits) || (set & bits[i]) != 0)
       entries[n++] = all[i];
   return entries;
+}
+
+/* GOption refuses a value that is not valid UTF-8 without saying which
+ * option it belongs to; this says it first.  --model and the positional
+ * arguments are file names, which may be any bytes. */
+static gboolean
+check_utf8_arguments (int    argc,
+                      char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      g_autofree char *option = NULL;
+      const char *eq;
+
+      if (g_utf8_validate (argv[i], -1, NULL))
+        continue;
+
+      if (g_str_has_prefix (argv[i], "--"))
+        {
+          eq = strchr (argv[i], '=');
+          option = eq != NULL ? g_strndup (argv[i], eq - argv[i]) : g_strdup (argv[i]);
+        }
+      else if (i > 1 && g_str_has_prefix (argv[i - 1], "--") &&
+               strchr (argv[i - 1], '=') == NULL)
+        option = g_strdup (argv[i - 1]);
+      else
+        continue;
+
+      if (g_strcmp0 (option, "--model") == 0)
+        continue;
+      usage_error ("%s: the value is not valid UTF-8 text", option);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* Parses @argv for one command; returns FALSE after reporting. */
@@ -263,6 +311,8 @@ parse_options (Options     *o,
 
   g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, NULL);
+  if (!check_utf8_arguments (*argc, *argv))
+    return FALSE;
   if (!g_option_context_parse (context, argc, argv, &error))
     {
       usage_error ("%s", error->message);
@@ -1592,6 +1642,11 @@ run (int    argc,
   argc--;
 
   o.catalog = hr_catalog_new_default ();
+  /* A broken file of the user's is worth knowing about, but the built-in
+   * catalog still answers. */
+  for (const char * const *problem = hr_catalog_get_problems (o.catalog);
+       *problem != NULL; problem++)
+    print_line ("headroom-cli: warning: ", *problem);
 
   if (g_str_equal (command, "estimate"))
     {

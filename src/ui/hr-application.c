@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-application.h"
+#include "hr-catalog.h"
 #include "hr-window.h"
 
 struct _HrApplication
@@ -19,13 +20,41 @@ struct _HrApplication
 
 G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
 
+/* The user's catalog files that could not be read (or only in part):
+ * the built-in catalog works regardless, but the user should know why
+ * their models are missing.  One toast names the first problem. */
+static void
+report_catalog_problems (HrWindow *window)
+{
+  HrCatalog *catalog = hr_calculator_get_catalog (hr_window_get_calculator (window));
+  const char * const *problems = hr_catalog_get_problems (catalog);
+  guint n = g_strv_length ((char **) problems);
+  g_autofree char *message = NULL;
+
+  if (n == 0)
+    return;
+  if (n == 1)
+    /* TRANSLATORS: the problem names the file, e.g. "Your catalog files have a
+     * problem: /home/me/.local/share/headroom/mine.json: not valid JSON: …" */
+    message = g_strdup_printf (_("Your catalog files have a problem: %s"), problems[0]);
+  else
+    message = g_strdup_printf (ngettext ("Your catalog files have problems: %s (and %u more)",
+                                         "Your catalog files have problems: %s (and %u more)",
+                                         n - 1),
+                               problems[0], n - 1);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.toast", "s", message);
+}
+
 static void
 hr_application_activate (GApplication *app)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL)
-    window = GTK_WINDOW (hr_window_new (HR_APPLICATION (app)));
+    {
+      window = GTK_WINDOW (hr_window_new (HR_APPLICATION (app)));
+      report_catalog_problems (HR_WINDOW (window));
+    }
   gtk_window_present (window);
 }
 

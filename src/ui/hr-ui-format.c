@@ -275,14 +275,43 @@ hr_ui_inscription_set_text (GtkInscription *inscription,
 
 #define MARKUP_KEY "hr-inscription-markup"
 
+/* GTK 4.8's GtkInscription never frees its attribute list: give it back
+ * before the cell goes. */
+static void
+drop_attributes (GtkInscription *inscription)
+{
+  gtk_inscription_set_attributes (inscription, NULL);
+}
+
 void
 hr_ui_inscription_set_markup (GtkInscription *inscription,
                               const char     *markup)
 {
+  g_autofree char *text = NULL;
+  PangoAttrList *attrs = NULL;
+
   if (g_strcmp0 (g_object_get_data (G_OBJECT (inscription), MARKUP_KEY), markup) == 0)
     return;
+  if (g_object_get_data (G_OBJECT (inscription), "hr-drops-attributes") == NULL)
+    {
+      g_signal_connect (inscription, "destroy", G_CALLBACK (drop_attributes), NULL);
+      g_object_set_data (G_OBJECT (inscription), "hr-drops-attributes", GINT_TO_POINTER (1));
+    }
   g_object_set_data_full (G_OBJECT (inscription), MARKUP_KEY, g_strdup (markup), g_free);
-  gtk_inscription_set_markup (inscription, markup);
+
+  /* Not gtk_inscription_set_markup(): GTK 4.8 does not free the
+   * attribute list it parses, one per cell update (LeakSanitizer). */
+  if (pango_parse_markup (markup, -1, 0, &attrs, &text, NULL, NULL))
+    {
+      gtk_inscription_set_text (inscription, text);
+      gtk_inscription_set_attributes (inscription, attrs);
+      pango_attr_list_unref (attrs);
+    }
+  else
+    {
+      gtk_inscription_set_attributes (inscription, NULL);
+      gtk_inscription_set_text (inscription, markup);
+    }
 }
 
 void

@@ -15,6 +15,9 @@
 
 #include "hr-catalog.h"
 #include "hr-csv.h"
+#include "hr-file.h"
+#include "hr-text.h"
+#include "hr-precision.h"
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-model-import.h"
@@ -40,7 +43,12 @@ static void
 show_toast (HrWindow   *self,
             const char *message)
 {
-  AdwToast *toast = adw_toast_new (message);
+  /* Messages quote file names and contents: one displayable line
+   * (no invalid UTF-8 for Pango), and never markup, which libadwaita
+   * 1.2 parses in toast titles (“R&D <i>model”). */
+  g_autofree char *line = hr_text_escape_line (message, -1);
+  g_autofree char *escaped = g_markup_escape_text (line, -1);
+  AdwToast *toast = adw_toast_new (escaped);
 
   adw_toast_set_timeout (toast, 4);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
@@ -71,8 +79,8 @@ csv_default_name (HrWindow   *self,
  * hr_window_export_csv_to:
  * @what: "matrix" or "hardware"
  *
- * Writes the table with the CLI's writer, atomically: a failed write
- * leaves any existing file as it was.
+ * Writes the table with the CLI's writer through hr_file_write_atomic():
+ * a failed write (a full disk) leaves any existing file as it was.
  */
 gboolean
 hr_window_export_csv_to (HrWindow    *self,
@@ -81,6 +89,7 @@ hr_window_export_csv_to (HrWindow    *self,
                          GError     **error)
 {
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *path = NULL;
 
   g_return_val_if_fail (HR_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
@@ -91,8 +100,13 @@ hr_window_export_csv_to (HrWindow    *self,
   else
     hr_csv_write_matrix (get_matrix (self), out);
 
-  return g_file_replace_contents (file, out->str, out->len, NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("not a local file"));
+      return FALSE;
+    }
+  return hr_file_write_atomic (path, out->str, out->len, error);
 }
 
 static void
@@ -195,7 +209,9 @@ hr_window_import_file (HrWindow *self,
   g_autoptr(HrModelSpec) model = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
+  g_autofree char *kept_as = NULL;
   HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+  HrPrecision *own;
 
   g_return_if_fail (HR_IS_WINDOW (self));
 
@@ -208,17 +224,35 @@ hr_window_import_file (HrWindow *self,
     }
 
   model = hr_model_import_file (path, &error);
-  if (model == NULL || !hr_catalog_import_model (catalog, model, dir, &error))
+  if (model == NULL || !hr_catalog_import_model_full (catalog, model, dir, &kept_as, &error))
     {
       message = g_strdup_printf (_("Could not import %s: %s"), basename, error->message);
       show_toast (self, message);
       return;
     }
 
+  /* A GGUF file is estimated in its own type (a Q4_K_S file as Q4_K_S). */
+  own = hr_precision_find_for_file_type (hr_catalog_get_precisions (catalog),
+                                         hr_model_spec_get_file_type (model));
+  hr_calculator_freeze (self->calculator);
   hr_calculator_set_model (self->calculator,
                            hr_catalog_find_model (catalog, hr_model_spec_get_id (model)));
-  /* TRANSLATORS: "Imported Qwen3-8B" */
-  message = g_strdup_printf (_("Imported %s"), hr_model_spec_get_name (model));
+  if (own != NULL)
+    hr_calculator_set_precision (self->calculator, own);
+  hr_calculator_thaw (self->calculator);
+  if (kept_as != NULL)
+    {
+      g_autofree char *kept_name = g_path_get_basename (kept_as);
+
+      /* TRANSLATORS: "Imported Qwen3-8B; the unreadable list of imported models
+       * was kept as imported-models.json.broken-20250101-120000" */
+      message = g_strdup_printf (_("Imported %s; the unreadable list of imported models "
+                                   "was kept as %s"), hr_model_spec_get_name (model),
+                                 kept_name);
+    }
+  else
+    /* TRANSLATORS: "Imported Qwen3-8B" */
+    message = g_strdup_printf (_("Imported %s"), hr_model_spec_get_name (model));
   show_toast (self, message);
 }
 

@@ -21,6 +21,8 @@
 #include "hr-commands-view.h"
 #include "hr-compare-view.h"
 #include "hr-engine.h"
+#include "hr-file.h"
+#include "hr-text.h"
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-model-view.h"

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "hr-catalog-json.h"
+#include "hr-text.h"
 
 G_DEFINE_QUARK (hr-catalog-error-quark, hr_catalog_error)
 
@@ -58,6 +59,9 @@ hr_json_get_string (JsonObject  *object,
     return field_error (error, member, "must be a string");
   if (required && json_node_get_string (node)[0] == '\0')
     return field_error (error, member, "must not be empty");
+  /* Catalog text is shown on one line in lists, labels and commands. */
+  if (hr_text_has_control (json_node_get_string (node)))
+    return field_error (error, member, "must not hold control characters");
   *out = json_node_dup_string (node);
   return TRUE;
 }
@@ -78,6 +82,16 @@ hr_json_get_uint (JsonObject  *object,
     return FALSE;
   if (node == NULL)
     return TRUE;
+  if (json_node_get_value_type (node) == G_TYPE_DOUBLE &&
+      json_node_get_double (node) == floor (json_node_get_double (node)) &&
+      (json_node_get_double (node) < 0 || json_node_get_double (node) > (double) max))
+    {
+      /* A whole number beyond 64 bits (hr-json-load.h). */
+      g_autofree char *what =
+        g_strdup_printf ("is %g, outside 0–%" G_GUINT64_FORMAT,
+                         json_node_get_double (node), max);
+      return field_error (error, member, what);
+    }
   if (json_node_get_value_type (node) != G_TYPE_INT64)
     return field_error (error, member, "must be an integer");
   value = json_node_get_int (node);

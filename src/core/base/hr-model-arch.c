@@ -18,9 +18,8 @@ G_DEFINE_QUARK (hr-model-arch-error-quark, hr_model_arch_error)
  * head on every layer, in FP16. */
 #define MHA_BASELINE_BYTES_PER_ELEMENT 2.0
 
-/* Parameter counts above this are refused: 10^15 is a thousand times the
- * largest published model. */
-#define PARAMS_MAX 1e15
+/* Parameter counts above HR_PARAMS_MAX (hr-units.h) are refused: 10^15
+ * is a thousand times the largest published model. */
 
 static const char * const attention_names[] = {
   [HR_ATTENTION_MHA] = "mha",
@@ -138,7 +137,7 @@ hr_model_arch_validate (const HrModelArch  *model,
   if (model->max_context == 0 || model->max_context > HR_CONTEXT_MAX)
     return invalid (error, "trained context %" G_GUINT64_FORMAT
                     " is out of range", model->max_context);
-  if (!is_positive (model->params_total) || model->params_total > PARAMS_MAX)
+  if (!is_positive (model->params_total) || model->params_total > HR_PARAMS_MAX)
     return invalid (error, "parameter count must be positive and below 10^15");
   if (!is_positive (model->params_active) ||
       model->params_active > model->params_total)

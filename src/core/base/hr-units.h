@@ -24,6 +24,7 @@ G_BEGIN_DECLS
 #define HR_BATCH_MAX     4096
 #define HR_GPUS_MAX      1024
 #define HR_LAYERS_MAX    100000
+#define HR_PARAMS_MAX    1e15                /* parameters of one model */
 
 /* Anything at or above this many bytes is refused rather than rounded:
  * 2^62 B (4 EiB) is far beyond any machine and well inside guint64. */

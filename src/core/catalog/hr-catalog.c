@@ -22,8 +22,15 @@
 
 #include "hr-catalog.h"
 #include "hr-catalog-json.h"
+#include "hr-file.h"
+#include "hr-json-load.h"
+#include "hr-text.h"
 
 #define CATALOG_RESOURCE_PATH "/io/github/headroom_app/Headroom/catalog/"
+
+/* The built-in models.json, the largest catalog file, is 24 KB; a user's
+ * file a thousand times larger is no catalog, and is refused unread. */
+#define CATALOG_MAX_FILE_BYTES (16 * 1024 * 1024)
 
 struct _HrCatalog
 {
@@ -188,9 +195,12 @@ static void
 add_problem (HrCatalog  *self,
              const char *message)
 {
+  /* Shown as is by the CLI and the window, so one displayable line. */
+  char *line = hr_text_escape_line (message, -1);
+
   /* Keep the array NULL-terminated for hr_catalog_get_problems(). */
-  g_ptr_array_insert (self->problems, self->problems->len - 1, g_strdup (message));
-  g_debug ("%s", message);
+  g_ptr_array_insert (self->problems, self->problems->len - 1, line);
+  g_debug ("%s", line);
 }
 
 static gboolean
@@ -230,48 +240,36 @@ load_tier_ladder (HrCatalog   *self,
   return TRUE;
 }
 
-/**
- * hr_catalog_load_data:
- * @file_name: named in error messages
- *
- * Loads one catalog document.  If the document cannot be parsed, nothing
- * is added and %FALSE is returned.  Otherwise every valid entry is added;
- * invalid ones are skipped, reported in @error (the first) and in
- * hr_catalog_get_problems() (all), and %FALSE is returned.
- */
-gboolean
-hr_catalog_load_data (HrCatalog   *self,
-                      const char  *data,
-                      gssize       length,
-                      const char  *file_name,
-                      HrOrigin     origin,
-                      GError     **error)
+/* Adds the entries of one document, or reports why it could not be
+ * read (@root %NULL, @read_error set); see hr_catalog_load_data(). */
+static gboolean
+load_root (HrCatalog   *self,
+           JsonNode    *root,
+           GError      *read_error,
+           const char  *path,
+           HrOrigin     origin,
+           GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) parse_error = NULL;
   g_autoptr(GError) first_error = NULL;
-  JsonNode *root;
+  g_autofree char *file_name = NULL;
   JsonObject *object;
 
-  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
-  g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (file_name != NULL, FALSE);
-
-  if (!json_parser_load_from_data (parser, data, length, &parse_error))
+  if (root == NULL)
     {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: not valid JSON: %s", file_name, parse_error->message);
-      add_problem (self, (*error)->message);
+      add_problem (self, read_error->message);
+      g_propagate_error (error, g_error_copy (read_error));
       return FALSE;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  file_name = hr_text_display_path (path);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: the top level must be an object with “models”, "
-                   "“hardware”, “precisions” or “kv_types” arrays", file_name);
-      add_problem (self, (*error)->message);
+      g_autofree char *message =
+        g_strdup_printf ("%s: the top level must be an object with “models”, "
+                         "“hardware”, “precisions” or “kv_types” arrays", file_name);
+
+      add_problem (self, message);
+      g_set_error_literal (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID, message);
       return FALSE;
     }
   object = json_node_get_object (root);
@@ -305,15 +303,16 @@ hr_catalog_load_data (HrCatalog   *self,
           g_autoptr(GError) entry_error = NULL;
           g_autoptr(GObject) item = NULL;
           g_autofree char *message = NULL;
-          const char *entry_id = NULL;
+          g_autofree char *entry_id = NULL;
 
           if (JSON_NODE_HOLDS_OBJECT (element))
             {
               JsonObject *entry = json_node_get_object (element);
+              JsonNode *id = json_object_get_member (entry, "id");
 
-              if (json_object_has_member (entry, "id") &&
-                  json_node_get_value_type (json_object_get_member (entry, "id")) == G_TYPE_STRING)
-                entry_id = json_object_get_string_member (entry, "id");
+              /* Quoted in the message, so escaped: it is the file's text. */
+              if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING)
+                entry_id = hr_text_escape_line (json_node_get_string (id), -1);
               item = section->parse (entry, origin, &entry_error);
               if (item != NULL &&
                   add_entry (SECTION_STORE (self, section), section->get_id,
@@ -345,10 +344,42 @@ hr_catalog_load_data (HrCatalog   *self,
 
   if (first_error != NULL)
     {
+      hr_text_sanitize_error (first_error);
       g_propagate_error (error, g_steal_pointer (&first_error));
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * hr_catalog_load_data:
+ * @length: the size of @data, or -1 if it is NUL-terminated
+ * @file_name: named in error messages
+ *
+ * Loads one catalog document.  If the document cannot be parsed, nothing
+ * is added and %FALSE is returned.  Otherwise every valid entry is added;
+ * invalid ones are skipped, reported in @error (the first) and in
+ * hr_catalog_get_problems() (all), and %FALSE is returned.  Every
+ * message starts with @file_name and is one displayable line.
+ */
+gboolean
+hr_catalog_load_data (HrCatalog   *self,
+                      const char  *data,
+                      gssize       length,
+                      const char  *file_name,
+                      HrOrigin     origin,
+                      GError     **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (file_name != NULL, FALSE);
+
+  root = hr_json_load_data (data, length < 0 ? strlen (data) : (gsize) length, file_name,
+                            &local_error);
+  return load_root (self, root, local_error, file_name, origin, error);
 }
 
 gboolean
@@ -375,157 +406,211 @@ hr_catalog_load_builtin (HrCatalog  *self,
   return TRUE;
 }
 
+/**
+ * hr_catalog_load_file:
+ * @path: a user catalog file
+ *
+ * As hr_catalog_load_data() for the contents of @path.  Whatever @path
+ * is — missing, a directory, a FIFO, a symlink loop, too large — the
+ * answer is %FALSE and a problem naming it, never a hang or a crash.
+ */
 gboolean
 hr_catalog_load_file (HrCatalog   *self,
                       const char  *path,
                       GError     **error)
 {
-  g_autofree char *contents = NULL;
-  g_autoptr(GError) read_error = NULL;
-  gsize length;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!g_file_get_contents (path, &contents, &length, &read_error))
-    {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: %s", path, read_error->message);
-      add_problem (self, (*error)->message);
-      return FALSE;
-    }
-
-  return hr_catalog_load_data (self, contents, length, path, HR_ORIGIN_USER, error);
+  root = hr_json_load_file (path, CATALOG_MAX_FILE_BYTES, &local_error);
+  return load_root (self, root, local_error, path, HR_ORIGIN_USER, error);
 }
 
 /* The files of the user directory that Headroom writes (imports, devices
  * added in the editor); the user's own files there are never rewritten. */
 #define IMPORTED_FILE_NAME "imported-models.json"
 
-/* Writes @root to @path so that the file on disk is either the old one or
- * the complete new one, even across a crash: a temporary file, fsync,
- * rename, then fsync of the directory so the rename itself is durable. */
-static gboolean
-write_user_file (const char  *dir,
-                 const char  *path,
-                 JsonNode    *root,
-                 GError     **error)
+/* An empty object; json_node_init_object() would take a second
+ * reference to a new object, which then leaks. */
+static JsonNode *
+new_document (void)
 {
-  g_autoptr(JsonGenerator) generator = NULL;
-  g_autofree char *text = NULL;
-  int fd;
+  JsonNode *root = json_node_new (JSON_NODE_OBJECT);
 
-  if (g_mkdir_with_parents (dir, 0755) != 0)
+  json_node_take_object (root, json_object_new ());
+  return root;
+}
+
+/* What a user file holds now.  %TRUE with *@root set to use it, or to a
+ * new document when there is no file or when it is broken, which
+ * *@broken then says how; %FALSE for a file that cannot be read and must
+ * not be replaced either (a directory, a FIFO, no permission). */
+static gboolean
+read_user_file (const char  *path,
+                const char  *section,
+                JsonNode   **root,
+                char       **broken,
+                GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *array;
+
+  *broken = NULL;
+  *root = hr_json_load_file (path, CATALOG_MAX_FILE_BYTES, &local_error);
+  if (*root == NULL &&
+      g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
     {
-      int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "%s: %s", dir, g_strerror (saved));
+      *root = new_document ();
+      return TRUE;
+    }
+  if (*root == NULL && local_error->domain == G_FILE_ERROR &&
+      local_error->code != G_FILE_ERROR_FAILED)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
 
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
-  if (!g_file_set_contents_full (path, text, -1,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0644, error))
-    return FALSE;
-
-  fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  if (fd >= 0)
+  /* Parsed: an object whose section, if any, is an array, as written. */
+  if (*root != NULL && JSON_NODE_HOLDS_OBJECT (*root))
     {
-      fsync (fd);
-      close (fd);
+      array = json_object_get_member (json_node_get_object (*root), section);
+      if (array == NULL || JSON_NODE_HOLDS_ARRAY (array))
+        return TRUE;
     }
+
+  if (local_error != NULL)
+    *broken = g_strdup (local_error->message);
+  else
+    *broken = g_strdup_printf ("it is not an object with a “%s” array", section);
+  g_clear_pointer (root, json_node_unref);
+  *root = new_document ();
   return TRUE;
 }
 
 /* Replaces the entry @id of @section in the user file @file_name of @dir
- * by @entry, or removes it when @entry is %NULL, and writes the file
- * atomically.  A file that exists but is not a catalog document is left
- * alone and reported: it may hold the user's own edits. */
+ * by @entry, or removes it when @entry is %NULL, and writes the file with
+ * hr_file_write_atomic(): on disk it is either the old file or the whole
+ * new one.  Entries this version does not understand stay.  A file that
+ * cannot be parsed is never overwritten: it is moved aside
+ * (hr_file_move_aside()), named in *@kept_as, and a new file started;
+ * or, without @move_broken_aside, refused and left as it is. */
 static gboolean
 update_user_file (const char  *dir,
                   const char  *file_name,
                   const char  *section,
                   const char  *id,
                   JsonObject  *entry,
+                  gboolean     move_broken_aside,
+                  char       **kept_as,
                   GError     **error)
 {
   g_autofree char *path = g_build_filename (dir, file_name, NULL);
-  g_autofree char *contents = NULL;
-  g_autoptr(GError) read_error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *broken = NULL;
+  g_autofree char *aside = NULL;
+  g_autoptr(JsonGenerator) generator = NULL;
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
   JsonObject *object;
   JsonArray *array;
+  gsize length;
 
-  if (g_file_get_contents (path, &contents, NULL, &read_error))
-    {
-      if (!json_parser_load_from_data (parser, contents, -1, NULL) ||
-          !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-        {
-          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                       "%s: not a catalog file; fix or remove it first", path);
-          return FALSE;
-        }
-      root = json_node_copy (json_parser_get_root (parser));
-    }
-  else if (g_error_matches (read_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-    root = json_node_init_object (json_node_alloc (), json_object_new ());
-  else
-    {
-      g_set_error (error, G_FILE_ERROR, read_error->code, "%s", read_error->message);
-      return FALSE;
-    }
+  if (kept_as != NULL)
+    *kept_as = NULL;
+  if (!read_user_file (path, section, &root, &broken, &local_error))
+    goto failed;
 
   object = json_node_get_object (root);
-  if (json_object_has_member (object, section) &&
-      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, section)))
-    {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: “%s” is not an array; fix or remove the file first", path, section);
-      return FALSE;
-    }
   if (!json_object_has_member (object, section))
     json_object_set_array_member (object, section, json_array_new ());
   array = json_object_get_array_member (object, section);
 
-  /* Drop earlier entries with the same id. */
+  /* Replace an earlier entry of the same id; entries without a string
+   * id are not ours to judge, and stay. */
   for (guint i = json_array_get_length (array); i-- > 0;)
     {
       JsonNode *element = json_array_get_element (array, i);
-      JsonObject *other;
+      JsonNode *other;
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
         continue;
-      other = json_node_get_object (element);
-      if (json_object_has_member (other, "id") &&
-          json_node_get_value_type (json_object_get_member (other, "id")) == G_TYPE_STRING &&
-          g_ascii_strcasecmp (json_object_get_string_member (other, "id"), id) == 0)
+      other = json_object_get_member (json_node_get_object (element), "id");
+      if (other != NULL && json_node_get_value_type (other) == G_TYPE_STRING &&
+          g_ascii_strcasecmp (json_node_get_string (other), id) == 0)
         json_array_remove_element (array, i);
     }
   if (entry != NULL)
     json_array_add_object_element (array, json_object_ref (entry));
 
-  return write_user_file (dir, path, root, error);
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved = errno;
+      g_autofree char *display = hr_text_display_path (dir);
+
+      g_set_error (&local_error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "%s: %s", display, g_strerror (saved));
+      goto failed;
+    }
+
+  /* Where the user edits entries by hand (custom devices), a broken file
+   * is refused rather than moved. */
+  if (broken != NULL && !move_broken_aside)
+    {
+      g_autofree char *display = hr_text_display_path (path);
+
+      g_set_error (&local_error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: not a catalog file (%s); fix or remove it first", display, broken);
+      goto failed;
+    }
+  if (broken != NULL)
+    {
+      aside = hr_file_move_aside (path, &local_error);
+      if (aside == NULL)
+        goto failed;
+      g_debug ("%s was broken (%s); kept as %s", path, broken, aside);
+    }
+
+  generator = json_generator_new ();
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, &length);
+  if (!hr_file_write_atomic (path, text, length, &local_error))
+    goto failed;
+
+  if (kept_as != NULL)
+    *kept_as = g_steal_pointer (&aside);
+  return TRUE;
+
+failed:
+  hr_text_sanitize_error (local_error);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
 }
 
 /**
- * hr_catalog_import_model:
+ * hr_catalog_import_model_full:
  * @dir: the user directory (hr_catalog_dup_user_dir() in the app)
+ * @kept_as: (out) (optional) (transfer full): where a broken
+ *   imported-models.json was moved, or %NULL if it was not
  *
  * Adds @model to the catalog (replacing an entry with the same id) and
- * records it in @dir/imported-models.json, written atomically: the file
- * on disk is either the old one or the complete new one.  On error the
- * catalog is left unchanged.
+ * records it in @dir/imported-models.json, written with
+ * hr_file_write_atomic(): the file on disk is either the old one or the
+ * complete new one.  Earlier imports are kept, entries this version does
+ * not understand included.  A file that cannot be parsed is never
+ * overwritten: it is moved aside (hr_file_move_aside()), named in
+ * *@kept_as, and a new file started.  On error the catalog is left
+ * unchanged.
  */
 gboolean
-hr_catalog_import_model (HrCatalog    *self,
-                         HrModelSpec  *model,
-                         const char   *dir,
-                         GError      **error)
+hr_catalog_import_model_full (HrCatalog    *self,
+                              HrModelSpec  *model,
+                              const char   *dir,
+                              char        **kept_as,
+                              GError      **error)
 {
   g_autoptr(JsonObject) entry = NULL;
   guint position;
@@ -536,7 +621,7 @@ hr_catalog_import_model (HrCatalog    *self,
 
   entry = hr_model_spec_to_json (model);
   if (!update_user_file (dir, IMPORTED_FILE_NAME, "models",
-                         hr_model_spec_get_id (model), entry, error))
+                         hr_model_spec_get_id (model), entry, TRUE, kept_as, error))
     return FALSE;
 
   if (find_in_store (self->models, (EntryId) hr_model_spec_get_id,
@@ -545,6 +630,21 @@ hr_catalog_import_model (HrCatalog    *self,
   else
     g_list_store_append (self->models, model);
   return TRUE;
+}
+
+/**
+ * hr_catalog_import_model:
+ *
+ * hr_catalog_import_model_full() for callers that do not say where a
+ * broken file went.
+ */
+gboolean
+hr_catalog_import_model (HrCatalog    *self,
+                         HrModelSpec  *model,
+                         const char   *dir,
+                         GError      **error)
+{
+  return hr_catalog_import_model_full (self, model, dir, NULL, error);
 }
 
 /**
@@ -610,7 +710,7 @@ hr_catalog_save_custom_hardware (HrCatalog   *self,
 
   entry = hr_hardware_to_json (hardware);
   if (!update_user_file (dir, HR_CUSTOM_DEVICES_FILE, "hardware",
-                         hr_hardware_get_id (hardware), entry, error))
+                         hr_hardware_get_id (hardware), entry, FALSE, NULL, error))
     return FALSE;
 
   hr_catalog_add_hardware (self, hardware);
@@ -644,7 +744,8 @@ hr_catalog_remove_custom_hardware (HrCatalog   *self,
       return FALSE;
     }
 
-  if (!update_user_file (dir, HR_CUSTOM_DEVICES_FILE, "hardware", id, NULL, error))
+  if (!update_user_file (dir, HR_CUSTOM_DEVICES_FILE, "hardware", id, NULL, FALSE, NULL,
+                         error))
     return FALSE;
 
   if (find_in_store (self->hardware, (EntryId) hr_hardware_get_id, id, &position))

@@ -43,6 +43,11 @@ gboolean      hr_catalog_import_model       (HrCatalog    *self,
                                              HrModelSpec  *model,
                                              const char   *dir,
                                              GError      **error);
+gboolean      hr_catalog_import_model_full  (HrCatalog    *self,
+                                             HrModelSpec  *model,
+                                             const char   *dir,
+                                             char        **kept_as,
+                                             GError      **error);
 
 void          hr_catalog_add_hardware       (HrCatalog    *self,
                                              HrHardware   *hardware);

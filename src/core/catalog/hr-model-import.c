@@ -7,61 +7,53 @@
 
 #include "config.h"
 
-#include <gio/gio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hr-catalog-json.h"
+#include "hr-file.h"
 #include "hr-format.h"
 #include "hr-gguf-model.h"
 #include "hr-hf-config.h"
 #include "hr-model-import.h"
+#include "hr-text.h"
 
-/* By name, or by content for a GGUF file saved under another name; only
- * regular files are opened, as a FIFO would block. */
+/* By name, or by content for a GGUF file saved under another name.  A
+ * file that cannot be opened as a regular one is not judged here: the
+ * config.json reader reports what it is. */
 static gboolean
 is_gguf_path (const char *path)
 {
   g_autofree char *lower = g_ascii_strdown (path, -1);
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInputStream) stream = NULL;
   guint8 magic[4];
   gsize n_read = 0;
+  gboolean ok;
+  int fd;
 
   if (g_str_has_suffix (lower, ".gguf"))
     return TRUE;
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return FALSE;
 
-  file = g_file_new_for_path (path);
-  stream = g_file_read (file, NULL, NULL);
-  if (stream == NULL ||
-      !g_input_stream_read_all (G_INPUT_STREAM (stream), magic, sizeof magic, &n_read,
-                                NULL, NULL))
+  fd = hr_file_open_regular (path, 0, NULL, NULL);
+  if (fd < 0)
     return FALSE;
-  return n_read == sizeof magic && memcmp (magic, "GGUF", sizeof magic) == 0;
+  ok = hr_file_read_fd (fd, magic, sizeof magic, &n_read, path, NULL);
+  close (fd);
+  return ok && n_read == sizeof magic && memcmp (magic, "GGUF", sizeof magic) == 0;
 }
 
-static gboolean
-check_exists (const char  *path,
-              GError     **error)
-{
-  g_autofree char *display = NULL;
-
-  if (g_file_test (path, G_FILE_TEST_EXISTS))
-    return TRUE;
-  display = g_filename_display_name (path);
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no such file", display);
-  return FALSE;
-}
-
+/**
+ * hr_model_import_file:
+ * @path: a .gguf file or a Hugging Face config.json
+ * @error: return location for an error, whose message starts with @path
+ *   and is one displayable line
+ *
+ * Returns: (transfer full): the model, or %NULL with @error set
+ */
 HrModelSpec *
 hr_model_import_file (const char  *path,
                       GError     **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
-
-  if (!check_exists (path, error))
-    return NULL;
 
   if (is_gguf_path (path))
     return hr_gguf_model_load (path, error);
@@ -262,19 +254,6 @@ hr_model_import_scan_finish (GAsyncResult  *result,
  * The readable summary
  */
 
-/* Text from a model file, with control characters replaced so a hostile
- * name cannot forge lines of the output. */
-static char *
-printable (const char *text)
-{
-  char *copy = g_strdup (text != NULL ? text : "");
-
-  for (char *p = copy; *p != '\0'; p++)
-    if ((guchar) *p < 0x20 || *p == 0x7f)
-      *p = '?';
-  return copy;
-}
-
 static void
 row (GString    *out,
      const char *label,
@@ -386,8 +365,8 @@ summarise_model (GString    *out,
   double active = number_member (m, "active_params");
   gint64 experts = int_member (m, "experts");
   gint64 dense = int_member (m, "dense_layers");
-  g_autofree char *name = printable (string_member (m, "name"));
-  g_autofree char *id = printable (string_member (m, "id"));
+  g_autofree char *name = hr_text_escape_line (string_member (m, "name"), -1);
+  g_autofree char *id = hr_text_escape_line (string_member (m, "id"), -1);
   g_autofree char *total_text = hr_format_params (params);
   g_autofree char *exact = hr_format_tokens ((guint64) params);
   g_autofree char *vocab = hr_format_tokens ((guint64) int_member (m, "vocab"));
@@ -463,8 +442,8 @@ summarise_gguf (JsonObject *d)
   JsonObject *model = json_object_get_object_member (d, "model");
   JsonObject *types = json_object_get_object_member (d, "bytes_by_type");
   JsonArray *notes = json_object_get_array_member (d, "notes");
-  g_autofree char *file = printable (string_member (d, "file"));
-  g_autofree char *arch = printable (string_member (d, "architecture"));
+  g_autofree char *file = hr_text_escape_line (string_member (d, "file"), -1);
+  g_autofree char *arch = hr_text_escape_line (string_member (d, "architecture"), -1);
   g_autofree char *file_size = hr_format_size ((guint64) int_member (d, "file_bytes"),
                                                HR_UNITS_BINARY);
   guint64 weights = (guint64) int_member (d, "weights_bytes");
@@ -513,7 +492,7 @@ summarise_gguf (JsonObject *d)
 
   for (guint i = 0; i < json_array_get_length (notes); i++)
     {
-      g_autofree char *text = printable (json_array_get_string_element (notes, i));
+      g_autofree char *text = hr_text_escape_line (json_array_get_string_element (notes, i), -1);
 
       g_string_append_printf (out, "  Note: %s\n", text);
     }
@@ -552,9 +531,6 @@ hr_model_import_inspect (const char  *path,
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!check_exists (path, error))
-    return FALSE;
-
   if (is_gguf_path (path))
     {
       node = hr_gguf_model_describe_file (path, error);
@@ -577,7 +553,7 @@ hr_model_import_inspect (const char  *path,
       else
         {
           GString *out = g_string_new (NULL);
-          g_autofree char *display = g_filename_display_name (path);
+          g_autofree char *display = hr_text_display_path (path);
 
           g_string_append_printf (out, "%s\n", display);
           row (out, "Format", "Hugging Face config.json");

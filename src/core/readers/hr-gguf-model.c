@@ -13,6 +13,7 @@
 #include "hr-catalog-json.h"
 #include "hr-model-arch.h"
 #include "hr-gguf-model.h"
+#include "hr-text.h"
 
 /* Which layers use the sliding window, when the file has one. */
 typedef enum
@@ -215,13 +216,16 @@ fail (Shape      *s,
       ...)
 {
   g_autofree char *message = NULL;
+  g_autofree char *safe = NULL;
   va_list args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* Messages quote the file's strings (its architecture, keys, names). */
+  safe = hr_text_escape_line (message, -1);
   g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-               "%s: %s", s->display, message);
+               "%s: %s", s->display, safe);
   return FALSE;
 }
 
@@ -237,9 +241,12 @@ note (Shape      *s,
 {
   va_list args;
 
+  g_autofree char *message = NULL;
+
   va_start (args, format);
-  g_ptr_array_add (s->notes, g_strdup_vprintf (format, args));
+  message = g_strdup_vprintf (format, args);
   va_end (args);
+  g_ptr_array_add (s->notes, hr_text_escape_line (message, -1));
 }
 
 static const char *
@@ -903,7 +910,7 @@ read_shape (HrGguf      *gguf,
 
   memset (s, 0, sizeof *s);
   s->gguf = gguf;
-  s->display = g_filename_display_name (path);
+  s->display = hr_text_display_path (path);
   s->notes = g_ptr_array_new_with_free_func (g_free);
 
   if (!find_arch (s, error))
@@ -937,6 +944,10 @@ read_shape (HrGguf      *gguf,
        read_experts (s, &t, error) &&
        read_intermediate (s, &t, error) &&
        read_sliding_window (s, error);
+
+  if (ok && (double) t.params > HR_PARAMS_MAX)
+    ok = fail (s, error, "the tensors hold %" G_GUINT64_FORMAT " parameters, above "
+               "the limit of %.0e", t.params, HR_PARAMS_MAX);
 
   if (ok)
     {
@@ -985,7 +996,7 @@ static char *
 id_for_path (const char *path)
 {
   g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *display = g_filename_display_name (base);
+  g_autofree char *display = hr_text_display_path (base);
   gsize len = strlen (display);
   static const char split[] = "-00000-of-00000";
   gsize split_len = sizeof split - 1;
@@ -1024,15 +1035,17 @@ bytes_by_type (HrGguf *gguf)
   return object;
 }
 
-static const char *
-nonempty_string (HrGguf     *gguf,
-                 const char *key)
+/* Free text of the file (a name, a license), on one displayable line:
+ * it becomes catalog text, shown in lists and commands. */
+static char *
+dup_text (HrGguf     *gguf,
+          const char *key)
 {
   const char *value = hr_gguf_get_string (gguf, key);
 
   if (value == NULL || *value == '\0')
     return NULL;
-  return value;
+  return hr_text_escape_line (value, -1);
 }
 
 static const char *
@@ -1051,9 +1064,9 @@ shape_to_entry (const Shape *s,
 {
   g_autoptr(JsonObject) entry = json_object_new ();
   g_autofree char *id = id_for_path (path);
-  g_autofree char *display = g_filename_display_name (path);
-  const char *name = nonempty_string (s->gguf, "general.name");
-  const char *license = nonempty_string (s->gguf, "general.license");
+  g_autofree char *display = hr_text_display_path (path);
+  g_autofree char *name = dup_text (s->gguf, "general.name");
+  g_autofree char *license = dup_text (s->gguf, "general.license");
   const char *file_type = file_type_of (s->gguf);
   guint64 weights = hr_gguf_get_weights_bytes (s->gguf);
 
@@ -1170,9 +1183,11 @@ spec_from_entry (JsonObject  *entry,
   if (spec != NULL)
     return spec;
 
-  display = g_filename_display_name (path);
+  display = hr_text_display_path (path);
   g_set_error (error, local_error->domain, local_error->code,
                "%s: %s", display, local_error->message);
+  if (error != NULL)
+    hr_text_sanitize_error (*error);
   return NULL;
 }
 
@@ -1235,6 +1250,7 @@ metadata_node (HrGguf     *gguf,
       {
         g_autofree guint64 *values = NULL;
         JsonArray *array;
+        JsonNode *node;
         gsize n = 0;
 
         if (!hr_gguf_get_uint_array (gguf, key, &values, &n))
@@ -1247,7 +1263,9 @@ metadata_node (HrGguf     *gguf,
             else
               json_array_add_int_element (array, (gint64) MIN (values[i], (guint64) G_MAXINT64));
           }
-        return json_node_init_array (json_node_alloc (), array);
+        node = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (node, array);
+        return node;
       }
     default:
       if (hr_gguf_get_uint (gguf, key, &u))
@@ -1348,7 +1366,7 @@ hr_gguf_model_describe (HrGguf      *gguf,
       return NULL;
     }
 
-  display = g_filename_display_name (path);
+  display = hr_text_display_path (path);
   file_type = file_type_of (gguf);
   n_tokens = hr_gguf_get_array_length (gguf, "tokenizer.ggml.tokens");
 

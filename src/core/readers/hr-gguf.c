@@ -23,10 +23,13 @@
 #define G_LOG_DOMAIN "hr-gguf"
 
 #include <string.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 
+#include "hr-file.h"
 #include "hr-gguf.h"
+#include "hr-text.h"
 
 G_DEFINE_QUARK (hr-gguf-error-quark, hr_gguf_error)
 
@@ -385,9 +388,14 @@ read_u64 (Reader  *r,
   return TRUE;
 }
 
-/* A GGUF string: u64 length, then the bytes (not NUL-terminated). */
+/* A GGUF string: u64 length, then the bytes (not NUL-terminated).  One
+ * longer than @max_len is refused as @what with @code before its bytes
+ * are read. */
 static gboolean
 read_string (Reader        *r,
+             guint64        max_len,
+             const char    *what,
+             HrGgufError    code,
              const guint8 **out,
              guint64       *len,
              GError       **error)
@@ -405,38 +413,60 @@ read_string (Reader        *r,
       return FALSE;
     }
 
+  if (n > max_len)
+    {
+      g_set_error (error, HR_GGUF_ERROR, code,
+                   "%s is %" G_GUINT64_FORMAT " bytes long; at most %"
+                   G_GUINT64_FORMAT " are allowed", what, n, max_len);
+      return FALSE;
+    }
+
   *len = n;
   return read_bytes (r, n, out, error);
 }
 
-/* Keys and tensor names are used as C strings and shown to the user, so
- * they must be valid UTF-8 without embedded NULs. */
 static gboolean
-check_name (const guint8  *s,
-            guint64        len,
-            guint64        max_len,
-            const char    *what,
-            GError       **error)
+read_value_string (Reader        *r,
+                   const guint8 **out,
+                   guint64       *len,
+                   GError       **error)
 {
-  if (len == 0)
+  return read_string (r, HR_GGUF_MAX_STRING_LENGTH, "string", HR_GGUF_ERROR_LIMIT,
+                      out, len, error);
+}
+
+/* Keys and tensor names are used as C strings and shown to the user, so
+ * they must be valid UTF-8 without embedded NULs or control characters
+ * (no writer produces those; an escape sequence would reach a terminal). */
+static gboolean
+read_name (Reader        *r,
+           guint64        max_len,
+           const char    *what,
+           const guint8 **out,
+           guint64       *len,
+           GError       **error)
+{
+  if (!read_string (r, max_len, what, HR_GGUF_ERROR_CORRUPT, out, len, error))
+    return FALSE;
+
+  if (*len == 0)
     {
       g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_CORRUPT,
                    "%s is empty", what);
       return FALSE;
     }
 
-  if (len > max_len)
-    {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_CORRUPT,
-                   "%s is %" G_GUINT64_FORMAT " bytes long; at most %"
-                   G_GUINT64_FORMAT " are allowed", what, len, max_len);
-      return FALSE;
-    }
-
-  if (memchr (s, '\0', len) != NULL || !g_utf8_validate_len ((const char *) s, len, NULL))
+  if (memchr (*out, '\0', *len) != NULL || !g_utf8_validate_len ((const char *) *out, *len, NULL))
     {
       g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_CORRUPT,
                    "%s is not valid UTF-8 text", what);
+      return FALSE;
+    }
+
+  if (!hr_text_is_displayable ((const char *) *out, *len))
+    {
+      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_CORRUPT,
+                   "%s holds a control character", what);
       return FALSE;
     }
 
@@ -684,7 +714,7 @@ skip_elements (Reader   *r,
           const guint8 *s;
           guint64 len;
 
-          if (!read_string (r, &s, &len, error))
+          if (!read_value_string (r, &s, &len, error))
             {
               g_prefix_error (error, "element %" G_GUINT64_FORMAT ": ", k);
               return FALSE;
@@ -838,7 +868,7 @@ read_value (Reader   *r,
         const guint8 *s;
         guint64 len;
 
-        if (!read_string (r, &s, &len, error))
+        if (!read_value_string (r, &s, &len, error))
           return FALSE;
         /* Free text (names, licences, chat templates) is shown, not
          * interpreted, so repair bad UTF-8 instead of refusing the model. */
@@ -1028,8 +1058,7 @@ parse_metadata (HrGguf   *self,
       guint32 type;
       Kv *kv;
 
-      if (!read_string (r, &key, &key_len, error) ||
-          !check_name (key, key_len, HR_GGUF_MAX_KEY_LENGTH, "key", error))
+      if (!read_name (r, HR_GGUF_MAX_KEY_LENGTH, "key", &key, &key_len, error))
         {
           g_prefix_error (error, "metadata key %" G_GUINT64_FORMAT ": ", i);
           return FALSE;
@@ -1130,8 +1159,7 @@ parse_tensor_info (HrGguf        *self,
   guint64 name_len;
   guint32 block_size;
 
-  if (!read_string (r, &name, &name_len, error) ||
-      !check_name (name, name_len, HR_GGUF_MAX_NAME_LENGTH, "name", error))
+  if (!read_name (r, HR_GGUF_MAX_NAME_LENGTH, "name", &name, &name_len, error))
     {
       g_prefix_error (error, "tensor %" G_GUINT64_FORMAT ": ", i);
       return FALSE;
@@ -1427,57 +1455,47 @@ hr_gguf_parse (const guint8  *data,
 {
   guint64 need;
 
+  g_autoptr(GError) local_error = NULL;
+  HrGguf *gguf;
+
   g_return_val_if_fail (data != NULL || len == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return parse_internal (data, len, file_size, &need, error);
+  gguf = parse_internal (data, len, file_size, &need, &local_error);
+  if (local_error != NULL)
+    {
+      hr_text_sanitize_error (local_error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+    }
+  return gguf;
 }
 
 /* ---------------------------------------------------------------------------
  * Files and shards
  */
 
-/* Reads just enough of @path to parse its header. */
+/* Reads just enough of @path to parse its header.  The file is opened
+ * with hr_file_open_regular(): a FIFO or device has no size and could
+ * feed us forever (a FIFO would even block in open()). */
 static HrGguf *
 open_one (const char  *path,
           GError     **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree guint8 *buf = NULL;
-  g_autofree char *display = g_filename_display_name (path);
-  guint64 file_size;
+  g_autofree char *display = hr_text_display_path (path);
+  guint64 file_size = 0;
   gsize have = 0;
   gsize want;
+  int fd;
 
-  /* A FIFO or device has no size and could feed us forever; a FIFO would
-   * even block in open() until a writer appears, so look before opening. */
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, NULL, &local_error);
-  if (info == NULL)
-    goto io_error;
-
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+  fd = hr_file_open_regular (path, 0, &file_size, &local_error);
+  if (fd < 0)
     {
-      g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO,
-                   "%s: not a regular file", display);
+      g_set_error_literal (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO, local_error->message);
       return NULL;
     }
-  g_clear_object (&info);
 
-  stream = g_file_read (file, NULL, &local_error);
-  if (stream == NULL)
-    goto io_error;
-
-  /* The size of what we actually opened, not of what we looked at. */
-  info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                                         NULL, &local_error);
-  if (info == NULL)
-    goto io_error;
-
-  file_size = (guint64) g_file_info_get_size (info);
   want = (gsize) MIN (file_size, INITIAL_READ_BYTES);
 
   for (;;)
@@ -1487,25 +1505,33 @@ open_one (const char  *path,
       guint64 need;
 
       buf = g_realloc (buf, MAX (want, 1));
-      if (!g_input_stream_read_all (G_INPUT_STREAM (stream), buf + have, want - have,
-                                    &n_read, NULL, &local_error))
-        goto io_error;
+      if (!hr_file_read_fd (fd, buf + have, want - have, &n_read, path, &local_error))
+        {
+          g_set_error_literal (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO, local_error->message);
+          close (fd);
+          return NULL;
+        }
       have += n_read;
 
       if (have < want)
         {
           g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO,
                        "%s: the file shrank while it was being read", display);
+          close (fd);
           return NULL;
         }
 
       gguf = parse_internal (buf, have, file_size, &need, &local_error);
       if (gguf != NULL)
-        return gguf;
+        {
+          close (fd);
+          return gguf;
+        }
 
       if (need == 0)
         {
           g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", display);
+          close (fd);
           return NULL;
         }
       g_clear_error (&local_error);
@@ -1515,6 +1541,7 @@ open_one (const char  *path,
           g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT,
                        "%s: the header is larger than %u MiB", display,
                        HR_GGUF_MAX_HEADER_BYTES / (1024 * 1024));
+          close (fd);
           return NULL;
         }
 
@@ -1524,15 +1551,6 @@ open_one (const char  *path,
       g_debug ("%s: header needs more than %" G_GSIZE_FORMAT " bytes, reading %"
                G_GSIZE_FORMAT, display, have, want);
     }
-
-io_error:
-  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-    g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO,
-                 "%s: no such file", display);
-  else
-    g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO,
-                 "%s: %s", display, local_error->message);
-  return NULL;
 }
 
 /* Recognises PREFIX-00001-of-00003.gguf, the naming llama.cpp's gguf-split
@@ -1617,7 +1635,7 @@ open_split (const char  *prefix,
 
       if (!g_file_test (path, G_FILE_TEST_EXISTS))
         {
-          g_autofree char *display = g_filename_display_name (path);
+          g_autofree char *display = hr_text_display_path (path);
 
           g_set_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_IO,
                        "shard %u of %u is missing: %s", i + 1, count, display);
@@ -1630,7 +1648,7 @@ open_split (const char  *prefix,
 
       if (!check_split_keys (shard, i, count, &local_error))
         {
-          g_autofree char *display = g_filename_display_name (path);
+          g_autofree char *display = hr_text_display_path (path);
 
           g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", display);
           return NULL;
@@ -1694,6 +1712,8 @@ hr_gguf_open (const char  *path,
               GError     **error)
 {
   g_autofree char *prefix = NULL;
+  g_autoptr(GError) local_error = NULL;
+  HrGguf *gguf;
   guint shard_index, count;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -1701,9 +1721,17 @@ hr_gguf_open (const char  *path,
 
   /* Any shard's name opens the whole model, so the user can pick any. */
   if (parse_split_name (path, &prefix, &shard_index, &count) && count > 1)
-    return open_split (prefix, count, error);
+    gguf = open_split (prefix, count, &local_error);
+  else
+    gguf = open_one (path, &local_error);
 
-  return open_one (path, error);
+  /* Messages quote the path and the file's keys and names. */
+  if (local_error != NULL)
+    {
+      hr_text_sanitize_error (local_error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+    }
+  return gguf;
 }
 
 /* ---------------------------------------------------------------------------

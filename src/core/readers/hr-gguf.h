@@ -37,12 +37,21 @@ typedef enum
 /* Limits beyond which a file is refused with HR_GGUF_ERROR_LIMIT. */
 #define HR_GGUF_MAX_TENSORS        1000000
 #define HR_GGUF_MAX_METADATA       1000000
-#define HR_GGUF_MAX_HEADER_BYTES   (512u * 1024 * 1024)
+/* The largest real headers are those of 150k–260k-token vocabularies:
+ * 10–20 MiB of token, score and merge lists.  Beyond this a file is
+ * refused rather than read into memory. */
+#define HR_GGUF_MAX_HEADER_BYTES   (64u * 1024 * 1024)
 #define HR_GGUF_MAX_ARRAY_LENGTH   (G_GUINT64_CONSTANT (1) << 30)
 #define HR_GGUF_MAX_ARRAY_DEPTH    3       /* array of array of array */
 #define HR_GGUF_MAX_ALIGNMENT      65536
 #define HR_GGUF_MAX_KEY_LENGTH     65535   /* from the GGUF spec */
 #define HR_GGUF_MAX_NAME_LENGTH    1024    /* ggml itself stops at 63 */
+/* One string value.  The longest in real files are chat templates (tens
+ * of KiB) and, rarely, a whole tokenizer.json (a few MiB).  A forged
+ * length is otherwise bounded only by the header limit, and a 400 MiB
+ * string in a sparse file cost 1.6 GB of memory and 12 s to read and
+ * repair before the file was refused for something else. */
+#define HR_GGUF_MAX_STRING_LENGTH  (16u * 1024 * 1024)
 #define HR_GGUF_MAX_DIMS           4
 
 /* Integer arrays at most this long are kept in memory (per-layer values);

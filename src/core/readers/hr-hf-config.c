@@ -7,12 +7,13 @@
 
 #include "config.h"
 
-#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
 #include "hr-catalog-json.h"
 #include "hr-hf-config.h"
+#include "hr-json-load.h"
+#include "hr-text.h"
 
 /* A config.json is a few kilobytes; anything this large is not one, and
  * is refused before it is read into memory. */
@@ -185,11 +186,14 @@ invalid (GError    **error,
 {
   va_list args;
 
+  GError *local_error;
+
   va_start (args, format);
-  g_propagate_error (error, g_error_new_valist (HR_CATALOG_ERROR,
-                                                HR_CATALOG_ERROR_INVALID,
-                                                format, args));
+  local_error = g_error_new_valist (HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID, format, args);
   va_end (args);
+  /* Messages quote the file's keys and values. */
+  hr_text_sanitize_error (local_error);
+  g_propagate_error (error, local_error);
   return FALSE;
 }
 
@@ -984,7 +988,7 @@ is_hub_id (const char *str)
   const char *slash;
 
   if (str == NULL || *str == '\0' || *str == '/' || *str == '.' || *str == '~' ||
-      strchr (str, '\\') != NULL || strchr (str, ':') != NULL)
+      strchr (str, '\\') != NULL || strchr (str, ':') != NULL || hr_text_has_control (str))
     return FALSE;
   slash = strchr (str, '/');
   return slash == NULL || (slash[1] != '\0' && strchr (slash + 1, '/') == NULL);
@@ -1009,6 +1013,7 @@ hr_hf_config_to_catalog_json (JsonObject  *config,
                               GError     **error)
 {
   g_autoptr(JsonObject) entry = NULL;
+  g_autofree char *safe_hint = NULL;
   JsonNode *node;
   const char *path_or_id;
   const char *id;
@@ -1023,12 +1028,19 @@ hr_hf_config_to_catalog_json (JsonObject  *config,
   if (!read_shape (config, &s, error))
     return NULL;
   params = count_params (&s, &active);
+  /* Every shape is bounded, but their products are not: refused here,
+   * before the count is converted to an integer. */
+  if (!(params <= HR_PARAMS_MAX))
+    return invalid (error, "the shapes give %.3g parameters, above the limit of %.0e",
+                    params, HR_PARAMS_MAX), NULL;
 
   node = member (config, "_name_or_path");
   path_or_id = NULL;
   if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
       json_node_get_value_type (node) == G_TYPE_STRING)
     path_or_id = json_node_get_string (node);
+  if (name_hint != NULL && !hr_text_is_displayable (name_hint, -1))
+    name_hint = safe_hint = hr_text_escape_line (name_hint, -1);
   if (is_hub_id (path_or_id))
     id = path_or_id;
   else if (name_hint != NULL && *name_hint != '\0')
@@ -1118,7 +1130,7 @@ name_hint_for_path (const char *path)
       dot = strrchr (base, '.');
       if (dot != NULL && dot != base)
         *dot = '\0';
-      return g_steal_pointer (&base);
+      return hr_text_display_path (base);
     }
 
   dir = g_path_get_dirname (path);
@@ -1130,54 +1142,25 @@ name_hint_for_path (const char *path)
   dir_base = g_path_get_basename (dir);
   if (strcmp (dir_base, "/") == 0 || strcmp (dir_base, ".") == 0)
     return NULL;
-  return g_steal_pointer (&dir_base);
+  return hr_text_display_path (dir_base);
 }
 
 static JsonObject *
 read_config_file (const char  *path,
                   GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *data = NULL;
-  GStatBuf st;
-  gsize length;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *display = NULL;
 
-  if (g_stat (path, &st) == 0 && st.st_size > CONFIG_MAX_BYTES)
-    {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: %" G_GINT64_FORMAT " bytes is too large for a config.json",
-                   path, (gint64) st.st_size);
-      return NULL;
-    }
-  if (!g_file_get_contents (path, &data, &length, error))
+  root = hr_json_load_file (path, CONFIG_MAX_BYTES, error);
+  if (root == NULL)
     return NULL;
 
-  if (length == 0)
-    {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: not valid JSON: the file is empty", path);
-      return NULL;
-    }
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
-    {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: not valid JSON: %s", path, local_error->message);
-      return NULL;
-    }
-
-  root = json_parser_get_root (parser);
-  if (root == NULL)
-    {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: not valid JSON: the file holds only white space", path);
-      return NULL;
-    }
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
+      display = hr_text_display_path (path);
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: the top level is %s, not an object", path, describe_node (root));
+                   "%s: the top level is %s, not an object", display, describe_node (root));
       return NULL;
     }
 
@@ -1202,6 +1185,7 @@ hr_hf_config_load (const char  *path,
   g_autoptr(JsonObject) entry = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *hint = NULL;
+  g_autofree char *display = NULL;
   HrModelSpec *spec;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -1211,17 +1195,20 @@ hr_hf_config_load (const char  *path,
   if (config == NULL)
     return NULL;
 
+  display = hr_text_display_path (path);
   hint = name_hint_for_path (path);
   entry = hr_hf_config_to_catalog_json (config, hint, &local_error);
   if (entry != NULL)
     {
-      json_object_set_string_member (entry, "source", path);
+      json_object_set_string_member (entry, "source", display);
       spec = hr_model_spec_new_from_json (entry, HR_ORIGIN_USER, &local_error);
       if (spec != NULL)
         return spec;
     }
 
   g_set_error (error, local_error->domain, local_error->code,
-               "%s: %s", path, local_error->message);
+               "%s: %s", display, local_error->message);
+  if (error != NULL)
+    hr_text_sanitize_error (*error);
   return NULL;
 }

@@ -1,0 +1,54 @@
+#!/bin/sh
+# The sanitizer stage of CI, in two trees beside _build:
+#
+#  _build-asan  the whole program with AddressSanitizer and UBSan; the
+#               core, CLI and widget tests run under them, with
+#               LeakSanitizer, and any report fails the test.
+#  _build-fuzz  clang: each libFuzzer target replays its seeds, then
+#               fuzzes from them for FUZZ_SECONDS (default 25) seconds.
+#
+# Test logs: _build-asan/meson-logs/testlog.json and
+# _build-fuzz/meson-logs/testlog.json (build-aux/summarize-tests.py).
+set -eu
+cd "$(dirname "$0")/.."
+src=$(pwd)
+
+setup () {
+  # setup DIR [OPTIONS…]: configure once, reconfigure after
+  dir=$1; shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson setup --reconfigure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$@" >/dev/null
+  fi
+}
+
+status=0
+
+# Recovering from a UBSan report would only print it: abort instead.
+setup _build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dc_args="-fno-sanitize-recover=all -fno-omit-frame-pointer"
+ninja -C _build-asan
+
+# G_SLICE: GLib 2.74 keeps freed blocks in its slice allocator, which
+#   hides leaks from LeakSanitizer.
+# GDK_DEBUG: the widget tests draw with cairo, but GDK still probes GL,
+#   and Mesa's software driver leaks while it is probed.
+ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=1 \
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+LSAN_OPTIONS=suppressions="$src/tests/sanitizers/lsan.supp":print_suppressions=0 \
+G_SLICE=always-malloc \
+GDK_DEBUG=gl-disable \
+  meson test -C _build-asan --print-errorlogs --timeout-multiplier 3 \
+    --suite core --suite cli --suite ui --suite accuracy || status=$?
+
+if command -v clang >/dev/null 2>&1; then
+  CC=clang setup _build-fuzz -Dgui=false -Dfuzz_seconds="${FUZZ_SECONDS:-25}"
+  ninja -C _build-fuzz
+  meson test -C _build-fuzz --print-errorlogs --suite fuzz --suite fuzz-smoke || status=$?
+else
+  echo "clang is missing: no fuzz targets" >&2
+  status=1
+fi
+
+exit $status

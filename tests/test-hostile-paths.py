@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+# test-hostile-paths.py CLI — headroom-cli on paths that are not model
+# files: FIFOs, devices, directories, unreadable files, symlink loops,
+# files that change size while read, nesting and sizes past the limits.
+# Each must exit 1 with one line naming the path, print nothing on
+# stdout, and take less than a second and a bounded amount of memory
+# (before: a FIFO hung forever, /dev/zero grew to 2 GB, nesting crashed).
+# The user's catalog directory holding the same is a warning per file,
+# and the command still works.  Output is TAP.
+import os
+import stat
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+CLI = sys.argv[1]
+SECONDS = 1.0
+EXTRA_MEMORY_KB = 64 * 1024   # above what `devices` needs in this build
+
+n = 0
+failed = 0
+
+
+def report(ok, what, detail=''):
+    global n, failed
+    n += 1
+    if ok:
+        print(f'ok {n} - {what}')
+    else:
+        failed += 1
+        print(f'not ok {n} - {what}: {detail}')
+
+
+def skip(what, why):
+    global n
+    n += 1
+    print(f'ok {n} - {what} # SKIP {why}')
+
+
+def run(args, env):
+    """Runs the CLI; returns (status, stdout, stderr, seconds, max RSS in KiB)."""
+    start = time.monotonic()
+    proc = subprocess.Popen([CLI] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env)
+    timer = threading.Timer(10, proc.kill)
+    timer.start()
+    out = proc.stdout.read()
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, out, err, time.monotonic() - start, usage.ru_maxrss
+
+
+def check_refused(what, args, path, env, baseline):
+    status, out, err, seconds, rss = run(args, env)
+    lines = err.decode('utf-8', 'replace').splitlines()
+    problems = []
+    if status != 1:
+        problems.append(f'exit status {status}')
+    if len(lines) != 1:
+        problems.append(f'{len(lines)} lines on stderr')
+    elif os.path.basename(path) not in lines[0]:
+        problems.append('the message does not name the file')
+    if out:
+        problems.append('output on stdout')
+    if seconds >= SECONDS:
+        problems.append(f'{seconds:.2f} s')
+    if rss > baseline + EXTRA_MEMORY_KB:
+        problems.append(f'{rss // 1024} MiB of memory')
+    report(not problems, f'{what}: exit 1, one line, {seconds:.2f} s, {rss // 1024} MiB',
+           '; '.join(problems) + f' ({err!r})')
+
+
+class Grower(threading.Thread):
+    """Appends to a file until stopped: a download still running."""
+
+    def __init__(self, path):
+        super().__init__(daemon=True)
+        self.path = path
+        self.running = True
+
+    def run(self):
+        with open(self.path, 'ab', buffering=0) as f:
+            f.write(b'{"model_type": "llama", "pad": [')
+            while self.running and f.tell() < 256 * 1024 * 1024:
+                f.write(b'1, ' * 4096)
+
+
+def gguf_with_huge_string(path):
+    # GGUF v3, no tensors, one key whose string claims 400 MiB, in a
+    # sparse 1 GiB file: legal on its face.
+    key = b'general.name'
+    header = b'GGUF' + struct.pack('<IQQ', 3, 0, 1)
+    header += struct.pack('<Q', len(key)) + key + struct.pack('<I', 8)
+    header += struct.pack('<Q', 400 * 1024 * 1024)
+    with open(path, 'wb') as f:
+        f.write(header)
+        f.truncate(1 << 30)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix='headroom-hostile-')
+    env = dict(os.environ, XDG_DATA_HOME=os.path.join(tmp, 'empty-data'))
+    _, _, _, _, baseline = run(['devices'], env)
+
+    def p(name):
+        return os.path.join(tmp, name)
+
+    os.mkfifo(p('fifo.json'))
+    os.mkfifo(p('fifo.gguf'))
+    os.mkdir(p('dir.json'))
+    os.mkdir(p('dir.gguf'))
+    os.symlink('loop.json', p('loop.json'))
+    os.symlink('loop.gguf', p('loop.gguf'))
+    os.symlink('nowhere.json', p('dangling.json'))
+    os.symlink('/dev/zero', p('zero.gguf'))
+    with open(p('deep.json'), 'w') as f:
+        f.write('{"model_type": ' + '[' * 100000)
+    with open(p('huge.json'), 'wb') as f:
+        f.truncate(17 * 1024 * 1024)
+    gguf_with_huge_string(p('huge-string.gguf'))
+    with open(p('secret.json'), 'w') as f:
+        f.write('{}')
+    os.chmod(p('secret.json'), 0)
+
+    cases = [
+        ('a FIFO as config.json', 'fifo.json'),
+        ('a FIFO as GGUF', 'fifo.gguf'),
+        ('/dev/zero', '/dev/zero'),
+        ('a link to /dev/zero as GGUF', 'zero.gguf'),
+        ('a directory as config.json', 'dir.json'),
+        ('a directory as GGUF', 'dir.gguf'),
+        ('a symlink loop as config.json', 'loop.json'),
+        ('a symlink loop as GGUF', 'loop.gguf'),
+        ('a dangling symlink', 'dangling.json'),
+        ('100,000 levels of nesting', 'deep.json'),
+        ('a 17 MiB config.json', 'huge.json'),
+        ('a 400 MiB string in a sparse GGUF', 'huge-string.gguf'),
+        ('an unreadable file', 'secret.json'),
+    ]
+    for what, name in cases:
+        path = name if name.startswith('/') else p(name)
+        for args in (['inspect', path],
+                     ['estimate', '--model', path, '--precision', 'q4_k_m']):
+            label = f'{args[0]}: {what}'
+            if name == 'secret.json' and os.geteuid() == 0:
+                skip(label, 'root reads files whatever their mode')
+                continue
+            check_refused(label, args, path, env, baseline)
+
+    # A file that grows while it is read.
+    grower = Grower(p('growing.json'))
+    grower.start()
+    time.sleep(0.05)
+    for args in (['inspect', p('growing.json')],
+                 ['estimate', '--model', p('growing.json'), '--precision', 'q4_k_m']):
+        check_refused(f'{args[0]}: a file growing while it is read', args,
+                      p('growing.json'), env, baseline)
+    grower.running = False
+    grower.join()
+
+    # The same things in the user's catalog directory: a warning each,
+    # and the command still answers.
+    data = os.path.join(tmp, 'data', 'headroom')
+    os.makedirs(data)
+    os.mkfifo(os.path.join(data, 'fifo.json'))
+    os.mkdir(os.path.join(data, 'dir.json'))
+    os.symlink('loop.json', os.path.join(data, 'loop.json'))
+    os.symlink('/dev/zero', os.path.join(data, 'zero.json'))
+    with open(os.path.join(data, 'imported-models.json'), 'w') as f:
+        f.write('{"models": [')
+    with open(os.path.join(data, 'deep.json'), 'w') as f:
+        f.write('[' * 100000)
+    env_data = dict(os.environ, XDG_DATA_HOME=os.path.join(tmp, 'data'))
+    status, out, err, seconds, rss = run(['models', '--json'], env_data)
+    lines = err.decode('utf-8', 'replace').splitlines()
+    names = ['fifo.json', 'dir.json', 'loop.json', 'zero.json', 'imported-models.json',
+             'deep.json']
+    ok = (status == 0 and b'"THUDM/GLM-4-9B-0414"' in out and len(lines) == len(names)
+          and all(line.startswith('headroom-cli: warning: ') for line in lines)
+          and all(any(name in line for line in lines) for name in names)
+          and seconds < SECONDS)
+    report(ok, f'a hostile catalog directory: {len(lines)} warnings, the catalog answers, '
+           f'{seconds:.2f} s', f'status {status}, stderr {err!r}')
+
+    os.chmod(p('secret.json'), stat.S_IRUSR | stat.S_IWUSR)
+    subprocess.run(['rm', '-rf', tmp])
+    print(f'1..{n}')
+    return 1 if failed else 0
+
+
+sys.exit(main())
