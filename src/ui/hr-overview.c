@@ -296,9 +296,16 @@ update_captions (HrOverview       *self,
   g_autofree char *mha = hr_format_size (e->kv_mha_bytes, units);
   g_autofree char *saved = hr_format_percent (e->kv_savings, 1);
 
-  total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device",
-                                             "weights, KV cache and overhead on %u devices",
-                                             gpus), gpus);
+  if (is_offloaded (e))
+    total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device "
+                                               "and in system RAM",
+                                               "weights, KV cache and overhead on %u devices "
+                                               "and in system RAM",
+                                               gpus), gpus);
+  else
+    total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device",
+                                               "weights, KV cache and overhead on %u devices",
+                                               gpus), gpus);
   /* TRANSLATORS: "of 11.81 GiB usable" */
   per_device_caption = g_strdup_printf (_("of %s usable"), usable);
   if (is_offloaded (e) && e->max_context == 0)
