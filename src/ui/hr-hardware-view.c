@@ -4,7 +4,7 @@
  *
  * The seed page's hardware compatibility table (panel P8) for every
  * device of the catalog: memory required on one device, its share of the
- * device, the verdict and the decode speed, filtered by vendor and name
+ * device, the verdict, the prompt and decode speeds, filtered by vendor and name
  * and sortable by every column.  Activating a row (Enter or a double
  * click) makes that device the calculator's.  Figures are read from the
  * HrHardwareTable rows; the view only formats them.
@@ -28,6 +28,7 @@ typedef enum
   CELL_REQUIRED,
   CELL_SHARE,
   CELL_VERDICT,
+  CELL_PREFILL,
   CELL_DECODE,
   N_CELL_KINDS
 } CellKind;
@@ -55,6 +56,7 @@ struct _HrHardwareView
   GtkColumnViewColumn *required_column;
   GtkColumnViewColumn *share_column;
   GtkColumnViewColumn *verdict_column;
+  GtkColumnViewColumn *prefill_column;
   GtkColumnViewColumn *decode_column;
 };
 
@@ -107,6 +109,17 @@ device_markup (HrHardware *hardware,
   if (current)
     return g_strdup_printf ("<b>%s</b>", markup);
   return g_steal_pointer (&markup);
+}
+
+/* The speed a row shows: none where it does not run. */
+static double
+shown_speed (HrHardwareRow *row,
+             gboolean       prefill)
+{
+  if (!hr_hardware_row_get_valid (row) || hr_hardware_row_get_verdict (row) == HR_VERDICT_NO_FIT)
+    return 0.0;
+  return prefill ? hr_hardware_row_get_prefill_tokens_per_s (row)
+                 : hr_hardware_row_get_decode_tokens_per_s (row);
 }
 
 static void
@@ -182,12 +195,14 @@ update_cell (HrTableView *table,
       hr_table_cell_verdict_update (child, hr_hardware_row_get_verdict (row), valid);
       break;
 
+    case CELL_PREFILL:
     case CELL_DECODE:
       {
-        g_autofree char *text = NULL;
+        /* What does not run has no speed; the nominal method times no
+         * prompt. */
+        double rate = shown_speed (row, kind == CELL_PREFILL);
+        g_autofree char *text = rate > 0 ? hr_format_rate (rate) : g_strdup ("—");
 
-        text = valid ? hr_format_rate (hr_hardware_row_get_decode_tokens_per_s (row))
-                     : g_strdup ("—");
         hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
       }
       break;
@@ -241,6 +256,10 @@ create_cell (HrTableView *table,
       child = hr_table_cell_verdict_new ();
       break;
 
+    case CELL_PREFILL:
+      child = hr_table_cell_number_new (13);
+      break;
+
     case CELL_DECODE:
       child = hr_table_cell_number_new (11);
       break;
@@ -281,6 +300,19 @@ compare_verdicts (gconstpointer a,
 {
   HrVerdict x = hr_hardware_row_get_verdict ((HrHardwareRow *) a);
   HrVerdict y = hr_hardware_row_get_verdict ((HrHardwareRow *) b);
+
+  return (x > y) - (x < y);
+}
+
+/* By the speed shown, so that rows showing none sort past the slowest. */
+static int
+compare_speeds (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  gboolean prefill = GPOINTER_TO_INT (user_data);
+  double x = shown_speed ((HrHardwareRow *) a, prefill);
+  double y = shown_speed ((HrHardwareRow *) b, prefill);
 
   return (x > y) - (x < y);
 }
@@ -539,6 +571,7 @@ hr_hardware_view_class_init (HrHardwareViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, required_column);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, share_column);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, verdict_column);
+  gtk_widget_class_bind_template_child (widget_class, HrHardwareView, prefill_column);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, decode_column);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
@@ -552,6 +585,8 @@ hr_hardware_view_init (HrHardwareView *self)
   HrTableView *table = HR_TABLE_VIEW (self);
   g_autoptr(GtkCustomSorter) specs_sorter = NULL;
   g_autoptr(GtkCustomSorter) verdict_sorter = NULL;
+  g_autoptr(GtkCustomSorter) prefill_sorter = NULL;
+  g_autoptr(GtkCustomSorter) decode_sorter = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -560,12 +595,17 @@ hr_hardware_view_init (HrHardwareView *self)
   hr_table_view_set_cell_factory (table, self->required_column, CELL_REQUIRED);
   hr_table_view_set_cell_factory (table, self->share_column, CELL_SHARE);
   hr_table_view_set_cell_factory (table, self->verdict_column, CELL_VERDICT);
+  hr_table_view_set_cell_factory (table, self->prefill_column, CELL_PREFILL);
   hr_table_view_set_cell_factory (table, self->decode_column, CELL_DECODE);
 
   specs_sorter = gtk_custom_sorter_new (compare_specs, NULL, NULL);
   gtk_column_view_column_set_sorter (self->specs_column, GTK_SORTER (specs_sorter));
   verdict_sorter = gtk_custom_sorter_new (compare_verdicts, NULL, NULL);
   gtk_column_view_column_set_sorter (self->verdict_column, GTK_SORTER (verdict_sorter));
+  prefill_sorter = gtk_custom_sorter_new (compare_speeds, GINT_TO_POINTER (TRUE), NULL);
+  gtk_column_view_column_set_sorter (self->prefill_column, GTK_SORTER (prefill_sorter));
+  decode_sorter = gtk_custom_sorter_new (compare_speeds, GINT_TO_POINTER (FALSE), NULL);
+  gtk_column_view_column_set_sorter (self->decode_column, GTK_SORTER (decode_sorter));
 
   self->filter = gtk_custom_filter_new (filter_row, self, NULL);
   gtk_filter_list_model_set_filter (self->filter_model, GTK_FILTER (self->filter));

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Each row is the calculator's scenario run on one device of the catalog:
- * per-device memory required, its share of the device, the verdict and
- * the decode speed.  Rows are updated in place and notify what changed;
+ * per-device memory required, its share of the device, the verdict, the
+ * prompt speed (prefill) and the decode speed.  Rows are updated in place and notify what changed;
  * then “refreshed” tells views to redraw their cells and re-sort.
  */
 
@@ -23,6 +23,7 @@ struct _HrHardwareRow
   guint64 required_bytes;
   double share;
   double decode_tokens_per_s;
+  double prefill_tokens_per_s;
   gboolean valid;
   HrVerdict verdict;
 };
@@ -49,6 +50,8 @@ static const HrField row_fields[] = {
             "Required / device memory"),
   HR_FIELD (HrHardwareRow, "decode_tokens_per_s", HR_FIELD_DOUBLE, FALSE, 0,
             decode_tokens_per_s, "Single-stream decode"),
+  HR_FIELD (HrHardwareRow, "prefill_tokens_per_s", HR_FIELD_DOUBLE, FALSE, 0,
+            prefill_tokens_per_s, "Prompt processing; 0 where not timed"),
   HR_FIELD (HrHardwareRow, "valid", HR_FIELD_BOOL, FALSE, 0, valid,
             "The estimate succeeded"),
 };
@@ -122,6 +125,7 @@ row_update (HrHardwareRow    *self,
   self->required_bytes = estimate.per_device_bytes;
   self->share = estimate.device_share;
   self->decode_tokens_per_s = estimate.decode_tokens_per_s;
+  self->prefill_tokens_per_s = estimate.prefill_tokens_per_s;
   self->verdict = self->valid ? estimate.verdict : HR_VERDICT_NO_FIT;
 
   hr_fields_notify_changes (self, &previous, row_fields, G_N_ELEMENTS (row_fields),
@@ -195,4 +199,5 @@ ROW_GETTER (guint64, required_bytes, 0)
 ROW_GETTER (double, share, 0)
 ROW_GETTER (HrVerdict, verdict, HR_VERDICT_NO_FIT)
 ROW_GETTER (double, decode_tokens_per_s, 0)
+ROW_GETTER (double, prefill_tokens_per_s, 0)
 ROW_GETTER (gboolean, valid, FALSE)
