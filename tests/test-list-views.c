@@ -503,11 +503,17 @@ rate_of (GtkWidget *row)
 {
   g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
 
+  /* the decode column is the last, its unit in the caption */
   collect_texts (row, texts);
-  for (guint i = 0; i < texts->len; i++)
-    if (g_str_has_suffix (texts->pdata[i], "tok/s"))
-      return g_ascii_strtod (texts->pdata[i], NULL);
-  g_assert_not_reached ();
+  g_assert_cmpuint (texts->len, >, 0);
+  {
+    const char *last = texts->pdata[texts->len - 1];
+    char *end = NULL;
+    double rate = g_ascii_strtod (last, &end);
+
+    g_assert_true (end != last && *end == '\0');
+    return rate;
+  }
 }
 
 static void

@@ -445,9 +445,11 @@ find_toggle (GtkWidget  *root,
     {
       guint index = i;
       GtkWidget *button = find_nth (root, GTK_TYPE_TOGGLE_BUTTON, &index);
+      GtkWidget *child;
 
       g_assert_nonnull (button);
-      if (g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)), label) == 0)
+      child = gtk_button_get_child (GTK_BUTTON (button));
+      if (GTK_IS_LABEL (child) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (child)), label) == 0)
         return GTK_TOGGLE_BUTTON (button);
     }
 }

@@ -83,8 +83,9 @@ format_device_memory (guint64 bytes,
   return hr_format_size (bytes, units);
 }
 
-/* "NVIDIA RTX 3090 24GB" with the vendor dimmed; names that already
- * start with the vendor ("Apple M2 Max 64GB") dim that word instead. */
+/* "RTX 3090 24GB": the name without its vendor (the vendor filter and
+ * the tooltip name it), so that the speed columns fit beside the
+ * sidebar; bold on the current device. */
 static char *
 device_markup (HrHardware *hardware,
                gboolean    current)
@@ -92,23 +93,26 @@ device_markup (HrHardware *hardware,
   const char *name = hr_hardware_get_name (hardware);
   const char *vendor = hr_hardware_get_vendor (hardware);
   gsize vendor_len = vendor != NULL ? strlen (vendor) : 0;
-  g_autofree char *escaped_vendor = NULL;
-  g_autofree char *escaped_name = NULL;
-  g_autofree char *markup = NULL;
+  g_autofree char *escaped = NULL;
 
   if (vendor_len > 0 && g_str_has_prefix (name, vendor) && name[vendor_len] == ' ')
     name += vendor_len + 1;
-
-  escaped_vendor = g_markup_escape_text (vendor != NULL ? vendor : "", -1);
-  escaped_name = g_markup_escape_text (name, -1);
-  if (vendor_len > 0)
-    markup = g_strdup_printf ("<span alpha=\"55%%\">%s</span> %s", escaped_vendor, escaped_name);
-  else
-    markup = g_steal_pointer (&escaped_name);
-
+  escaped = g_markup_escape_text (name, -1);
   if (current)
-    return g_strdup_printf ("<b>%s</b>", markup);
-  return g_steal_pointer (&markup);
+    return g_strdup_printf ("<b>%s</b>", escaped);
+  return g_steal_pointer (&escaped);
+}
+
+/* "NVIDIA RTX 3090 24GB", the tooltip of the device cell. */
+static char *
+device_full_name (HrHardware *hardware)
+{
+  const char *name = hr_hardware_get_name (hardware);
+  const char *vendor = hr_hardware_get_vendor (hardware);
+
+  if (vendor == NULL || *vendor == '\0' || g_str_has_prefix (name, vendor))
+    return g_strdup (name);
+  return g_strdup_printf ("%s %s", vendor, name);
 }
 
 /* The speed a row shows: none where it does not run. */
@@ -120,6 +124,43 @@ shown_speed (HrHardwareRow *row,
     return 0.0;
   return prefill ? hr_hardware_row_get_prefill_tokens_per_s (row)
                  : hr_hardware_row_get_decode_tokens_per_s (row);
+}
+
+/* A model that runs with layers in system RAM says so, not “tight”:
+ * the GPU is full because llama.cpp filled it. */
+static void
+update_offload_verdict (GtkWidget     *cell,
+                        HrHardwareRow *row,
+                        guint          units)
+{
+  GtkWidget *label = gtk_widget_get_last_child (cell);
+  HrPlacementKind placement = hr_hardware_row_get_placement (row);
+  g_autofree char *host = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (!hr_hardware_row_get_valid (row) ||
+      hr_hardware_row_get_verdict (row) == HR_VERDICT_NO_FIT ||
+      (placement != HR_PLACEMENT_PARTIAL && placement != HR_PLACEMENT_CPU))
+    {
+      hr_ui_set_cell_tooltip (label, NULL);
+      return;
+    }
+
+  host = hr_format_size (hr_hardware_row_get_host_bytes (row), units);
+  /* TRANSLATORS: tooltip of an offloaded row of the hardware table,
+   * "27 of 49 layers on the GPU, 9.31 GiB in system RAM" */
+  tooltip = g_strdup_printf (_("%u of %u layers on the GPU, %s in system RAM"),
+                             hr_hardware_row_get_gpu_layers (row),
+                             hr_hardware_row_get_layer_count (row), host);
+  hr_ui_inscription_set_text (GTK_INSCRIPTION (label),
+                              placement == HR_PLACEMENT_CPU
+                              /* TRANSLATORS: a verdict of the hardware table: no
+                               * layer on the GPU */
+                              ? _("Runs on the CPU")
+                              /* TRANSLATORS: a verdict of the hardware table: some
+                               * layers in system RAM */
+                              : _("Partly offloaded"));
+  hr_ui_set_cell_tooltip (label, tooltip);
 }
 
 static void
@@ -144,9 +185,9 @@ update_cell (HrTableView *table,
         gboolean current = calculator != NULL &&
                            hardware == hr_calculator_get_hardware (calculator);
         g_autofree char *markup = device_markup (hardware, current);
+        g_autofree char *full_name = device_full_name (hardware);
 
-        hr_table_cell_marked_update (child, markup, hr_hardware_get_name (hardware), current,
-                                     _("Current device"));
+        hr_table_cell_marked_update (child, markup, full_name, current, _("Current device"));
       }
       break;
 
@@ -193,6 +234,7 @@ update_cell (HrTableView *table,
 
     case CELL_VERDICT:
       hr_table_cell_verdict_update (child, hr_hardware_row_get_verdict (row), valid);
+      update_offload_verdict (child, row, units);
       break;
 
     case CELL_PREFILL:
@@ -201,8 +243,14 @@ update_cell (HrTableView *table,
         /* What does not run has no speed; the nominal method times no
          * prompt. */
         double rate = shown_speed (row, kind == CELL_PREFILL);
-        g_autofree char *text = rate > 0 ? hr_format_rate (rate) : g_strdup ("—");
+        g_autofree char *text = NULL;
 
+        /* Tokens per second, as the caption says: the unit on every
+         * cell would push the last column out of an 800 px table. */
+        if (rate <= 0)
+          text = g_strdup ("—");
+        else
+          text = g_strdup_printf (kind == CELL_PREFILL ? "%.0f" : "%.1f", rate);
         hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
       }
       break;
@@ -222,7 +270,11 @@ create_cell (HrTableView *table,
   switch (kind)
     {
     case CELL_DEVICE:
-      child = hr_table_cell_marked_new (26, 30);
+      /* Narrow enough for the speed columns beside the sidebar; a long
+       * name keeps its start and its memory size. */
+      child = hr_table_cell_marked_new (16, 30);
+      g_object_set (gtk_widget_get_last_child (child),
+                    "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE, NULL);
       break;
 
     case CELL_SPECS:
@@ -257,11 +309,11 @@ create_cell (HrTableView *table,
       break;
 
     case CELL_PREFILL:
-      child = hr_table_cell_number_new (13);
+      child = hr_table_cell_number_new (6);
       break;
 
     case CELL_DECODE:
-      child = hr_table_cell_number_new (11);
+      child = hr_table_cell_number_new (6);
       break;
 
     case N_CELL_KINDS:
@@ -419,7 +471,13 @@ update_caption (HrHardwareView *self)
     caption = g_strdup_printf (_("%s at %s with %s tokens of context, on each device. "
                                  "Double-click a device to use it."),
                                model_name, precision_label, context);
-  gtk_label_set_text (self->caption_label, caption);
+  {
+    /* TRANSLATORS: after the hardware table's caption */
+    g_autofree char *full = g_strdup_printf ("%s %s", caption,
+                                             _("Prompt and decode speeds in tokens per "
+                                               "second."));
+    gtk_label_set_text (self->caption_label, full);
+  }
 }
 
 static gboolean

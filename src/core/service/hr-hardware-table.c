@@ -24,6 +24,10 @@ struct _HrHardwareRow
   double share;
   double decode_tokens_per_s;
   double prefill_tokens_per_s;
+  guint32 placement;          /* an HrPlacementKind */
+  guint32 gpu_layers;
+  guint32 layer_count;
+  guint64 host_bytes;
   gboolean valid;
   HrVerdict verdict;
 };
@@ -52,6 +56,14 @@ static const HrField row_fields[] = {
             decode_tokens_per_s, "Single-stream decode"),
   HR_FIELD (HrHardwareRow, "prefill_tokens_per_s", HR_FIELD_DOUBLE, FALSE, 0,
             prefill_tokens_per_s, "Prompt processing; 0 where not timed"),
+  HR_FIELD (HrHardwareRow, "placement", HR_FIELD_U32, FALSE, 0, placement,
+            "An HrPlacementKind"),
+  HR_FIELD (HrHardwareRow, "gpu_layers", HR_FIELD_U32, FALSE, 0, gpu_layers,
+            "Layers on the GPUs (llama.cpp's count)"),
+  HR_FIELD (HrHardwareRow, "layer_count", HR_FIELD_U32, FALSE, 0, layer_count,
+            "Layers as llama.cpp counts them"),
+  HR_FIELD (HrHardwareRow, "host_bytes", HR_FIELD_U64, FALSE, 0, host_bytes,
+            "What stays in system RAM"),
   HR_FIELD (HrHardwareRow, "valid", HR_FIELD_BOOL, FALSE, 0, valid,
             "The estimate succeeded"),
 };
@@ -126,6 +138,10 @@ row_update (HrHardwareRow    *self,
   self->share = estimate.device_share;
   self->decode_tokens_per_s = estimate.decode_tokens_per_s;
   self->prefill_tokens_per_s = estimate.prefill_tokens_per_s;
+  self->placement = estimate.placement;
+  self->gpu_layers = estimate.gpu_layers;
+  self->layer_count = estimate.layer_count;
+  self->host_bytes = estimate.host_bytes;
   self->verdict = self->valid ? estimate.verdict : HR_VERDICT_NO_FIT;
 
   hr_fields_notify_changes (self, &previous, row_fields, G_N_ELEMENTS (row_fields),
@@ -200,4 +216,8 @@ ROW_GETTER (double, share, 0)
 ROW_GETTER (HrVerdict, verdict, HR_VERDICT_NO_FIT)
 ROW_GETTER (double, decode_tokens_per_s, 0)
 ROW_GETTER (double, prefill_tokens_per_s, 0)
+ROW_GETTER (HrPlacementKind, placement, HR_PLACEMENT_GPU)
+ROW_GETTER (guint, gpu_layers, 0)
+ROW_GETTER (guint, layer_count, 0)
+ROW_GETTER (guint64, host_bytes, 0)
 ROW_GETTER (gboolean, valid, FALSE)
