@@ -34,6 +34,7 @@ struct _HrOverview
   HrView parent_instance;
 
   HrMemoryChart *chart;
+  GtkWidget *prompt_box;
   GtkToggleButton *prompt_question;
   GtkToggleButton *prompt_document;
   GtkToggleButton *prompt_context;
@@ -597,20 +598,29 @@ update_speed (HrOverview       *self,
     }
   else
     {
-      const char *why = runs ? _("the nominal method times decode only: choose an engine")
-                             : "";
-
       gtk_label_set_label (self->prefill_label, "—");
-      gtk_label_set_label (self->prefill_caption, why);
+      gtk_label_set_label (self->prefill_caption, "");
       gtk_label_set_label (self->ttft_label, "—");
-      gtk_label_set_label (self->ttft_caption, why);
+      gtk_label_set_label (self->ttft_caption, "");
       gtk_label_set_label (self->answer_label, "—");
-      gtk_label_set_label (self->answer_caption, why);
+      gtk_label_set_label (self->answer_caption, "");
     }
+  /* The presets only matter where the prompt is timed. */
+  gtk_widget_set_sensitive (self->prompt_box, timed);
 
   if (!runs)
     gtk_label_set_label (self->speed_note, hr_calculator_get_valid (calculator)
                          ? _("No speed: it does not run as set.") : "");
+  else if (!timed)
+    gtk_label_set_label (self->speed_note,
+                         _("The nominal method times decode only: choose an engine profile "
+                           "to time the prompt and the answer."));
+  else if (e->engine == HR_ENGINE_VLLM || e->engine == HR_ENGINE_SGLANG)
+    /* hr-speed.h: HR_SPEED_ETA_W_SERVING and its matrix share */
+    gtk_label_set_label (self->speed_note,
+                         _("Estimates: decode with vLLM’s kernels, fitted on two single-stream "
+                           "measurements; the prompt as in the llama-bench fit, measured "
+                           "without flash attention (2024 builds)."));
   else
     gtk_label_set_label (self->speed_note,
                          _("Estimates fitted on llama-bench runs measured without flash "
@@ -773,6 +783,7 @@ hr_overview_class_init (HrOverviewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom_app/Headroom/ui/hr-overview.ui");
   gtk_widget_class_bind_template_child (widget_class, HrOverview, chart);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_box);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_question);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_document);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_context);
