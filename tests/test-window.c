@@ -25,7 +25,10 @@ static void
 collect_labels (GtkWidget *widget,
                 GString   *out)
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+  /* what is hidden, with everything in it, is not shown */
+  if (!gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
     {
       g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
       g_string_append_c (out, '\n');
@@ -646,6 +649,50 @@ test_prompt_presets (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* An impossible combination: one state, no figures, and the one change
+ * that makes it run. */
+static void
+test_impossible_fix (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  GtkWidget *overview = hr_window_get_view (window, "overview");
+  GtkWidget *fix = NULL;
+  g_autofree char *text = NULL;
+
+  set_seed_case (calc);
+  hr_calculator_set_engine (calc, HR_ENGINE_VLLM);   /* Q4_K_M is a GGUF type */
+  iterate ();
+  g_assert_false (hr_calculator_get_valid (calc));
+  text = view_text (window, "overview");
+  assert_shows (text, "No estimate");
+  assert_shows (text, "vLLM serves safetensors checkpoints");
+  /* no figure of the failed run: no zeros */
+  g_assert_null (strstr (text, "0.00\u00a0GiB"));
+  g_assert_null (strstr (text, "tok/s"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (find_chart (overview))));
+
+  for (guint i = 0; fix == NULL; i++)
+    {
+      guint index = i;
+      GtkWidget *button = find_nth (overview, GTK_TYPE_BUTTON, &index);
+
+      g_assert_nonnull (button);
+      if (gtk_widget_get_visible (button) &&
+          g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)),
+                     "Choose the Engine Automatically") == 0)
+        fix = button;
+    }
+  g_signal_emit_by_name (fix, "clicked");
+  iterate ();
+  g_assert_true (hr_calculator_get_valid (calc));
+  g_assert_cmpint (hr_calculator_get_engine (calc), ==, HR_ENGINE_AUTO);
+  g_assert_false (gtk_widget_get_visible (fix));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (find_chart (overview))));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GSettings *
 app_settings (void)
 {
@@ -790,6 +837,7 @@ main (int   argc,
   g_test_add_func ("/window/engine-profiles", test_engine_profiles);
   g_test_add_func ("/window/gpu-layers-control", test_gpu_layers_control);
   g_test_add_func ("/window/prompt-presets", test_prompt_presets);
+  g_test_add_func ("/window/impossible-fix", test_impossible_fix);
   g_test_add_func ("/window/settings-restored", test_settings_restored);
   g_test_add_func ("/window/settings-fallback", test_settings_fallback);
   g_test_add_func ("/window/settings-saved", test_settings_saved);

@@ -34,6 +34,10 @@ struct _HrOverview
   HrView parent_instance;
 
   HrMemoryChart *chart;
+  GtkWidget *fix_button;
+  GtkWidget *figures;
+  GtkWidget *speed_box;
+  GtkWidget *assumptions_expander;
   GtkWidget *prompt_box;
   GtkToggleButton *prompt_question;
   GtkToggleButton *prompt_document;
@@ -75,6 +79,16 @@ verdict_classes (gpointer  self,
   char *classes[] = { (char *) "card", (char *) "verdict", state, NULL };
 
   return g_strdupv (classes);
+}
+
+/* Template closure: an estimate that failed shows the error icon, not
+ * the icon of the last verdict. */
+static char *
+overview_verdict_icon (gpointer  self,
+                       HrVerdict verdict,
+                       gboolean  valid)
+{
+  return hr_ui_verdict_icon (self, valid ? verdict : HR_VERDICT_NO_FIT);
 }
 
 static char *
@@ -216,6 +230,84 @@ update_verdict (HrOverview       *self,
     }
   gtk_label_set_label (self->verdict_title, title);
   gtk_label_set_label (self->verdict_subtitle, subtitle);
+}
+
+/* An impossible combination: one state (no figures, no zeros), the
+ * reason, and the one change that makes it run (HrEstimate.fix). */
+static void
+update_fix (HrOverview       *self,
+            const HrEstimate *e)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  gboolean valid = hr_calculator_get_valid (calculator);
+  g_autofree char *label = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->chart), valid);
+  gtk_widget_set_visible (self->figures, valid);
+  gtk_widget_set_visible (self->speed_box, valid);
+  gtk_widget_set_visible (GTK_WIDGET (self->savings_label), valid);
+  gtk_widget_set_visible (self->assumptions_expander, valid);
+
+  if (!valid)
+    switch (e->fix)
+      {
+      case HR_FIX_FLASH_ATTN_ON:
+        label = g_strdup (_("Turn On Flash Attention"));
+        break;
+      case HR_FIX_KV_FP16:
+        label = g_strdup (_("Use an FP16 Cache"));
+        break;
+      case HR_FIX_ENGINE_AUTO:
+        label = g_strdup (_("Choose the Engine Automatically"));
+        break;
+      case HR_FIX_GPU_COUNT:
+        /* TRANSLATORS: a button: the nearest GPU count the heads divide */
+        label = g_strdup_printf (ngettext ("Use %u GPU", "Use %u GPUs", e->fix_gpus),
+                                 e->fix_gpus);
+        break;
+      case HR_FIX_NONE:
+      default:
+        break;
+      }
+  gtk_widget_set_visible (self->fix_button, label != NULL);
+  if (label != NULL)
+    gtk_button_set_label (GTK_BUTTON (self->fix_button), label);
+}
+
+static void
+on_fix_clicked (HrOverview *self)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  const HrEstimate *e;
+
+  if (calculator == NULL || hr_calculator_get_valid (calculator))
+    return;
+  e = hr_calculator_get_estimate (calculator);
+  switch (e->fix)
+    {
+    case HR_FIX_FLASH_ATTN_ON:
+      {
+        HrEngineOptions options = *hr_calculator_get_engine_options (calculator);
+
+        options.flash_attn = HR_FLASH_ATTN_ON;
+        hr_calculator_set_engine_options (calculator, &options);
+      }
+      break;
+    case HR_FIX_KV_FP16:
+      hr_calculator_set_kv_type (calculator,
+                                 hr_catalog_find_kv_type (hr_calculator_get_catalog (calculator),
+                                                          "fp16"));
+      break;
+    case HR_FIX_ENGINE_AUTO:
+      hr_calculator_set_engine (calculator, HR_ENGINE_AUTO);
+      break;
+    case HR_FIX_GPU_COUNT:
+      hr_calculator_set_gpu_count (calculator, e->fix_gpus);
+      break;
+    case HR_FIX_NONE:
+    default:
+      break;
+    }
 }
 
 /* When it does not fit: what single change would make it fit. */
@@ -749,6 +841,7 @@ update (HrView *view)
     return;
 
   e = hr_calculator_get_estimate (calculator);
+  update_fix (self, e);
   update_verdict (self, e);
   update_advice (self, e);
   update_chart (self, e);
@@ -783,6 +876,10 @@ hr_overview_class_init (HrOverviewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom_app/Headroom/ui/hr-overview.ui");
   gtk_widget_class_bind_template_child (widget_class, HrOverview, chart);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, fix_button);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, figures);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, speed_box);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, assumptions_expander);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_box);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_question);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_document);
@@ -811,6 +908,8 @@ hr_overview_class_init (HrOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrOverview, assumptions_label);
   gtk_widget_class_bind_template_callback (widget_class, verdict_classes);
   gtk_widget_class_bind_template_callback (widget_class, on_prompt_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_fix_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, overview_verdict_icon);
   hr_ui_format_bind_callbacks (widget_class);
 }
 
