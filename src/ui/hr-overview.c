@@ -401,10 +401,12 @@ update_captions (HrOverview       *self,
                                                gpus), gpus);
   /* TRANSLATORS: "of 11.81 GiB usable" */
   per_device_caption = g_strdup_printf (_("of %s usable"), usable);
-  if (is_offloaded (e) && e->max_context == 0)
+  if (e->max_context == 0 && !e->max_context_unbounded)
     {
       gtk_label_set_label (self->max_context_label, "—");
-      max_caption = g_strdup (_("not even a short context fits every layer on the GPU"));
+      max_caption = g_strdup (is_offloaded (e)
+                              ? _("not even a short context fits every layer on the GPU")
+                              : _("not even a short context fits"));
     }
   else if (e->max_context_unbounded)
     {
@@ -472,10 +474,18 @@ update_engine_card (HrOverview       *self,
   else if (engine == HR_ENGINE_VLLM)
     {
       gtk_label_set_label (self->engine_title, _("KV cache capacity"));
-      value = hr_format_tokens (e->kv_capacity_tokens);
-      /* TRANSLATORS: "tokens; 1.56 × concurrency at this context" */
-      caption = g_strdup_printf (_("tokens; %.2f× concurrency at this context"),
-                                 e->max_concurrency);
+      if (e->kv_capacity_tokens == 0)
+        {
+          value = g_strdup ("—");
+          caption = g_strdup (_("the weights and buffers leave no room for the cache"));
+        }
+      else
+        {
+          value = hr_format_tokens (e->kv_capacity_tokens);
+          /* TRANSLATORS: "tokens; 1.56 × concurrency at this context" */
+          caption = g_strdup_printf (_("tokens; %.2f× concurrency at this context"),
+                                     e->max_concurrency);
+        }
     }
 
   /* The flow box wraps each card in a GtkFlowBoxChild, which must go too
