@@ -222,6 +222,34 @@ test_hardware_table_follows (void)
   g_assert_cmpuint (found, ==, 2);
 }
 
+/* The system memory reaches llama.cpp's placement in one run. */
+static void
+test_ram (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  const HrSystemMemory detected = { 64ull << 30, 102.4 };
+  const HrSystemMemory none = { 0, 0 };
+  guint runs;
+
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  /* Qwen3-32B at Q4_K_M does not fit 12 GiB: layers go to RAM */
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "Qwen/Qwen3-32B"));
+  g_assert_cmpuint (hr_calculator_get_ram (calc)->bytes, ==, 0);
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->ram_bytes, ==, 32ull << 30);
+
+  runs = hr_calculator_get_n_recomputes (calc);
+  hr_calculator_set_ram (calc, &detected);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, runs + 1);
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->ram_bytes, ==, 64ull << 30);
+  assert_close (hr_calculator_get_estimate (calc)->ram_bandwidth_gbps, 102.4, 1e-9);
+  hr_calculator_set_ram (calc, &detected);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, runs + 1);
+
+  hr_calculator_set_ram (calc, &none);
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->ram_bytes, ==, 32ull << 30);
+}
+
 /* FP16 GLM-4-9B at 32K (20.42 GiB) on a 12 GiB card: each single change
  * the advice names must really fit, and the next better one must not. */
 static void
@@ -553,6 +581,7 @@ main (int   argc,
   g_test_add_func ("/calculator/invalid-input", test_invalid_input);
   g_test_add_func ("/calculator/matrix-follows", test_matrix_follows);
   g_test_add_func ("/calculator/hardware-table-follows", test_hardware_table_follows);
+  g_test_add_func ("/calculator/ram", test_ram);
   g_test_add_func ("/calculator/advice", test_advice);
   g_test_add_func ("/calculator/comparison", test_comparison);
   g_test_add_func ("/calculator/import-saved", test_import_saved);

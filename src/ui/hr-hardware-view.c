@@ -8,6 +8,10 @@
  * and sortable by every column.  Activating a row (Enter or a double
  * click) makes that device the calculator's.  Figures are read from the
  * HrHardwareTable rows; the view only formats them.
+ *
+ * Once the window knows this computer's GPU, “Fits this computer” keeps
+ * the devices with at most its memory, and the detected device itself:
+ * the cards this computer's can stand in for, to see the model on them.
  */
 
 #define G_LOG_DOMAIN "hr-hardware-view"
@@ -40,12 +44,16 @@ struct _HrHardwareView
   /* filter state: NULL = everything */
   char *vendor;
   char **search_words;         /* casefolded */
+  HrHardware *local_device;    /* this computer's, once detected */
+  gboolean fits_only;
 
   /* template children */
   GtkLabel *caption_label;
   GtkSearchEntry *search_entry;
   GtkDropDown *vendor_dropdown;
   GtkStringList *vendor_list;
+  GtkToggleButton *fits_button;
+  GtkFlowBox *filter_box;
   GtkStack *stack;
   GtkColumnView *column_view;
   GtkFilterListModel *filter_model;
@@ -381,6 +389,11 @@ filter_row (gpointer item,
   if (self->vendor != NULL && g_strcmp0 (self->vendor, hr_hardware_get_vendor (hardware)) != 0)
     return FALSE;
 
+  if (self->fits_only && self->local_device != NULL &&
+      g_strcmp0 (hr_hardware_get_id (hardware), hr_hardware_get_id (self->local_device)) != 0 &&
+      hr_hardware_get_memory_bytes (hardware) > hr_hardware_get_memory_bytes (self->local_device))
+    return FALSE;
+
   if (self->search_words == NULL)
     return TRUE;
 
@@ -471,6 +484,21 @@ update_caption (HrHardwareView *self)
     caption = g_strdup_printf (_("%s at %s with %s tokens of context, on each device. "
                                  "Double-click a device to use it."),
                                model_name, precision_label, context);
+  if (self->fits_only && self->local_device != NULL)
+    {
+      guint64 bytes = hr_hardware_get_memory_bytes (self->local_device);
+      g_autofree char *memory = format_device_memory (bytes, hr_view_get_units (HR_VIEW (self)));
+      g_autofree char *fits = NULL;
+      char *with_fits;
+
+      /* TRANSLATORS: before the caption, while "Fits this computer" is on: a
+       * memory size ("12 GiB") and this computer's device ("RTX 3060 12GB") */
+      fits = g_strdup_printf (_("Devices with at most %s of memory, like this computer’s %s."),
+                              memory, hr_hardware_get_name (self->local_device));
+      with_fits = g_strconcat (fits, " ", caption, NULL);
+      g_free (caption);
+      caption = with_fits;
+    }
   {
     /* TRANSLATORS: after the hardware table's caption */
     g_autofree char *full = g_strdup_printf ("%s %s", caption,
@@ -544,6 +572,19 @@ vendor_selected_cb (HrHardwareView *self,
 }
 
 static void
+fits_toggled_cb (HrHardwareView  *self,
+                 GtkToggleButton *button)
+{
+  gboolean active = gtk_toggle_button_get_active (button);
+
+  if (self->fits_only == active)
+    return;
+  self->fits_only = active;
+  update_filter (self);
+  update_caption (self);
+}
+
+static void
 column_view_activate_cb (HrHardwareView *self,
                          guint           position,
                          GtkColumnView  *column_view)
@@ -584,6 +625,7 @@ hr_hardware_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_HARDWARE_VIEW);
 
   g_clear_object (&self->filter);
+  g_clear_object (&self->local_device);
   g_clear_pointer (&self->vendor, g_free);
   g_clear_pointer (&self->search_words, g_strfreev);
 
@@ -620,6 +662,8 @@ hr_hardware_view_class_init (HrHardwareViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, vendor_dropdown);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, vendor_list);
+  gtk_widget_class_bind_template_child (widget_class, HrHardwareView, fits_button);
+  gtk_widget_class_bind_template_child (widget_class, HrHardwareView, filter_box);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, stack);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, column_view);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, filter_model);
@@ -634,6 +678,7 @@ hr_hardware_view_class_init (HrHardwareViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, vendor_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, fits_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, column_view_activate_cb);
 }
 
@@ -647,6 +692,12 @@ hr_hardware_view_init (HrHardwareView *self)
   g_autoptr(GtkCustomSorter) decode_sorter = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The filter bar only wraps: Tab goes from control to control, not
+   * through the flow box's own children. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->filter_box));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    gtk_widget_set_focusable (child, FALSE);
 
   hr_table_view_set_cell_factory (table, self->device_column, CELL_DEVICE);
   hr_table_view_set_cell_factory (table, self->specs_column, CELL_SPECS);
@@ -689,4 +740,41 @@ hr_hardware_view_get_table (HrHardwareView *self)
 {
   g_return_val_if_fail (HR_IS_HARDWARE_VIEW (self), NULL);
   return HR_HARDWARE_TABLE (hr_table_view_get_rows (HR_TABLE_VIEW (self)));
+}
+
+/**
+ * hr_hardware_view_set_local_device:
+ * @device: (nullable): this computer's device, as detected; %NULL when
+ *   none was
+ *
+ * Offers the “Fits this computer” filter: the devices with no more memory
+ * than @device, and @device itself.
+ */
+void
+hr_hardware_view_set_local_device (HrHardwareView *self,
+                                   HrHardware     *device)
+{
+  g_autofree char *memory = NULL;
+  g_autofree char *tooltip = NULL;
+
+  g_return_if_fail (HR_IS_HARDWARE_VIEW (self));
+  g_return_if_fail (device == NULL || HR_IS_HARDWARE (device));
+
+  if (!g_set_object (&self->local_device, device))
+    return;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->fits_button), device != NULL);
+  if (device == NULL)
+    {
+      gtk_toggle_button_set_active (self->fits_button, FALSE);
+      return;
+    }
+
+  memory = format_device_memory (hr_hardware_get_memory_bytes (device),
+                                 hr_view_get_units (HR_VIEW (self)));
+  tooltip = g_strdup_printf (_("Devices with at most %s of memory, like this computer’s %s."),
+                             memory, hr_hardware_get_name (device));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->fits_button), tooltip);
+  update_filter (self);
+  update_caption (self);
 }

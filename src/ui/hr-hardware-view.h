@@ -18,5 +18,7 @@ G_DECLARE_FINAL_TYPE (HrHardwareView, hr_hardware_view, HR, HARDWARE_VIEW, HrTab
 
 GtkWidget       *hr_hardware_view_new       (void);
 HrHardwareTable *hr_hardware_view_get_table (HrHardwareView *self);
+void             hr_hardware_view_set_local_device (HrHardwareView *self,
+                                                    HrHardware     *device);
 
 G_END_DECLS

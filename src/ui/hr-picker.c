@@ -7,6 +7,9 @@
  * by vendor) are chosen from a popover holding a search entry and a
  * GtkListBox, whose header function draws the groups.  The popover and
  * its rows are built when the list is first shown, not with the window.
+ * A status line under the search entry says what the owner is doing
+ * (looking for models on this computer); “opened” tells it the list was
+ * shown, so that such work can wait until it is wanted.
  */
 
 #define G_LOG_DOMAIN "hr-picker"
@@ -27,11 +30,16 @@ struct _HrPicker
   GtkPopover *popover;
   GtkSearchEntry *search;
   GtkListBox *list;
+  GtkWidget *status_box;
+  GtkSpinner *status_spinner;
+  GtkLabel *status_label;
 
   GListModel *items;
   HrPickerDescriber describer;
   GObject *selected;
   gboolean rows_stale;        /* rows are built when the list is first shown */
+  char *status;
+  gboolean busy;
 };
 
 G_DEFINE_FINAL_TYPE (HrPicker, hr_picker, ADW_TYPE_BIN)
@@ -43,6 +51,16 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  OPENED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* Rows wider than this are ellipsized, not the popover widened. */
+#define ROW_MAX_WIDTH_CHARS 48
 
 #define ITEM_KEY "hr-picker-item"
 #define GROUP_KEY "hr-picker-group"
@@ -57,6 +75,17 @@ update_button (HrPicker *self)
     title = self->describer.title (self->selected);
   gtk_label_set_label (self->button_label, title ? title : _("None"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), title);
+}
+
+static void
+update_status (HrPicker *self)
+{
+  if (self->status_box == NULL)
+    return;
+  gtk_label_set_label (self->status_label, self->status != NULL ? self->status : "");
+  gtk_spinner_set_spinning (self->status_spinner, self->busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->status_spinner), self->busy);
+  gtk_widget_set_visible (self->status_box, self->status != NULL);
 }
 
 static GtkWidget *
@@ -79,15 +108,26 @@ create_row (HrPicker *self,
   label = gtk_label_new (title);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), ROW_MAX_WIDTH_CHARS);
   gtk_box_append (GTK_BOX (box), label);
   if (subtitle != NULL)
     {
-      label = gtk_label_new (subtitle);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_widget_add_css_class (label, "caption");
-      gtk_box_append (GTK_BOX (box), label);
+      g_auto(GStrv) lines = g_strsplit (subtitle, "\n", -1);
+
+      /* Lines after the first are paths: their ends matter most. */
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          label = gtk_label_new (lines[i]);
+          gtk_label_set_xalign (GTK_LABEL (label), 0);
+          gtk_label_set_ellipsize (GTK_LABEL (label),
+                                   i == 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_MIDDLE);
+          gtk_label_set_max_width_chars (GTK_LABEL (label), ROW_MAX_WIDTH_CHARS);
+          if (i > 0)
+            gtk_widget_set_tooltip_text (label, lines[i]);
+          gtk_widget_add_css_class (label, "dim-label");
+          gtk_widget_add_css_class (label, "caption");
+          gtk_box_append (GTK_BOX (box), label);
+        }
     }
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
 
@@ -238,6 +278,8 @@ on_popover_show (HrPicker *self)
         gtk_list_box_select_row (self->list, GTK_LIST_BOX_ROW (child));
         break;
       }
+
+  g_signal_emit (self, signals[OPENED], 0);
 }
 
 /* The menu button asks for its popover before each popup. */
@@ -267,10 +309,25 @@ ensure_popover (GtkMenuButton *button,
   gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
 
+  self->status_spinner = GTK_SPINNER (gtk_spinner_new ());
+  self->status_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->status_label, 0);
+  gtk_label_set_wrap (self->status_label, TRUE);
+  gtk_label_set_max_width_chars (self->status_label, 40);
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "caption");
+  self->status_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_start (self->status_box, 6);
+  gtk_widget_set_margin_end (self->status_box, 6);
+  gtk_box_append (GTK_BOX (self->status_box), GTK_WIDGET (self->status_spinner));
+  gtk_box_append (GTK_BOX (self->status_box), GTK_WIDGET (self->status_label));
+
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_size_request (box, 320, -1);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search));
+  gtk_box_append (GTK_BOX (box), self->status_box);
   gtk_box_append (GTK_BOX (box), scrolled);
+  update_status (self);
 
   self->popover = GTK_POPOVER (gtk_popover_new ());
   gtk_popover_set_child (self->popover, box);
@@ -299,6 +356,7 @@ hr_picker_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->items, self);
   g_clear_object (&self->items);
   g_clear_object (&self->selected);
+  g_clear_pointer (&self->status, g_free);
   G_OBJECT_CLASS (hr_picker_parent_class)->dispose (object);
 }
 
@@ -351,6 +409,15 @@ hr_picker_class_init (HrPickerClass *klass)
     g_param_spec_object ("selected", NULL, NULL, G_TYPE_OBJECT,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * HrPicker::opened:
+   *
+   * The list was just shown.
+   */
+  signals[OPENED] =
+    g_signal_new ("opened", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -423,4 +490,38 @@ hr_picker_popup (HrPicker *self)
 {
   g_return_if_fail (HR_IS_PICKER (self));
   gtk_menu_button_popup (self->button);
+}
+
+/**
+ * hr_picker_set_status:
+ * @text: (nullable): a line shown above the list; %NULL hides it
+ * @busy: whether a spinner turns beside it
+ */
+void
+hr_picker_set_status (HrPicker   *self,
+                      const char *text,
+                      gboolean    busy)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+
+  g_free (self->status);
+  self->status = g_strdup (text);
+  self->busy = text != NULL && busy;
+  update_status (self);
+}
+
+/* The status line's text, or %NULL.  For tests. */
+const char *
+hr_picker_get_status (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), NULL);
+  return self->status;
+}
+
+/* Whether the list is shown. */
+gboolean
+hr_picker_is_open (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), FALSE);
+  return self->popover != NULL && gtk_widget_get_visible (GTK_WIDGET (self->popover));
 }

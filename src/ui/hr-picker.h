@@ -29,5 +29,10 @@ GObject  *hr_picker_get_selected  (HrPicker                *self);
 void      hr_picker_set_selected  (HrPicker                *self,
                                    GObject                 *item);
 void      hr_picker_popup         (HrPicker                *self);
+void      hr_picker_set_status    (HrPicker                *self,
+                                   const char              *text,
+                                   gboolean                 busy);
+const char *hr_picker_get_status  (HrPicker                *self);
+gboolean  hr_picker_is_open       (HrPicker                *self);
 
 G_END_DECLS

@@ -7,11 +7,15 @@
  *                         views built when first shown
  *   hr-window-actions.c   import, CSV export, toasts and the other actions
  *   hr-window-settings.c  what is remembered between runs (GSettings)
+ *   hr-window-detect.c    this computer: detection, the models on disk,
+ *                         devices added by hand
  */
 
 #pragma once
 
 #include "hr-context-row.h"
+#include "hr-detect.h"
+#include "hr-local-models.h"
 #include "hr-matrix-view.h"
 #include "hr-overview.h"
 #include "hr-picker.h"
@@ -39,6 +43,9 @@ struct _HrWindow
   AdwActionRow *flash_row;
   GtkSwitch *flash_switch;
   AdwActionRow *utilization_row;
+  AdwActionRow *detect_row;
+  GtkSpinner *detect_spinner;
+  GtkWidget *edit_device_button;
   GtkAdjustment *utilization_adjustment;
   HrOverview *overview;
   /* The other views are built when first shown, into these slots. */
@@ -55,6 +62,21 @@ struct _HrWindow
   GSettings *settings;        /* NULL when the schema is not installed */
   gboolean restoring;
   GArray *pending_contexts;   /* matrix contexts restored before the matrix exists */
+
+  /* This computer (hr-window-detect.c) */
+  GCancellable *detect_cancellable;   /* non-NULL while detecting */
+  HrSystemInfo *system_info;
+  GListModel *local_devices;          /* HrLocalDevice */
+  HrHardware *detected_hardware;      /* the device picked among them */
+  char *select_unless_changed;        /* first start: the device shown before
+                                       * detection; replaced unless the user
+                                       * chose another meanwhile */
+  char *pending_hardware;             /* a saved detected device, made again */
+  gboolean detect_announce;           /* a toast when the detection ends */
+  GCancellable *scan_cancellable;     /* non-NULL while scanning */
+  gboolean scanned;
+  GListStore *local_models;           /* HrLocalModel found on disk */
+  GtkFlattenListModel *model_items;   /* local models, then the catalog's */
 };
 
 /* hr-window.c */
@@ -64,6 +86,19 @@ GtkWidget *_hr_window_attach_view          (HrWindow      *self,
 /* hr-window-actions.c */
 void       _hr_window_class_actions_init   (HrWindowClass *klass);
 void       _hr_window_actions_init         (HrWindow      *self);
+
+/* hr-window-detect.c */
+void       _hr_window_class_detect_init    (HrWindowClass *klass);
+void       _hr_window_detect_init          (HrWindow      *self);
+void       _hr_window_detect_dispose       (HrWindow      *self);
+GListModel *_hr_window_detect_model_items  (HrWindow      *self);
+void       _hr_window_detect_view_built    (HrWindow      *self,
+                                            GtkWidget     *view);
+void       _hr_window_import_local_model   (HrWindow      *self,
+                                            HrLocalModel  *found);
+char      *_hr_local_model_title           (HrLocalModel  *found);
+char      *_hr_local_model_subtitle        (HrLocalModel  *found);
+char      *_hr_local_model_search_text     (HrLocalModel  *found);
 
 /* hr-window-settings.c */
 void       _hr_window_settings_init        (HrWindow      *self);

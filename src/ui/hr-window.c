@@ -40,9 +40,13 @@ static GParamSpec *properties[N_PROPS];
 
 /* ----------------------------------------------------------- describers */
 
+/* The model picker lists the models on disk (HrLocalModel, “On this
+ * computer”, hr-window-detect.c) above the catalog's. */
 static char *
 model_title (gpointer item)
 {
+  if (HR_IS_LOCAL_MODEL (item))
+    return _hr_local_model_title (item);
   return g_strdup (hr_model_spec_get_name (item));
 }
 
@@ -69,12 +73,16 @@ model_subtitle_text (HrModelSpec *model)
 static char *
 model_subtitle (gpointer item)
 {
+  if (HR_IS_LOCAL_MODEL (item))
+    return _hr_local_model_subtitle (item);
   return model_subtitle_text (item);
 }
 
 static char *
 model_group (gpointer item)
 {
+  if (HR_IS_LOCAL_MODEL (item))
+    return g_strdup (_("On this computer"));
   if (hr_model_spec_get_origin (item) == HR_ORIGIN_USER)
     return g_strdup (_("Imported"));
   return g_strdup (hr_model_spec_get_family (item));
@@ -83,6 +91,8 @@ model_group (gpointer item)
 static char *
 model_search (gpointer item)
 {
+  if (HR_IS_LOCAL_MODEL (item))
+    return _hr_local_model_search_text (item);
   return hr_model_spec_dup_search_text (item);
 }
 
@@ -229,10 +239,12 @@ sync_hardware_picker (HrWindow *self)
 static void
 on_model_picked (HrWindow *self)
 {
-  HrModelSpec *model = HR_MODEL_SPEC (hr_picker_get_selected (self->model_picker));
+  GObject *item = hr_picker_get_selected (self->model_picker);
 
-  if (model != NULL)
-    hr_calculator_set_model (self->calculator, model);
+  if (HR_IS_LOCAL_MODEL (item))
+    _hr_window_import_local_model (self, HR_LOCAL_MODEL (item));
+  else if (item != NULL)
+    hr_calculator_set_model (self->calculator, HR_MODEL_SPEC (item));
 }
 
 static void
@@ -285,6 +297,7 @@ _hr_window_attach_view (HrWindow   *self,
           self->matrix_view = HR_MATRIX_VIEW (view);
           _hr_window_settings_matrix_init (self);
         }
+      _hr_window_detect_view_built (self, view);
       return view;
     }
   return NULL;
@@ -330,6 +343,7 @@ hr_window_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
   _hr_window_settings_dispose (self);
+  _hr_window_detect_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_WINDOW);
   G_OBJECT_CLASS (hr_window_parent_class)->dispose (object);
 }
@@ -406,6 +420,9 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, flash_switch);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, detect_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, detect_spinner);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, edit_device_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, matrix_slot);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_slot);
@@ -428,6 +445,7 @@ hr_window_class_init (HrWindowClass *klass)
   hr_ui_format_bind_callbacks (widget_class);
 
   _hr_window_class_actions_init (klass);
+  _hr_window_class_detect_init (klass);
 }
 
 static void
@@ -444,12 +462,14 @@ hr_window_init (HrWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   catalog = hr_calculator_get_catalog (self->calculator);
-  hr_picker_set_items (self->model_picker, hr_catalog_get_models (catalog), &model_describer);
+  hr_picker_set_items (self->model_picker, _hr_window_detect_model_items (self),
+                       &model_describer);
   hr_picker_set_items (self->hardware_picker, hr_catalog_get_hardware (catalog),
                        &hardware_describer);
 
   gtk_menu_button_set_create_popup_func (self->menu_button, create_primary_menu, self, NULL);
   _hr_window_settings_init (self);
+  _hr_window_detect_init (self);
 
   sync_model_picker (self);
   sync_hardware_picker (self);

@@ -31,5 +31,7 @@ GtkWidget    *hr_window_get_view         (HrWindow      *self,
                                           const char    *name);
 void          hr_window_show_view        (HrWindow      *self,
                                           const char    *name);
+void          hr_window_detect           (HrWindow      *self);
+gboolean      hr_window_is_busy          (HrWindow      *self);
 
 G_END_DECLS

@@ -1043,6 +1043,42 @@ hr_calculator_set_ram_bandwidth (HrCalculator *self,
   recompute (self);
 }
 
+/**
+ * hr_calculator_set_ram:
+ * @ram: the system memory; zero fields take the stated assumption
+ *
+ * Where llama.cpp and Ollama keep what the GPUs do not hold: its size and
+ * bandwidth.  The window fills it from what was detected.  One run when
+ * it changed.
+ */
+void
+hr_calculator_set_ram (HrCalculator         *self,
+                       const HrSystemMemory *ram)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (ram != NULL);
+
+  if (self->scenario.ram.bytes == ram->bytes &&
+      self->scenario.ram.bandwidth_gbps == ram->bandwidth_gbps)
+    return;
+  /* One run; the ram-bytes and ram-bandwidth properties follow. */
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->scenario.ram.bytes != ram->bytes)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RAM_BYTES]);
+  if (self->scenario.ram.bandwidth_gbps != ram->bandwidth_gbps)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RAM_BANDWIDTH]);
+  self->scenario.ram = *ram;
+  recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+const HrSystemMemory *
+hr_calculator_get_ram (HrCalculator *self)
+{
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), NULL);
+  return &self->scenario.ram;
+}
+
 #define INPUT_GETTER(type, name, expr) \
   type \
   hr_calculator_get_##name (HrCalculator *self) \

@@ -72,6 +72,10 @@ const HrEngineOptions *hr_calculator_get_engine_options (HrCalculator *self);
 void               hr_calculator_set_engine_options (HrCalculator          *self,
                                                      const HrEngineOptions *options);
 
+const HrSystemMemory *hr_calculator_get_ram      (HrCalculator *self);
+void               hr_calculator_set_ram            (HrCalculator         *self,
+                                                     const HrSystemMemory *ram);
+
 void               hr_calculator_freeze             (HrCalculator *self);
 void               hr_calculator_thaw               (HrCalculator *self);
 
