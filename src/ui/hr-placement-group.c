@@ -50,6 +50,8 @@ enum {
 /* A bandwidth closer than this to the one used is the same (the spin
  * button shows one decimal). */
 #define BANDWIDTH_EPSILON_GBPS 0.05
+/* Likewise for the memory, shown to a tenth of a GiB. */
+#define RAM_EPSILON_GIB 0.05
 
 static gboolean
 uses_placement (HrCalculator *calculator)
@@ -215,8 +217,10 @@ on_ram_changed (HrPlacementGroup *self)
 
   if (self->syncing || calculator == NULL)
     return;
-  /* The assumption shown again is not a setting. */
-  if ((guint64) (gib * HR_GIB) == hr_calculator_get_estimate (calculator)->ram_bytes)
+  /* The figure used, shown again (to the spin button's tenth of a GiB),
+   * is not a setting. */
+  if (G_APPROX_VALUE (gib, hr_calculator_get_estimate (calculator)->ram_bytes / HR_GIB,
+                      RAM_EPSILON_GIB))
     return;
   hr_calculator_set_ram_bytes (calculator, (guint64) (gib * HR_GIB));
 }
