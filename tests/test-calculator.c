@@ -484,6 +484,205 @@ test_import_saved (void)
   g_rmdir (dir);
 }
 
+/* ------------------------------------------------ placement and timing */
+
+/* Qwen3-30B-A3B in Q4_K_M on a 12 GB card under llama.cpp: partial
+ * offload, as the CLI computes it with the same options. */
+static HrCalculator *
+new_offload_calculator (HrCatalog *catalog)
+{
+  HrCalculator *calc = hr_calculator_new (catalog);
+
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "Qwen/Qwen3-30B-A3B"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "q4_k_m"));
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-3060-12gb"));
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_context (calc, 32768);
+  hr_calculator_thaw (calc);
+  return calc;
+}
+
+/* The CLI's answer for the offload case with @extra options. */
+static JsonObject *
+offload_cli (JsonNode   **root,
+             const char  *extra[])
+{
+  const char *base[] = { "estimate", "--model", "Qwen/Qwen3-30B-A3B", "--precision", "q4_k_m",
+                         "--hardware", "rtx-3060-12gb", "--engine", "llamacpp",
+                         "--context", "32768", "--json" };
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (base); i++)
+    g_ptr_array_add (args, (gpointer) base[i]);
+  for (guint i = 0; extra[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) extra[i]);
+  g_ptr_array_add (args, NULL);
+  *root = hr_test_run_cli_json ((const char * const *) args->pdata);
+  return json_node_get_object (*root);
+}
+
+static void
+assert_matches_cli (HrCalculator *calc,
+                    const char   *extra[])
+{
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *o = offload_cli (&root, extra);
+  const HrEstimate *e = hr_calculator_get_estimate (calc);
+
+  g_assert_true (hr_calculator_get_valid (calc));
+  g_assert_cmpuint (e->gpu_layers, ==, json_object_get_int_member (o, "gpu_layers"));
+  g_assert_cmpuint (e->host_bytes, ==, json_object_get_int_member (o, "host_bytes"));
+  g_assert_cmpuint (e->per_device_bytes, ==, json_object_get_int_member (o, "per_device_bytes"));
+  g_assert_cmpint (e->ram_fits, ==, json_object_get_boolean_member (o, "ram_fits"));
+  assert_close (e->decode_tokens_per_s,
+                json_object_get_double_member (o, "decode_tokens_per_s"), 1e-6);
+  if (json_object_has_member (o, "prefill_tokens_per_s"))
+    {
+      assert_close (e->prefill_tokens_per_s,
+                    json_object_get_double_member (o, "prefill_tokens_per_s"), 1e-6);
+      assert_close (e->ttft_seconds, json_object_get_double_member (o, "ttft_seconds"), 1e-9);
+      assert_close (e->generation_seconds,
+                    json_object_get_double_member (o, "generation_seconds"), 1e-9);
+    }
+}
+
+static void
+test_placement_inputs (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = new_offload_calculator (catalog);
+  Recorder rec = { g_hash_table_new (g_str_hash, g_str_equal), 0 };
+  guint before = hr_calculator_get_n_recomputes (calc);
+  guint auto_layers = 0, layer_count = 0, placement = 0;
+  const char *none[] = { NULL };
+  const char *twenty[] = { "--gpu-layers", "20", NULL };
+  const char *all_experts[] = { "--gpu-layers", "49", "--n-cpu-moe", "30", NULL };
+  const char *rows[] = { "--gpus", "2", "--split-mode", "row", NULL };
+  const char *small_ram[] = { "--ram", "16", "--ram-bandwidth", "50", NULL };
+  const char *tiny_ram[] = { "--ram", "8", NULL };
+
+  assert_matches_cli (calc, none);
+  g_object_get (calc, "gpu-layers-used", &auto_layers, "layer-count", &layer_count,
+                "placement", &placement, NULL);
+  g_assert_true (hr_calculator_get_gpu_layers_auto (calc));
+  g_assert_cmpuint (placement, ==, HR_PLACEMENT_PARTIAL);
+  g_assert_cmpuint (auto_layers, >, 0);
+  g_assert_cmpuint (auto_layers, <, layer_count);
+
+  g_signal_connect (calc, "notify", G_CALLBACK (on_notify), &rec);
+  g_signal_connect (calc, "changed", G_CALLBACK (on_changed), &rec);
+
+  /* a fixed count: automatic turns off, one run, each property once */
+  hr_calculator_set_gpu_layers (calc, 20);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, before + 1);
+  g_assert_cmpuint (rec.changed, ==, 1);
+  assert_each_once (&rec);
+  g_assert_cmpuint (count (&rec, "gpu-layers"), ==, 1);
+  g_assert_cmpuint (count (&rec, "gpu-layers-auto"), ==, 1);
+  g_assert_cmpuint (count (&rec, "gpu-layers-used"), ==, 1);
+  g_assert_cmpuint (count (&rec, "host-bytes"), ==, 1);
+  g_assert_cmpuint (count (&rec, "weights-bytes"), ==, 0);
+  g_assert_false (hr_calculator_get_gpu_layers_auto (calc));
+  assert_matches_cli (calc, twenty);
+
+  /* the same count again: nothing */
+  g_hash_table_remove_all (rec.counts);
+  hr_calculator_set_gpu_layers (calc, 20);
+  g_assert_cmpuint (hr_calculator_get_n_recomputes (calc), ==, before + 1);
+  g_assert_cmpuint (g_hash_table_size (rec.counts), ==, 0);
+
+  /* automatic again, then off: the count automatic chose is kept, and
+   * no figure moves */
+  hr_calculator_set_gpu_layers_auto (calc, TRUE);
+  assert_matches_cli (calc, none);
+  g_hash_table_remove_all (rec.counts);
+  hr_calculator_set_gpu_layers_auto (calc, FALSE);
+  g_assert_cmpuint (hr_calculator_get_gpu_layers (calc), ==, auto_layers);
+  g_assert_cmpuint (count (&rec, "gpu-layers-auto"), ==, 1);
+  g_assert_cmpuint (count (&rec, "gpu-layers"), ==, 1);
+  g_assert_cmpuint (count (&rec, "host-bytes"), ==, 0);
+  g_assert_cmpuint (count (&rec, "decode-tokens-per-s"), ==, 0);
+  assert_matches_cli (calc, none);
+
+  /* more layers than the model has: all of them */
+  hr_calculator_set_gpu_layers (calc, 1000);
+  g_assert_cmpuint (hr_calculator_get_gpu_layers (calc), ==, layer_count);
+  /* experts of 30 layers in system RAM, every layer on the GPU */
+  hr_calculator_set_n_cpu_moe (calc, 30);
+  assert_matches_cli (calc, all_experts);
+  /* a smaller model takes all of its own layers */
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "Qwen/Qwen3-8B"));
+  g_assert_cmpuint (hr_calculator_get_gpu_layers (calc), ==,
+                    hr_model_spec_get_arch (hr_calculator_get_model (calc))->n_layers + 1);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "Qwen/Qwen3-30B-A3B"));
+  hr_calculator_set_n_cpu_moe (calc, 0);
+  hr_calculator_set_gpu_layers_auto (calc, TRUE);
+
+  /* two GPUs, rows */
+  hr_calculator_freeze (calc);
+  hr_calculator_set_gpu_count (calc, 2);
+  hr_calculator_set_split_mode (calc, HR_SPLIT_ROW);
+  hr_calculator_thaw (calc);
+  assert_matches_cli (calc, rows);
+  g_object_get (calc, "placement", &placement, NULL);
+  g_assert_cmpuint (placement, ==, HR_PLACEMENT_SPLIT);
+  hr_calculator_freeze (calc);
+  hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_set_split_mode (calc, HR_SPLIT_DEFAULT);
+  hr_calculator_thaw (calc);
+
+  /* system memory: smaller and slower, then too small to hold the rest */
+  hr_calculator_freeze (calc);
+  hr_calculator_set_ram_bytes (calc, 16ull << 30);
+  hr_calculator_set_ram_bandwidth (calc, 50);
+  hr_calculator_thaw (calc);
+  assert_matches_cli (calc, small_ram);
+  hr_calculator_set_ram_bandwidth (calc, 0);
+  hr_calculator_set_ram_bytes (calc, 8ull << 30);
+  assert_matches_cli (calc, tiny_ram);
+  g_assert_false (hr_calculator_get_estimate (calc)->ram_fits);
+  g_assert_cmpint (hr_calculator_get_estimate (calc)->verdict, ==, HR_VERDICT_NO_FIT);
+
+  g_hash_table_unref (rec.counts);
+}
+
+/* The prompt timed: as the CLI's --prompt-tokens; never longer than the
+ * context. */
+static void
+test_prompt_tokens (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = new_offload_calculator (catalog);
+  const char *question[] = { "--prompt-tokens", "500", NULL };
+  const char *document[] = { "--prompt-tokens", "20000", "--generate", "100", NULL };
+  const char *none[] = { NULL };
+  double full_ttft = hr_calculator_get_estimate (calc)->ttft_seconds;
+  guint64 used = 0;
+
+  assert_matches_cli (calc, none);
+  g_object_get (calc, "prompt-tokens-used", &used, NULL);
+  g_assert_cmpuint (used, ==, 32768);
+
+  hr_calculator_set_prompt_tokens (calc, 500);
+  assert_matches_cli (calc, question);
+  g_assert_cmpfloat (hr_calculator_get_estimate (calc)->ttft_seconds, <, full_ttft / 10);
+
+  hr_calculator_freeze (calc);
+  hr_calculator_set_prompt_tokens (calc, 20000);
+  hr_calculator_set_generate_tokens (calc, 100);
+  hr_calculator_thaw (calc);
+  assert_matches_cli (calc, document);
+
+  /* a context shorter than the prompt: the prompt is the context */
+  hr_calculator_set_context (calc, 16384);
+  g_assert_cmpuint (hr_calculator_get_prompt_tokens (calc), ==, 0);
+  g_object_get (calc, "prompt-tokens-used", &used, NULL);
+  g_assert_cmpuint (used, ==, 16384);
+  hr_calculator_set_prompt_tokens (calc, 20000);
+  g_assert_cmpuint (hr_calculator_get_prompt_tokens (calc), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -500,6 +699,8 @@ main (int   argc,
   g_test_add_func ("/calculator/advice", test_advice);
   g_test_add_func ("/calculator/comparison", test_comparison);
   g_test_add_func ("/calculator/import-saved", test_import_saved);
+  g_test_add_func ("/calculator/placement-inputs", test_placement_inputs);
+  g_test_add_func ("/calculator/prompt-tokens", test_prompt_tokens);
 
   return g_test_run ();
 }

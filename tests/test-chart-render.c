@@ -15,6 +15,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "hr-chart-bars.h"
 #include "hr-chart-render.h"
 
 /* The seed case: GLM-4-9B Q4_K_M at 32K on an RTX 3060 12GB. */
@@ -494,6 +495,79 @@ test_describe (void)
   g_assert_true (g_str_has_suffix (unknown, "total 0.00\u00a0GiB"));
 }
 
+/* One bar per device: each scaled to its own memory, under its name. */
+static void
+test_bars (void)
+{
+  HrChartData style;
+  HrChartBar bars[2] = {
+    { (char *) "GPU 1 · 25 layers", 9 * GIB, GIB, GIB / 2, SEED_USABLE, SEED_CAPACITY },
+    { (char *) "System RAM · 22 layers", 8 * GIB, GIB, GIB / 2, 28 * GIB, 32 * GIB },
+  };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  PangoLayout *layout;
+  PangoFontDescription *font = pango_font_description_from_string ("Sans 11");
+  int height;
+  int found[2] = { -1, -1 };
+  g_autofree char *description = NULL;
+
+  init_seed (&style);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, BAR_WIDTH, 1);
+  cr = cairo_create (surface);
+  layout = pango_cairo_create_layout (cr);
+  pango_layout_set_font_description (layout, font);
+  height = (int) hr_chart_bars_get_height (layout, &style, bars, 2, BAR_WIDTH);
+  /* two bars with their names, and a legend */
+  g_assert_cmpint (height, >, 2 * 20 + 2 * 10);
+  g_assert_cmpfloat (hr_chart_bars_get_min_width (layout, &style, bars, 2), <, BAR_WIDTH);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, BAR_WIDTH, height);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  hr_chart_bars_render (cr, layout, &style, bars, 2, BAR_WIDTH, height);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_flush (surface);
+
+  /* the middle row of each bar: weights in proportion to that device's
+   * memory, the marker at its usable limit */
+  for (int y = 0; y < height; y++)
+    {
+      int bar = hr_chart_bars_bar_at (layout, &style, bars, 2, BAR_WIDTH, y);
+
+      if (bar >= 0 && found[bar] < 0)
+        found[bar] = y;
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      int y = found[i] + 10;
+      double scale = (double) BAR_WIDTH / bars[i].capacity_bytes;
+      Run weights = find_run (surface, y, RED);
+      Run marker = find_run (surface, y, BLACK);
+
+      g_assert_cmpint (found[i], >=, 0);
+      g_assert_cmpint (weights.first, ==, 0);
+      assert_near (weights.count, bars[i].weights_bytes * scale, 2);
+      assert_near (find_run (surface, y, GREEN).count, bars[i].kv_bytes * scale, 2);
+      assert_near ((marker.first + marker.last + 1) / 2.0, bars[i].usable_bytes * scale, 2);
+    }
+  /* the second bar below the first, the legend below both */
+  g_assert_cmpint (found[1], >, found[0] + 20);
+  g_assert_cmpint (hr_chart_bars_bar_at (layout, &style, bars, 2, BAR_WIDTH, height - 1), ==, -1);
+
+  description = hr_chart_bars_describe (&style, bars, 2);
+  g_assert_nonnull (strstr (description, "GPU 1 · 25 layers: Weights 9.00\u00a0GiB"));
+  g_assert_nonnull (strstr (description, "System RAM · 22 layers: Weights 8.00\u00a0GiB"));
+
+  pango_font_description_free (font);
+  g_object_unref (layout);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -507,6 +581,7 @@ main (int   argc,
   g_test_add_func ("/chart-render/legend", test_legend);
   g_test_add_func ("/chart-render/legend-overflow", test_legend_overflow);
   g_test_add_func ("/chart-render/describe", test_describe);
+  g_test_add_func ("/chart-render/bars", test_bars);
 
   return g_test_run ();
 }

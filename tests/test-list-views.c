@@ -503,11 +503,17 @@ rate_of (GtkWidget *row)
 {
   g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
 
+  /* the decode column is the last, its unit in the caption */
   collect_texts (row, texts);
-  for (guint i = 0; i < texts->len; i++)
-    if (g_str_has_suffix (texts->pdata[i], "tok/s"))
-      return g_ascii_strtod (texts->pdata[i], NULL);
-  g_assert_not_reached ();
+  g_assert_cmpuint (texts->len, >, 0);
+  {
+    const char *last = texts->pdata[texts->len - 1];
+    char *end = NULL;
+    double rate = g_ascii_strtod (last, &end);
+
+    g_assert_true (end != last && *end == '\0');
+    return rate;
+  }
 }
 
 static void
@@ -603,25 +609,53 @@ test_hardware (void)
   g_assert_cmpstr (visible_page (view),
                    ==, "table");
 
-  /* Sorting by decode speed. */
+  /* Sorting by prompt and by decode speed: fastest first, and the rows
+   * that show no speed (they do not run) last. */
   {
     GtkColumnView *column_view = GTK_COLUMN_VIEW (find_widget (view, GTK_TYPE_COLUMN_VIEW));
-    GtkColumnViewColumn *column = find_column (view, "Decode");
-    double previous = G_MAXDOUBLE;
+    const char *titles[] = { "Prompt", "Decode" };
+    GtkColumnViewColumn *column = NULL;
 
-    g_assert_nonnull (column);
-    gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
+    /* llama.cpp times the prompt (the nominal method does not) */
+    hr_calculator_set_engine (calculator, HR_ENGINE_LLAMACPP);
     pump (60);
-    model = view_model (view);
-    for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+
+    for (guint t = 0; t < G_N_ELEMENTS (titles); t++)
       {
-        g_autoptr(HrHardwareRow) item = g_list_model_get_item (model, i);
-        double decode = hr_hardware_row_get_decode_tokens_per_s (item);
+        double previous = G_MAXDOUBLE;
+        gboolean prefill = t == 0;
+        guint n_running = 0;
+        gboolean seen_stopped = FALSE;
 
-        g_assert_cmpfloat (decode, <=, previous);
-        previous = decode;
+        column = find_column (view, titles[t]);
+        g_assert_nonnull (column);
+        gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
+        pump (60);
+        model = view_model (view);
+        for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+          {
+            g_autoptr(HrHardwareRow) item = g_list_model_get_item (model, i);
+            gboolean runs = hr_hardware_row_get_valid (item) &&
+                            hr_hardware_row_get_verdict (item) != HR_VERDICT_NO_FIT;
+            double speed = prefill ? hr_hardware_row_get_prefill_tokens_per_s (item)
+                                   : hr_hardware_row_get_decode_tokens_per_s (item);
+
+            if (!runs)
+              {
+                seen_stopped = TRUE;
+                continue;
+              }
+            /* a running row never follows one that does not run */
+            g_assert_false (seen_stopped);
+            g_assert_cmpfloat (speed, >, 0);
+            g_assert_cmpfloat (speed, <=, previous);
+            previous = speed;
+            n_running++;
+          }
+        g_assert_cmpuint (n_running, >, 1);
       }
-
+    hr_calculator_set_engine (calculator, HR_ENGINE_GENERIC);
+    pump (60);
     column = find_column (view, "Verdict");
     gtk_column_view_sort_by_column (column_view, column, GTK_SORT_ASCENDING);
     pump (60);

@@ -17,6 +17,7 @@
 #include "hr-gguf.h"
 #include "hr-matrix-view.h"
 #include "hr-memory-chart.h"
+#include "hr-placement-group.h"
 #include "hr-test-util.h"
 #include "hr-window.h"
 
@@ -24,7 +25,10 @@ static void
 collect_labels (GtkWidget *widget,
                 GString   *out)
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+  /* what is hidden, with everything in it, is not shown */
+  if (!gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
     {
       g_string_append (out, gtk_label_get_label (GTK_LABEL (widget)));
       g_string_append_c (out, '\n');
@@ -405,6 +409,290 @@ test_engine_profiles (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* ------------------------------------------------ placement and speed */
+
+/* The @index-th widget of @type under @widget, depth first. */
+static GtkWidget *
+find_nth (GtkWidget *widget,
+          GType      type,
+          guint     *index)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && (*index)-- == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_nth (child, type, index);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root,
+             GType      type,
+             guint      index)
+{
+  GtkWidget *found = find_nth (root, type, &index);
+
+  g_assert_nonnull (found);
+  return found;
+}
+
+static GtkToggleButton *
+find_toggle (GtkWidget  *root,
+             const char *label)
+{
+  for (guint i = 0;; i++)
+    {
+      guint index = i;
+      GtkWidget *button = find_nth (root, GTK_TYPE_TOGGLE_BUTTON, &index);
+      GtkWidget *child;
+
+      g_assert_nonnull (button);
+      child = gtk_button_get_child (GTK_BUTTON (button));
+      if (GTK_IS_LABEL (child) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (child)), label) == 0)
+        return GTK_TOGGLE_BUTTON (button);
+    }
+}
+
+/* Qwen3-30B-A3B in Q4_K_M on a 12 GB card with llama.cpp: it runs with
+ * layers in system RAM. */
+static void
+set_offload_case (HrCalculator *calc)
+{
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+
+  set_seed_case (calc);
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "Qwen/Qwen3-30B-A3B"));
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_thaw (calc);
+}
+
+static JsonNode *
+offload_cli (const char *extra[])
+{
+  const char *base[] = { "estimate", "--model", "Qwen/Qwen3-30B-A3B", "--precision", "q4_k_m",
+                         "--hardware", "rtx-3060-12gb", "--engine", "llamacpp",
+                         "--context", "32768", "--json" };
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (base); i++)
+    g_ptr_array_add (args, (gpointer) base[i]);
+  for (guint i = 0; extra[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) extra[i]);
+  g_ptr_array_add (args, NULL);
+  return hr_test_run_cli_json ((const char * const *) args->pdata);
+}
+
+/* One bar per GPU as the CLI's devices, then one for system RAM when
+ * layers live there. */
+static void
+assert_bars_match_cli (HrMemoryChart *chart,
+                       JsonObject    *o)
+{
+  JsonArray *devices = json_object_get_array_member (o, "devices");
+  guint n_devices = json_array_get_length (devices);
+  gboolean offloaded = g_str_equal (json_object_get_string_member (o, "placement"), "partial") ||
+                       g_str_equal (json_object_get_string_member (o, "placement"), "cpu");
+
+  g_assert_cmpuint (hr_memory_chart_get_n_bars (chart), ==, n_devices + (offloaded ? 1 : 0));
+  for (guint d = 0; d < n_devices; d++)
+    {
+      JsonObject *device = json_array_get_object_element (devices, d);
+      const HrChartBar *bar = hr_memory_chart_get_bar (chart, d);
+      g_autofree char *layers = g_strdup_printf ("%" G_GINT64_FORMAT " layers",
+                                                 json_object_get_int_member (device, "layers"));
+
+      g_assert_cmpuint (bar->weights_bytes, ==, json_object_get_int_member (device, "weights_bytes"));
+      g_assert_cmpuint (bar->kv_bytes, ==, json_object_get_int_member (device, "kv_bytes"));
+      g_assert_cmpuint (bar->overhead_bytes, ==, json_object_get_int_member (device, "compute_bytes"));
+      g_assert_cmpuint (bar->weights_bytes + bar->kv_bytes + bar->overhead_bytes, ==,
+                        json_object_get_int_member (device, "total_bytes"));
+      g_assert_cmpuint (bar->usable_bytes, ==, json_object_get_int_member (device, "usable_bytes"));
+      assert_shows (bar->name, layers);
+    }
+  if (offloaded)
+    {
+      const HrChartBar *ram = hr_memory_chart_get_bar (chart, n_devices);
+
+      g_assert_cmpuint (ram->weights_bytes + ram->kv_bytes + ram->overhead_bytes, ==,
+                        json_object_get_int_member (o, "host_bytes"));
+      g_assert_cmpuint (ram->usable_bytes, ==, json_object_get_int_member (o, "ram_usable_bytes"));
+      g_assert_cmpuint (ram->capacity_bytes, ==, json_object_get_int_member (o, "ram_bytes"));
+      assert_shows (ram->name, "System RAM");
+    }
+}
+
+/* The GPU-layers control moves layers between the GPU and system RAM;
+ * the chart's bars are the CLI's devices for the same options. */
+static void
+test_gpu_layers_control (void)
+{
+  const char *twenty[] = { "--gpu-layers", "20", NULL };
+  const char *two_gpus[] = { "--gpus", "2", NULL };
+  const char *automatic[] = { NULL };
+  const char *small_ram[] = { "--ram", "8", NULL };
+  g_autoptr(JsonNode) root = NULL;
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  GtkWidget *group = find_widget (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, 0);
+  GtkSpinButton *layers_spin = GTK_SPIN_BUTTON (find_widget (group, GTK_TYPE_SPIN_BUTTON, 0));
+  GtkSpinButton *ram_spin = GTK_SPIN_BUTTON (find_widget (group, GTK_TYPE_SPIN_BUTTON, 2));
+  GtkSwitch *auto_switch = GTK_SWITCH (find_widget (group, GTK_TYPE_SWITCH, 0));
+  HrMemoryChart *chart = find_chart (hr_window_get_view (window, "overview"));
+  g_autofree char *text = NULL;
+
+  /* the nominal method has no placement: no rows, one bar */
+  set_seed_case (calc);
+  iterate ();
+  g_assert_false (gtk_widget_get_visible (group));
+  g_assert_cmpuint (hr_memory_chart_get_n_bars (chart), ==, 0);
+
+  set_offload_case (calc);
+  iterate ();
+  g_assert_true (gtk_widget_get_visible (group));
+  g_assert_true (gtk_switch_get_active (auto_switch));
+  root = offload_cli (automatic);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (layers_spin), ==,
+                   json_object_get_int_member (json_node_get_object (root), "gpu_layers"));
+  assert_bars_match_cli (chart, json_node_get_object (root));
+  g_clear_pointer (&root, json_node_unref);
+
+  /* 20 layers, typed: automatic turns off */
+  gtk_spin_button_set_value (layers_spin, 20);
+  iterate ();
+  g_assert_false (hr_calculator_get_gpu_layers_auto (calc));
+  g_assert_false (gtk_switch_get_active (auto_switch));
+  root = offload_cli (twenty);
+  assert_bars_match_cli (chart, json_node_get_object (root));
+  text = view_text (window, "overview");
+  assert_shows (text, "Runs with 20 of 49 layers on the GPU, 12.13\u00a0GiB in system RAM, ~");
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* automatic again, on two GPUs: a layer split, one bar each */
+  gtk_switch_set_active (auto_switch, TRUE);
+  hr_calculator_set_gpu_count (calc, 2);
+  iterate ();
+  root = offload_cli (two_gpus);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "placement"), ==,
+                   "split");
+  assert_bars_match_cli (chart, json_node_get_object (root));
+  g_clear_pointer (&root, json_node_unref);
+  hr_calculator_set_gpu_count (calc, 1);
+
+  /* 8 GiB of system RAM: one clear state, and no speed */
+  gtk_spin_button_set_value (ram_spin, 8);
+  iterate ();
+  root = offload_cli (small_ram);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (root), "ram_fits"));
+  assert_bars_match_cli (chart, json_node_get_object (root));
+  text = view_text (window, "overview");
+  assert_shows (text, "Does not run: system RAM is too small");
+  assert_shows (text, "No speed: it does not run as set.");
+  g_assert_null (strstr (text, "tok/s"));
+  g_clear_pointer (&text, g_free);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The prompt presets time the prompts the CLI times with --prompt-tokens. */
+static void
+test_prompt_presets (void)
+{
+  static const struct { const char *label; const char *tokens; } presets[] = {
+    { "A question", "500" },
+    { "A document", "20000" },
+    { "The full context", NULL },
+  };
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  GtkWidget *overview = hr_window_get_view (window, "overview");
+  double previous_ttft = 0;
+
+  set_offload_case (calc);
+  iterate ();
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      const char *extra[] = { "--prompt-tokens", presets[i].tokens, NULL };
+      g_autoptr(JsonNode) root = offload_cli (presets[i].tokens != NULL ? extra : extra + 2);
+      JsonObject *o = json_node_get_object (root);
+      g_autofree char *prefill = hr_format_rate (json_object_get_double_member (o,
+                                                                                "prefill_tokens_per_s"));
+      g_autofree char *tokens = hr_format_tokens (json_object_get_int_member (o, "prompt_tokens"));
+      g_autofree char *caption = g_strdup_printf ("a prompt of %s tokens", tokens);
+      g_autofree char *text = NULL;
+      double ttft = json_object_get_double_member (o, "ttft_seconds");
+
+      gtk_toggle_button_set_active (find_toggle (overview, presets[i].label), TRUE);
+      iterate ();
+      text = view_text (window, "overview");
+      assert_shows (text, prefill);
+      assert_shows (text, caption);
+      assert_close (hr_calculator_get_estimate (calc)->ttft_seconds, ttft, 1e-9);
+      /* longer prompts wait longer for their first token */
+      g_assert_cmpfloat (ttft, >, previous_ttft);
+      previous_ttft = ttft;
+    }
+
+  /* a 16K context: a document does not fit it, the full context is chosen */
+  gtk_toggle_button_set_active (find_toggle (overview, "A document"), TRUE);
+  hr_calculator_set_context (calc, 16384);
+  iterate ();
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (find_toggle (overview, "A document"))));
+  g_assert_true (gtk_toggle_button_get_active (find_toggle (overview, "The full context")));
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->prompt_tokens, ==, 16384);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* An impossible combination: one state, no figures, and the one change
+ * that makes it run. */
+static void
+test_impossible_fix (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  GtkWidget *overview = hr_window_get_view (window, "overview");
+  GtkWidget *fix = NULL;
+  g_autofree char *text = NULL;
+
+  set_seed_case (calc);
+  hr_calculator_set_engine (calc, HR_ENGINE_VLLM);   /* Q4_K_M is a GGUF type */
+  iterate ();
+  g_assert_false (hr_calculator_get_valid (calc));
+  text = view_text (window, "overview");
+  assert_shows (text, "No estimate");
+  assert_shows (text, "vLLM serves safetensors checkpoints");
+  /* no figure of the failed run: no zeros */
+  g_assert_null (strstr (text, "0.00\u00a0GiB"));
+  g_assert_null (strstr (text, "tok/s"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (find_chart (overview))));
+
+  for (guint i = 0; fix == NULL; i++)
+    {
+      guint index = i;
+      GtkWidget *button = find_nth (overview, GTK_TYPE_BUTTON, &index);
+
+      g_assert_nonnull (button);
+      if (gtk_widget_get_visible (button) &&
+          g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)),
+                     "Choose the Engine Automatically") == 0)
+        fix = button;
+    }
+  g_signal_emit_by_name (fix, "clicked");
+  iterate ();
+  g_assert_true (hr_calculator_get_valid (calc));
+  g_assert_cmpint (hr_calculator_get_engine (calc), ==, HR_ENGINE_AUTO);
+  g_assert_false (gtk_widget_get_visible (fix));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (find_chart (overview))));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GSettings *
 app_settings (void)
 {
@@ -547,6 +835,9 @@ main (int   argc,
   g_test_add_func ("/window/commands-and-model", test_commands_and_model);
   g_test_add_func ("/window/import", test_import);
   g_test_add_func ("/window/engine-profiles", test_engine_profiles);
+  g_test_add_func ("/window/gpu-layers-control", test_gpu_layers_control);
+  g_test_add_func ("/window/prompt-presets", test_prompt_presets);
+  g_test_add_func ("/window/impossible-fix", test_impossible_fix);
   g_test_add_func ("/window/settings-restored", test_settings_restored);
   g_test_add_func ("/window/settings-fallback", test_settings_fallback);
   g_test_add_func ("/window/settings-saved", test_settings_saved);

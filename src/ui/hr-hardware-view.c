@@ -4,7 +4,7 @@
  *
  * The seed page's hardware compatibility table (panel P8) for every
  * device of the catalog: memory required on one device, its share of the
- * device, the verdict and the decode speed, filtered by vendor and name
+ * device, the verdict, the prompt and decode speeds, filtered by vendor and name
  * and sortable by every column.  Activating a row (Enter or a double
  * click) makes that device the calculator's.  Figures are read from the
  * HrHardwareTable rows; the view only formats them.
@@ -32,6 +32,7 @@ typedef enum
   CELL_REQUIRED,
   CELL_SHARE,
   CELL_VERDICT,
+  CELL_PREFILL,
   CELL_DECODE,
   N_CELL_KINDS
 } CellKind;
@@ -63,6 +64,7 @@ struct _HrHardwareView
   GtkColumnViewColumn *required_column;
   GtkColumnViewColumn *share_column;
   GtkColumnViewColumn *verdict_column;
+  GtkColumnViewColumn *prefill_column;
   GtkColumnViewColumn *decode_column;
 };
 
@@ -89,8 +91,9 @@ format_device_memory (guint64 bytes,
   return hr_format_size (bytes, units);
 }
 
-/* "NVIDIA RTX 3090 24GB" with the vendor dimmed; names that already
- * start with the vendor ("Apple M2 Max 64GB") dim that word instead. */
+/* "RTX 3090 24GB": the name without its vendor (the vendor filter and
+ * the tooltip name it), so that the speed columns fit beside the
+ * sidebar; bold on the current device. */
 static char *
 device_markup (HrHardware *hardware,
                gboolean    current)
@@ -98,23 +101,74 @@ device_markup (HrHardware *hardware,
   const char *name = hr_hardware_get_name (hardware);
   const char *vendor = hr_hardware_get_vendor (hardware);
   gsize vendor_len = vendor != NULL ? strlen (vendor) : 0;
-  g_autofree char *escaped_vendor = NULL;
-  g_autofree char *escaped_name = NULL;
-  g_autofree char *markup = NULL;
+  g_autofree char *escaped = NULL;
 
   if (vendor_len > 0 && g_str_has_prefix (name, vendor) && name[vendor_len] == ' ')
     name += vendor_len + 1;
-
-  escaped_vendor = g_markup_escape_text (vendor != NULL ? vendor : "", -1);
-  escaped_name = g_markup_escape_text (name, -1);
-  if (vendor_len > 0)
-    markup = g_strdup_printf ("<span alpha=\"55%%\">%s</span> %s", escaped_vendor, escaped_name);
-  else
-    markup = g_steal_pointer (&escaped_name);
-
+  escaped = g_markup_escape_text (name, -1);
   if (current)
-    return g_strdup_printf ("<b>%s</b>", markup);
-  return g_steal_pointer (&markup);
+    return g_strdup_printf ("<b>%s</b>", escaped);
+  return g_steal_pointer (&escaped);
+}
+
+/* "NVIDIA RTX 3090 24GB", the tooltip of the device cell. */
+static char *
+device_full_name (HrHardware *hardware)
+{
+  const char *name = hr_hardware_get_name (hardware);
+  const char *vendor = hr_hardware_get_vendor (hardware);
+
+  if (vendor == NULL || *vendor == '\0' || g_str_has_prefix (name, vendor))
+    return g_strdup (name);
+  return g_strdup_printf ("%s %s", vendor, name);
+}
+
+/* The speed a row shows: none where it does not run. */
+static double
+shown_speed (HrHardwareRow *row,
+             gboolean       prefill)
+{
+  if (!hr_hardware_row_get_valid (row) || hr_hardware_row_get_verdict (row) == HR_VERDICT_NO_FIT)
+    return 0.0;
+  return prefill ? hr_hardware_row_get_prefill_tokens_per_s (row)
+                 : hr_hardware_row_get_decode_tokens_per_s (row);
+}
+
+/* A model that runs with layers in system RAM says so, not “tight”:
+ * the GPU is full because llama.cpp filled it. */
+static void
+update_offload_verdict (GtkWidget     *cell,
+                        HrHardwareRow *row,
+                        guint          units)
+{
+  GtkWidget *label = gtk_widget_get_last_child (cell);
+  HrPlacementKind placement = hr_hardware_row_get_placement (row);
+  g_autofree char *host = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (!hr_hardware_row_get_valid (row) ||
+      hr_hardware_row_get_verdict (row) == HR_VERDICT_NO_FIT ||
+      (placement != HR_PLACEMENT_PARTIAL && placement != HR_PLACEMENT_CPU))
+    {
+      hr_ui_set_cell_tooltip (label, NULL);
+      return;
+    }
+
+  host = hr_format_size (hr_hardware_row_get_host_bytes (row), units);
+  /* TRANSLATORS: tooltip of an offloaded row of the hardware table,
+   * "27 of 49 layers on the GPU, 9.31 GiB in system RAM" */
+  tooltip = g_strdup_printf (_("%u of %u layers on the GPU, %s in system RAM"),
+                             hr_hardware_row_get_gpu_layers (row),
+                             hr_hardware_row_get_layer_count (row), host);
+  hr_ui_inscription_set_text (GTK_INSCRIPTION (label),
+                              placement == HR_PLACEMENT_CPU
+                              /* TRANSLATORS: a verdict of the hardware table: no
+                               * layer on the GPU */
+                              ? _("Runs on the CPU")
+                              /* TRANSLATORS: a verdict of the hardware table: some
+                               * layers in system RAM */
+                              : _("Partly offloaded"));
+  hr_ui_set_cell_tooltip (label, tooltip);
 }
 
 static void
@@ -139,9 +193,9 @@ update_cell (HrTableView *table,
         gboolean current = calculator != NULL &&
                            hardware == hr_calculator_get_hardware (calculator);
         g_autofree char *markup = device_markup (hardware, current);
+        g_autofree char *full_name = device_full_name (hardware);
 
-        hr_table_cell_marked_update (child, markup, hr_hardware_get_name (hardware), current,
-                                     _("Current device"));
+        hr_table_cell_marked_update (child, markup, full_name, current, _("Current device"));
       }
       break;
 
@@ -188,14 +242,23 @@ update_cell (HrTableView *table,
 
     case CELL_VERDICT:
       hr_table_cell_verdict_update (child, hr_hardware_row_get_verdict (row), valid);
+      update_offload_verdict (child, row, units);
       break;
 
+    case CELL_PREFILL:
     case CELL_DECODE:
       {
+        /* What does not run has no speed; the nominal method times no
+         * prompt. */
+        double rate = shown_speed (row, kind == CELL_PREFILL);
         g_autofree char *text = NULL;
 
-        text = valid ? hr_format_rate (hr_hardware_row_get_decode_tokens_per_s (row))
-                     : g_strdup ("—");
+        /* Tokens per second, as the caption says: the unit on every
+         * cell would push the last column out of an 800 px table. */
+        if (rate <= 0)
+          text = g_strdup ("—");
+        else
+          text = g_strdup_printf (kind == CELL_PREFILL ? "%.0f" : "%.1f", rate);
         hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
       }
       break;
@@ -215,7 +278,11 @@ create_cell (HrTableView *table,
   switch (kind)
     {
     case CELL_DEVICE:
-      child = hr_table_cell_marked_new (26, 30);
+      /* Narrow enough for the speed columns beside the sidebar; a long
+       * name keeps its start and its memory size. */
+      child = hr_table_cell_marked_new (16, 30);
+      g_object_set (gtk_widget_get_last_child (child),
+                    "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE, NULL);
       break;
 
     case CELL_SPECS:
@@ -249,8 +316,12 @@ create_cell (HrTableView *table,
       child = hr_table_cell_verdict_new ();
       break;
 
+    case CELL_PREFILL:
+      child = hr_table_cell_number_new (6);
+      break;
+
     case CELL_DECODE:
-      child = hr_table_cell_number_new (11);
+      child = hr_table_cell_number_new (6);
       break;
 
     case N_CELL_KINDS:
@@ -289,6 +360,19 @@ compare_verdicts (gconstpointer a,
 {
   HrVerdict x = hr_hardware_row_get_verdict ((HrHardwareRow *) a);
   HrVerdict y = hr_hardware_row_get_verdict ((HrHardwareRow *) b);
+
+  return (x > y) - (x < y);
+}
+
+/* By the speed shown, so that rows showing none sort past the slowest. */
+static int
+compare_speeds (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  gboolean prefill = GPOINTER_TO_INT (user_data);
+  double x = shown_speed ((HrHardwareRow *) a, prefill);
+  double y = shown_speed ((HrHardwareRow *) b, prefill);
 
   return (x > y) - (x < y);
 }
@@ -415,7 +499,13 @@ update_caption (HrHardwareView *self)
       g_free (caption);
       caption = with_fits;
     }
-  gtk_label_set_text (self->caption_label, caption);
+  {
+    /* TRANSLATORS: after the hardware table's caption */
+    g_autofree char *full = g_strdup_printf ("%s %s", caption,
+                                             _("Prompt and decode speeds in tokens per "
+                                               "second."));
+    gtk_label_set_text (self->caption_label, full);
+  }
 }
 
 static gboolean
@@ -583,6 +673,7 @@ hr_hardware_view_class_init (HrHardwareViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, required_column);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, share_column);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, verdict_column);
+  gtk_widget_class_bind_template_child (widget_class, HrHardwareView, prefill_column);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, decode_column);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
@@ -597,6 +688,8 @@ hr_hardware_view_init (HrHardwareView *self)
   HrTableView *table = HR_TABLE_VIEW (self);
   g_autoptr(GtkCustomSorter) specs_sorter = NULL;
   g_autoptr(GtkCustomSorter) verdict_sorter = NULL;
+  g_autoptr(GtkCustomSorter) prefill_sorter = NULL;
+  g_autoptr(GtkCustomSorter) decode_sorter = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -611,12 +704,17 @@ hr_hardware_view_init (HrHardwareView *self)
   hr_table_view_set_cell_factory (table, self->required_column, CELL_REQUIRED);
   hr_table_view_set_cell_factory (table, self->share_column, CELL_SHARE);
   hr_table_view_set_cell_factory (table, self->verdict_column, CELL_VERDICT);
+  hr_table_view_set_cell_factory (table, self->prefill_column, CELL_PREFILL);
   hr_table_view_set_cell_factory (table, self->decode_column, CELL_DECODE);
 
   specs_sorter = gtk_custom_sorter_new (compare_specs, NULL, NULL);
   gtk_column_view_column_set_sorter (self->specs_column, GTK_SORTER (specs_sorter));
   verdict_sorter = gtk_custom_sorter_new (compare_verdicts, NULL, NULL);
   gtk_column_view_column_set_sorter (self->verdict_column, GTK_SORTER (verdict_sorter));
+  prefill_sorter = gtk_custom_sorter_new (compare_speeds, GINT_TO_POINTER (TRUE), NULL);
+  gtk_column_view_column_set_sorter (self->prefill_column, GTK_SORTER (prefill_sorter));
+  decode_sorter = gtk_custom_sorter_new (compare_speeds, GINT_TO_POINTER (FALSE), NULL);
+  gtk_column_view_column_set_sorter (self->decode_column, GTK_SORTER (decode_sorter));
 
   self->filter = gtk_custom_filter_new (filter_row, self, NULL);
   gtk_filter_list_model_set_filter (self->filter_model, GTK_FILTER (self->filter));

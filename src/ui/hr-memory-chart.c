@@ -16,7 +16,7 @@
 
 #include <glib/gi18n.h>
 
-#include "hr-chart-render.h"
+#include "hr-chart-bars.h"
 #include "hr-memory-chart.h"
 
 /* Narrow enough for the Overview of an 800 × 600 window. */
@@ -29,6 +29,10 @@ struct _HrMemoryChart
   HrChartData data;        /* bytes, colours and units as drawn */
   guint64 device_bytes;
   char *description;
+
+  /* One bar per device instead, when set (hr_memory_chart_set_bars()). */
+  HrChartBar bars[HR_CHART_MAX_BARS];
+  guint n_bars;
 };
 
 G_DEFINE_FINAL_TYPE (HrMemoryChart, hr_memory_chart, GTK_TYPE_WIDGET)
@@ -52,7 +56,9 @@ hr_memory_chart_update (HrMemoryChart *self)
   self->data.capacity_bytes = self->device_bytes;
 
   g_free (self->description);
-  self->description = hr_chart_describe (&self->data);
+  self->description = self->n_bars > 0
+                      ? hr_chart_bars_describe (&self->data, self->bars, self->n_bars)
+                      : hr_chart_describe (&self->data);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                   self->description,
@@ -192,8 +198,26 @@ hr_memory_chart_measure (GtkWidget      *widget,
 {
   HrMemoryChart *self = HR_MEMORY_CHART (widget);
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
-  int min_width = (int) hr_chart_get_min_width (layout, &self->data);
+  int min_width;
 
+  if (self->n_bars > 0)
+    {
+      min_width = (int) hr_chart_bars_get_min_width (layout, &self->data, self->bars,
+                                                     self->n_bars);
+      if (orientation == GTK_ORIENTATION_HORIZONTAL)
+        {
+          *minimum = min_width;
+          *natural = MAX (min_width, NATURAL_WIDTH);
+        }
+      else
+        *minimum = *natural =
+          (int) hr_chart_bars_get_height (layout, &self->data, self->bars, self->n_bars,
+                                          for_size >= 0 ? MAX (for_size, min_width)
+                                                        : min_width);
+      return;
+    }
+
+  min_width = (int) hr_chart_get_min_width (layout, &self->data);
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       *minimum = min_width;
@@ -224,7 +248,10 @@ hr_memory_chart_snapshot (GtkWidget   *widget,
   layout = gtk_widget_create_pango_layout (widget, NULL);
   cr = gtk_snapshot_append_cairo (snapshot,
                                   &GRAPHENE_RECT_INIT (0, 0, width, height));
-  hr_chart_render (cr, layout, &self->data, width, height);
+  if (self->n_bars > 0)
+    hr_chart_bars_render (cr, layout, &self->data, self->bars, self->n_bars, width, height);
+  else
+    hr_chart_render (cr, layout, &self->data, width, height);
   cairo_destroy (cr);
 }
 
@@ -245,6 +272,24 @@ hr_memory_chart_query_tooltip (GtkWidget  *widget,
     return FALSE;
 
   layout = gtk_widget_create_pango_layout (widget, NULL);
+  if (self->n_bars > 0)
+    {
+      int width = gtk_widget_get_width (widget);
+      int bar = hr_chart_bars_bar_at (layout, &self->data, self->bars, self->n_bars,
+                                      width, y);
+      HrChartData data;
+
+      if (bar < 0)
+        return FALSE;
+      hr_chart_bars_data (&self->data, &self->bars[bar], &data);
+      part = hr_chart_part_at (&data, width, x);
+      text = hr_chart_bars_describe_part (&self->data, &self->bars[bar], part);
+      if (text == NULL)
+        return FALSE;
+      gtk_tooltip_set_text (tooltip, text);
+      return TRUE;
+    }
+
   hr_chart_get_bar_area (layout, gtk_widget_get_height (widget),
                          &bar_y, &bar_height);
   if (y < bar_y || y >= bar_y + bar_height)
@@ -265,6 +310,8 @@ hr_memory_chart_finalize (GObject *object)
   HrMemoryChart *self = HR_MEMORY_CHART (object);
 
   g_clear_pointer (&self->description, g_free);
+  for (guint i = 0; i < self->n_bars; i++)
+    g_free (self->bars[i].name);
 
   G_OBJECT_CLASS (hr_memory_chart_parent_class)->finalize (object);
 }
@@ -533,4 +580,81 @@ hr_memory_chart_get_description (HrMemoryChart *self)
   g_return_val_if_fail (HR_IS_MEMORY_CHART (self), NULL);
 
   return self->description;
+}
+
+static gboolean
+bars_equal (const HrChartBar *a,
+            const HrChartBar *b)
+{
+  return g_strcmp0 (a->name, b->name) == 0 &&
+         a->weights_bytes == b->weights_bytes && a->kv_bytes == b->kv_bytes &&
+         a->overhead_bytes == b->overhead_bytes && a->usable_bytes == b->usable_bytes &&
+         a->capacity_bytes == b->capacity_bytes;
+}
+
+/**
+ * hr_memory_chart_set_bars:
+ * @self: a #HrMemoryChart
+ * @bars: (array length=n_bars) (nullable): one bar per device, copied
+ * @n_bars: how many; 0 draws the single bar of the byte properties again
+ *
+ * Shows one bar per device (each GPU, then system RAM) instead of the
+ * single device of the properties.
+ */
+void
+hr_memory_chart_set_bars (HrMemoryChart    *self,
+                          const HrChartBar *bars,
+                          guint             n_bars)
+{
+  gboolean same;
+
+  g_return_if_fail (HR_IS_MEMORY_CHART (self));
+  g_return_if_fail (bars != NULL || n_bars == 0);
+
+  n_bars = MIN (n_bars, HR_CHART_MAX_BARS);
+  same = n_bars == self->n_bars;
+  for (guint i = 0; same && i < n_bars; i++)
+    same = bars_equal (&bars[i], &self->bars[i]);
+  if (same)
+    return;
+
+  for (guint i = 0; i < self->n_bars; i++)
+    g_free (self->bars[i].name);
+  for (guint i = 0; i < n_bars; i++)
+    {
+      self->bars[i] = bars[i];
+      self->bars[i].name = g_strdup (bars[i].name);
+    }
+  self->n_bars = n_bars;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  n_bars > 0 ? _("Memory use of each device")
+                                             : _("Memory use of one device"),
+                                  -1);
+  hr_memory_chart_update (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+hr_memory_chart_get_n_bars (HrMemoryChart *self)
+{
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), 0);
+
+  return self->n_bars;
+}
+
+/**
+ * hr_memory_chart_get_bar:
+ * @index: below hr_memory_chart_get_n_bars()
+ *
+ * Returns: (transfer none): the bar as drawn
+ */
+const HrChartBar *
+hr_memory_chart_get_bar (HrMemoryChart *self,
+                         guint          index)
+{
+  g_return_val_if_fail (HR_IS_MEMORY_CHART (self), NULL);
+  g_return_val_if_fail (index < self->n_bars, NULL);
+
+  return &self->bars[index];
 }

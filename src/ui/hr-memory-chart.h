@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "hr-chart-bars.h"
 #include "hr-format.h"
 
 G_BEGIN_DECLS
@@ -37,5 +38,12 @@ void        hr_memory_chart_set_units          (HrMemoryChart *self,
                                                 HrUnits        units);
 
 const char *hr_memory_chart_get_description    (HrMemoryChart *self);
+
+void        hr_memory_chart_set_bars           (HrMemoryChart    *self,
+                                                const HrChartBar *bars,
+                                                guint             n_bars);
+guint       hr_memory_chart_get_n_bars         (HrMemoryChart    *self);
+const HrChartBar *hr_memory_chart_get_bar      (HrMemoryChart    *self,
+                                                guint             index);
 
 G_END_DECLS

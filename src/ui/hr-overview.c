@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-advice.h"
+#include "hr-chart-bars.h"
 #include "hr-engine.h"
 #include "hr-estimate-constants.h"
 #include "hr-memory-chart.h"
@@ -23,9 +24,33 @@
 #include "hr-ui-format.h"
 #include "hr-view.h"
 
+/* The prompt-length presets: a question with a little context, and a
+ * document (a paper, a report, a chapter); the third is the context. */
+#define PROMPT_QUESTION_TOKENS 500
+#define PROMPT_DOCUMENT_TOKENS 20000
+
 struct _HrOverview
 {
   HrView parent_instance;
+
+  HrMemoryChart *chart;
+  GtkWidget *fix_button;
+  GtkWidget *figures;
+  GtkWidget *speed_box;
+  GtkWidget *assumptions_expander;
+  GtkWidget *prompt_box;
+  GtkToggleButton *prompt_question;
+  GtkToggleButton *prompt_document;
+  GtkToggleButton *prompt_context;
+  GtkLabel *prefill_label;
+  GtkLabel *prefill_caption;
+  GtkLabel *ttft_label;
+  GtkLabel *ttft_caption;
+  GtkLabel *decode_label;
+  GtkLabel *answer_label;
+  GtkLabel *answer_caption;
+  GtkLabel *speed_note;
+  gboolean syncing_prompt;
 
   GtkLabel *verdict_title;
   GtkLabel *verdict_subtitle;
@@ -56,6 +81,16 @@ verdict_classes (gpointer  self,
   return g_strdupv (classes);
 }
 
+/* Template closure: an estimate that failed shows the error icon, not
+ * the icon of the last verdict. */
+static char *
+overview_verdict_icon (gpointer  self,
+                       HrVerdict verdict,
+                       gboolean  valid)
+{
+  return hr_ui_verdict_icon (self, valid ? verdict : HR_VERDICT_NO_FIT);
+}
+
 static char *
 device_phrase (HrCalculator *calc)
 {
@@ -68,6 +103,87 @@ device_phrase (HrCalculator *calc)
     return g_strdup (hr_hardware_get_name (hw));
   /* TRANSLATORS: "4 × RTX 3090 24GB" */
   return g_strdup_printf (_("%u × %s"), gpus, hr_hardware_get_name (hw));
+}
+
+/* Layers (or experts) left in system RAM: llama.cpp and Ollama only. */
+static gboolean
+is_offloaded (const HrEstimate *e)
+{
+  return e->placement == HR_PLACEMENT_PARTIAL || e->placement == HR_PLACEMENT_CPU;
+}
+
+/* What runs with layers in system RAM, and what does not: the RAM too
+ * small, or more layers asked for than the GPU holds. */
+static void
+offload_verdict (HrOverview       *self,
+                 const HrEstimate *e,
+                 const char       *device,
+                 char            **title,
+                 char            **subtitle)
+{
+  guint units = hr_view_get_units (HR_VIEW (self));
+  g_autofree char *host = hr_format_size (e->host_bytes, units);
+  g_autofree char *rate = hr_format_rate (e->decode_tokens_per_s);
+  g_autofree char *per_device = hr_format_size (e->per_device_bytes, units);
+  g_autofree char *usable = hr_format_size (e->usable_bytes, units);
+
+  if (!e->ram_fits)
+    {
+      g_autofree char *ram_usable = hr_format_size (e->ram_usable_bytes, units);
+      g_autofree char *ram = hr_format_size (e->ram_bytes, units);
+
+      *title = g_strdup (_("Does not run: system RAM is too small"));
+      /* TRANSLATORS: "9.31 GiB must stay in system RAM, and 4.00 GiB of its
+       * 8.00 GiB are usable; 27 of 49 layers on the GPU" */
+      *subtitle = g_strdup_printf (ngettext ("%s must stay in system RAM, and %s of its %s "
+                                             "are usable; %u of %u layer on the GPU",
+                                             "%s must stay in system RAM, and %s of its %s "
+                                             "are usable; %u of %u layers on the GPU",
+                                             e->layer_count),
+                                   host, ram_usable, ram, e->gpu_layers, e->layer_count);
+    }
+  else if (e->per_device_bytes > e->usable_bytes)
+    {
+      g_autofree char *over = hr_format_size (e->per_device_bytes - e->usable_bytes, units);
+      g_autofree char *verdict = hr_ui_format_verdict (self, HR_VERDICT_NO_FIT);
+
+      *title = g_strdup_printf (_("%s on %s"), verdict, device);
+      /* TRANSLATORS: "28 of 49 layers on the GPU need 12.90 GiB per device,
+       * 11.81 GiB usable: 1.09 GiB short" */
+      *subtitle = g_strdup_printf (ngettext ("%u of %u layer on the GPU need %s per device, "
+                                             "%s usable: %s short",
+                                             "%u of %u layers on the GPU need %s per device, "
+                                             "%s usable: %s short",
+                                             e->layer_count),
+                                   e->gpu_layers, e->layer_count, per_device, usable, over);
+    }
+  else
+    {
+      g_autofree char *free_ = hr_format_size (e->free_bytes, units);
+
+      if (e->placement == HR_PLACEMENT_CPU)
+        /* TRANSLATORS: "Runs on the CPU, 20.31 GiB in system RAM, ~10.5 tok/s" */
+        *title = g_strdup_printf (_("Runs on the CPU, %s in system RAM, ~%s"), host, rate);
+      else if (e->gpu_layers >= e->layer_count)
+        /* TRANSLATORS: MoE experts kept in system RAM (--n-cpu-moe):
+         * "Runs with every layer on the GPU and 16.55 GiB of experts in
+         * system RAM, ~14.0 tok/s" */
+        *title = g_strdup_printf (_("Runs with every layer on the GPU and %s of experts in "
+                                    "system RAM, ~%s"), host, rate);
+      else
+        /* TRANSLATORS: "Runs with 27 of 49 layers on the GPU, 9.31 GiB in
+         * system RAM, ~14.0 tok/s" */
+        *title = g_strdup_printf (ngettext ("Runs with %u of %u layer on the GPU, %s in "
+                                            "system RAM, ~%s",
+                                            "Runs with %u of %u layers on the GPU, %s in "
+                                            "system RAM, ~%s",
+                                            e->layer_count),
+                                  e->gpu_layers, e->layer_count, host, rate);
+      /* TRANSLATORS: "RTX 3060 12GB: 11.75 GiB of 11.81 GiB usable per
+       * device, 0.06 GiB free" */
+      *subtitle = g_strdup_printf (_("%s: %s of %s usable per device, %s free"),
+                                   device, per_device, usable, free_);
+    }
 }
 
 static void
@@ -91,24 +207,107 @@ update_verdict (HrOverview       *self,
       return;
     }
 
-  /* TRANSLATORS: "Fits comfortably on RTX 3060 12GB" */
-  title = g_strdup_printf (_("%s on %s"), verdict, device);
-  if (e->excess_bytes == 0)
-    {
-      g_autofree char *free_ = hr_format_size (e->free_bytes, units);
-      /* TRANSLATORS: "7.86 GiB of 11.81 GiB usable per device, 3.95 GiB free" */
-      subtitle = g_strdup_printf (_("%s of %s usable per device, %s free"),
-                                  per_device, usable, free_);
-    }
+  if (is_offloaded (e))
+    offload_verdict (self, e, device, &title, &subtitle);
   else
     {
-      g_autofree char *over = hr_format_size (e->excess_bytes, units);
-      /* TRANSLATORS: "20.42 GiB needed, 11.81 GiB usable: 8.61 GiB short" */
-      subtitle = g_strdup_printf (_("%s needed per device, %s usable: %s short"),
-                                  per_device, usable, over);
+      /* TRANSLATORS: "Fits comfortably on RTX 3060 12GB" */
+      title = g_strdup_printf (_("%s on %s"), verdict, device);
+      if (e->excess_bytes == 0)
+        {
+          g_autofree char *free_ = hr_format_size (e->free_bytes, units);
+          /* TRANSLATORS: "7.86 GiB of 11.81 GiB usable per device, 3.95 GiB free" */
+          subtitle = g_strdup_printf (_("%s of %s usable per device, %s free"),
+                                      per_device, usable, free_);
+        }
+      else
+        {
+          g_autofree char *over = hr_format_size (e->excess_bytes, units);
+          /* TRANSLATORS: "20.42 GiB needed, 11.81 GiB usable: 8.61 GiB short" */
+          subtitle = g_strdup_printf (_("%s needed per device, %s usable: %s short"),
+                                      per_device, usable, over);
+        }
     }
   gtk_label_set_label (self->verdict_title, title);
   gtk_label_set_label (self->verdict_subtitle, subtitle);
+}
+
+/* An impossible combination: one state (no figures, no zeros), the
+ * reason, and the one change that makes it run (HrEstimate.fix). */
+static void
+update_fix (HrOverview       *self,
+            const HrEstimate *e)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  gboolean valid = hr_calculator_get_valid (calculator);
+  g_autofree char *label = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->chart), valid);
+  gtk_widget_set_visible (self->figures, valid);
+  gtk_widget_set_visible (self->speed_box, valid);
+  gtk_widget_set_visible (GTK_WIDGET (self->savings_label), valid);
+  gtk_widget_set_visible (self->assumptions_expander, valid);
+
+  if (!valid)
+    switch (e->fix)
+      {
+      case HR_FIX_FLASH_ATTN_ON:
+        label = g_strdup (_("Turn On Flash Attention"));
+        break;
+      case HR_FIX_KV_FP16:
+        label = g_strdup (_("Use an FP16 Cache"));
+        break;
+      case HR_FIX_ENGINE_AUTO:
+        label = g_strdup (_("Choose the Engine Automatically"));
+        break;
+      case HR_FIX_GPU_COUNT:
+        /* TRANSLATORS: a button: the nearest GPU count the heads divide */
+        label = g_strdup_printf (ngettext ("Use %u GPU", "Use %u GPUs", e->fix_gpus),
+                                 e->fix_gpus);
+        break;
+      case HR_FIX_NONE:
+      default:
+        break;
+      }
+  gtk_widget_set_visible (self->fix_button, label != NULL);
+  if (label != NULL)
+    gtk_button_set_label (GTK_BUTTON (self->fix_button), label);
+}
+
+static void
+on_fix_clicked (HrOverview *self)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  const HrEstimate *e;
+
+  if (calculator == NULL || hr_calculator_get_valid (calculator))
+    return;
+  e = hr_calculator_get_estimate (calculator);
+  switch (e->fix)
+    {
+    case HR_FIX_FLASH_ATTN_ON:
+      {
+        HrEngineOptions options = *hr_calculator_get_engine_options (calculator);
+
+        options.flash_attn = HR_FLASH_ATTN_ON;
+        hr_calculator_set_engine_options (calculator, &options);
+      }
+      break;
+    case HR_FIX_KV_FP16:
+      hr_calculator_set_kv_type (calculator,
+                                 hr_catalog_find_kv_type (hr_calculator_get_catalog (calculator),
+                                                          "fp16"));
+      break;
+    case HR_FIX_ENGINE_AUTO:
+      hr_calculator_set_engine (calculator, HR_ENGINE_AUTO);
+      break;
+    case HR_FIX_GPU_COUNT:
+      hr_calculator_set_gpu_count (calculator, e->fix_gpus);
+      break;
+    case HR_FIX_NONE:
+    default:
+      break;
+    }
 }
 
 /* When it does not fit: what single change would make it fit. */
@@ -158,8 +357,15 @@ update_advice (HrOverview       *self,
                                            advice.gpus), advice.gpus);
       g_string_append_printf (text, "\n• %s", line);
     }
+  if ((e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA) &&
+      !hr_calculator_get_gpu_layers_auto (calculator) && e->ram_fits)
+    g_string_append_printf (text, "\n• %s",
+                            _("Automatic GPU layers: the rest stays in system RAM"));
+  if (!e->ram_fits)
+    g_string_append_printf (text, "\n• %s",
+                            _("More system RAM, or more layers on the GPU"));
   if (advice.precision == NULL && advice.context == 0 && advice.kv_type == NULL &&
-      advice.gpus == 0)
+      advice.gpus == 0 && e->ram_fits)
     g_string_append_printf (text, "\n%s",
                             _("No single change makes it fit: choose a larger device "
                               "or a smaller model."));
@@ -175,26 +381,34 @@ update_captions (HrOverview       *self,
   HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   guint units = hr_view_get_units (HR_VIEW (self));
   guint gpus = hr_calculator_get_gpu_count (calculator);
-  guint64 context = hr_calculator_get_context (calculator);
   g_autofree char *usable = hr_format_size (e->usable_bytes, units);
-  g_autofree char *context_text = hr_format_tokens (context);
   g_autofree char *total_caption = NULL;
   g_autofree char *per_device_caption = NULL;
-  g_autofree char *decode_caption = NULL;
   g_autofree char *max_caption = NULL;
   g_autofree char *savings = NULL;
   g_autofree char *mha = hr_format_size (e->kv_mha_bytes, units);
   g_autofree char *saved = hr_format_percent (e->kv_savings, 1);
 
-  total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device",
-                                             "weights, KV cache and overhead on %u devices",
-                                             gpus), gpus);
+  if (is_offloaded (e))
+    total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device "
+                                               "and in system RAM",
+                                               "weights, KV cache and overhead on %u devices "
+                                               "and in system RAM",
+                                               gpus), gpus);
+  else
+    total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device",
+                                               "weights, KV cache and overhead on %u devices",
+                                               gpus), gpus);
   /* TRANSLATORS: "of 11.81 GiB usable" */
   per_device_caption = g_strdup_printf (_("of %s usable"), usable);
-  /* TRANSLATORS: "single stream, at token 32,768" */
-  decode_caption = g_strdup_printf (_("single stream, at token %s"), context_text);
-
-  if (e->max_context_unbounded)
+  if (e->max_context == 0 && !e->max_context_unbounded)
+    {
+      gtk_label_set_label (self->max_context_label, "—");
+      max_caption = g_strdup (is_offloaded (e)
+                              ? _("not even a short context fits every layer on the GPU")
+                              : _("not even a short context fits"));
+    }
+  else if (e->max_context_unbounded)
     {
       gtk_label_set_label (self->max_context_label, _("Unbounded"));
       max_caption = g_strdup (_("every layer uses a sliding window: the cache stops growing"));
@@ -211,12 +425,12 @@ update_captions (HrOverview       *self,
           max_caption = g_strdup_printf (_("tokens; the model was trained for %s"), trained);
         }
       else
-        max_caption = g_strdup (_("tokens"));
+        max_caption = g_strdup (is_offloaded (e) ? _("tokens with every layer on the GPU")
+                                                  : _("tokens"));
     }
 
   gtk_label_set_label (self->total_caption, total_caption);
   gtk_label_set_label (self->per_device_caption, per_device_caption);
-  gtk_label_set_label (self->decode_caption, decode_caption);
   gtk_label_set_label (self->max_context_caption, max_caption);
 
   if (e->kv_savings > 0.0005)
@@ -239,10 +453,12 @@ update_engine_card (HrOverview       *self,
 {
   HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
   guint units = hr_view_get_units (HR_VIEW (self));
-  HrEngine engine = hr_calculator_get_engine (calculator);
+  HrEngine engine = e->engine;
   g_autofree char *value = NULL;
   g_autofree char *caption = NULL;
 
+  if (!hr_calculator_get_valid (calculator))
+    engine = HR_ENGINE_GENERIC;
   if (engine == HR_ENGINE_LLAMACPP || engine == HR_ENGINE_OLLAMA)
     {
       g_autofree char *host = hr_format_size (e->host_bytes, units);
@@ -258,10 +474,18 @@ update_engine_card (HrOverview       *self,
   else if (engine == HR_ENGINE_VLLM)
     {
       gtk_label_set_label (self->engine_title, _("KV cache capacity"));
-      value = hr_format_tokens (e->kv_capacity_tokens);
-      /* TRANSLATORS: "tokens; 1.56 × concurrency at this context" */
-      caption = g_strdup_printf (_("tokens; %.2f× concurrency at this context"),
-                                 e->max_concurrency);
+      if (e->kv_capacity_tokens == 0)
+        {
+          value = g_strdup ("—");
+          caption = g_strdup (_("the weights and buffers leave no room for the cache"));
+        }
+      else
+        {
+          value = hr_format_tokens (e->kv_capacity_tokens);
+          /* TRANSLATORS: "tokens; 1.56 × concurrency at this context" */
+          caption = g_strdup_printf (_("tokens; %.2f× concurrency at this context"),
+                                     e->max_concurrency);
+        }
     }
 
   /* The flow box wraps each card in a GtkFlowBoxChild, which must go too
@@ -275,15 +499,13 @@ update_engine_card (HrOverview       *self,
     }
 }
 
-/* The constants of hr-estimate-constants.h, as the user reads them. */
+/* The constants of hr-estimate-constants.h and of the engine modules, and
+ * the operands of this estimate, as the user reads them. */
 static void
-update_assumptions (HrOverview *self)
+append_engine_assumptions (GString          *text,
+                           const HrEstimate *e)
 {
-  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
-  g_autoptr(GString) text = g_string_new (NULL);
-  const HrEstimate *e = hr_calculator_get_estimate (calculator);
-
-  switch (hr_calculator_get_engine (calculator))
+  switch (e->engine)
     {
     case HR_ENGINE_LLAMACPP:
     case HR_ENGINE_OLLAMA:
@@ -292,24 +514,55 @@ update_assumptions (HrOverview *self)
                                       "padded to %d tokens; a compute buffer sized from "
                                       "the micro-batch, vocabulary, heads and context; "
                                       "token embeddings in system memory; %.0f MiB "
-                                      "reserved by the GPU backend per device. Layers are "
-                                      "split across GPUs."),
-                              hr_calculator_get_engine (calculator) == HR_ENGINE_OLLAMA
+                                      "reserved by the GPU backend per device."),
+                              e->engine == HR_ENGINE_OLLAMA
                               ? _(" as Ollama runs it (context × parallel requests; the "
                                   "KV cache type needs flash attention)") : "",
                               HR_LLAMACPP_CTX_PAD, HR_LLAMACPP_BACKEND_RESERVE_MIB);
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Placement: the last layers go to the GPU first, as "
+                                      "many as fit with %.0f MiB to spare (llama.cpp’s "
+                                      "--fit); each layer’s KV cache stays with it; with "
+                                      "several GPUs, whole layers in proportion to their "
+                                      "memory (split mode “layer”), which adds memory but "
+                                      "not speed. System RAM keeps %.0f GiB for the "
+                                      "system; unless you give yours, it is assumed "
+                                      "%.0f GiB at %.1f GB/s."),
+                              HR_FIT_TARGET_MIB, HR_RAM_SYSTEM_RESERVE_GIB,
+                              HR_RAM_DEFAULT_GIB, HR_RAM_DEFAULT_BANDWIDTH_GBPS);
       break;
     case HR_ENGINE_VLLM:
-      g_string_append_printf (text, _("Engine profile: vLLM — a budget of GPU memory "
-                                      "utilization × the memory CUDA reports (%.2f GiB "
-                                      "below nominal); weights, the activation peak of the "
-                                      "profiling run and %.2f GiB of non-torch memory come "
-                                      "off it, the rest is KV cache in blocks of %d "
-                                      "tokens; CUDA graphs take %.1f GiB more."),
-                              HR_CUDA_UNREPORTED_GIB, HR_VLLM_NON_TORCH_GIB,
-                              HR_VLLM_DEFAULT_BLOCK_SIZE, HR_VLLM_CUDA_GRAPH_GIB);
+      {
+        double graphs = e->cuda_graph_bytes / (double) HR_GIB;
+        double non_torch = e->non_torch_bytes / (double) HR_GIB;
+
+        /* TRANSLATORS: "0.92 × the memory CUDA reports (0.42 GiB below
+         * nominal up to 24 GiB, 0.007 GiB more per GiB above)" */
+        g_string_append_printf (text, _("Engine profile: vLLM 0.21 and later — a budget of "
+                                        "%.2f × the memory CUDA reports (%.2f GiB below "
+                                        "nominal up to %.0f GiB, %.3f GiB more for every "
+                                        "GiB above); weights, the activation peak of the "
+                                        "profiling run, %.2f GiB of memory outside PyTorch "
+                                        "and %.2f GiB of CUDA graphs come off it; the rest "
+                                        "is KV cache in blocks of %u tokens."),
+                                e->gpu_memory_utilization > 0 ? e->gpu_memory_utilization
+                                : HR_VLLM_DEFAULT_GPU_MEMORY_UTILIZATION,
+                                HR_CUDA_UNREPORTED_GIB, HR_CUDA_UNREPORTED_BASE_GIB,
+                                HR_CUDA_UNREPORTED_PER_GIB,
+                                non_torch > 0 ? non_torch : HR_VLLM_V1_NON_TORCH_GIB,
+                                graphs > 0 ? graphs : HR_VLLM_V1_CUDA_GRAPH_GIB,
+                                e->block_size > 0 ? e->block_size
+                                : HR_VLLM_DEFAULT_BLOCK_SIZE);
+      }
+      break;
+    case HR_ENGINE_SGLANG:
+      g_string_append (text, _("Engine profile: SGLang — a static share of each device "
+                               "(--mem-fraction-static, chosen for the device as SGLang "
+                               "chooses it) holds the weights and the token pool; the "
+                               "rest is kept for activations and CUDA graphs."));
       break;
     case HR_ENGINE_GENERIC:
+    case HR_ENGINE_AUTO:
     default:
       g_string_append_printf (text, _("Engine profile: generic — the seed page’s method, "
                                       "one effective bits-per-weight for the whole model."));
@@ -320,6 +573,16 @@ update_assumptions (HrOverview *self)
                               HR_OVERHEAD_UNIFIED_DISCOUNT_GIB);
       break;
     }
+}
+
+static void
+update_assumptions (HrOverview *self)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  g_autoptr(GString) text = g_string_new (NULL);
+  const HrEstimate *e = hr_calculator_get_estimate (calculator);
+
+  append_engine_assumptions (text, e);
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("Usable memory: device memory less %.2f GiB for the "
                                   "driver and display; on Apple silicon, the %.0f %% "
@@ -331,16 +594,250 @@ update_assumptions (HrOverview *self)
                                   "“tight” up to 100 %%."),
                           HR_COMFORTABLE_FRACTION * 100);
   g_string_append_c (text, '\n');
-  g_string_append_printf (text, _("Decode: every active weight and the KV cache read once "
-                                  "per token at %.0f %% of the memory bandwidth, plus "
-                                  "%.1f ms per token; calibrated on llama.cpp "
-                                  "measurements."),
-                          e->decode_efficiency * 100, e->decode_fixed_seconds * 1e3);
+  if (e->prefill_tokens_per_s > 0)
+    g_string_append_printf (text, _("Speed: decode reads every active weight at %.0f %% of "
+                                    "the memory bandwidth and the KV cache up to its depth, "
+                                    "plus %.1f ms of kernels and hand-offs per token; the "
+                                    "prompt is computed at the device’s tensor throughput. "
+                                    "Fitted on llama-bench runs measured without flash "
+                                    "attention (2024 builds): flash attention’s effect is "
+                                    "applied only when you switch it on."),
+                            e->decode_efficiency * 100, e->decode_fixed_seconds * 1e3);
+  else
+    g_string_append_printf (text, _("Decode: every active weight and the KV cache read once "
+                                    "per token at %.0f %% of the memory bandwidth, plus "
+                                    "%.1f ms per token; calibrated on llama.cpp "
+                                    "measurements without flash attention."),
+                            e->decode_efficiency * 100, e->decode_fixed_seconds * 1e3);
   g_string_append_c (text, '\n');
-  g_string_append (text, _("Tensor parallelism splits weights and KV heads across "
-                           "devices; a device keeps at least one whole KV head, and each "
-                           "carries its own overhead."));
+  if (e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA)
+    g_string_append (text, _("Several GPUs split the layers; each device carries its own "
+                             "compute buffer and reserve."));
+  else
+    g_string_append (text, _("Tensor parallelism splits weights and KV heads across "
+                             "devices; a device keeps at least one whole KV head, and each "
+                             "carries its own overhead."));
   gtk_label_set_label (self->assumptions_label, text->str);
+}
+
+/* ------------------------------------------------------------------ speed */
+
+/* "0.88 s", "12.3 s", "2 min 3 s", "1 h 4 min" */
+static char *
+format_duration (double seconds)
+{
+  guint64 whole;
+
+  if (seconds < 1.0)
+    /* TRANSLATORS: a duration in seconds, "0.88 s" */
+    return g_strdup_printf (_("%.2f\u00a0s"), seconds);
+  if (seconds < 10.0)
+    return g_strdup_printf (_("%.1f\u00a0s"), seconds);
+  if (seconds < 60.0)
+    return g_strdup_printf (_("%.0f\u00a0s"), seconds);
+  whole = (guint64) (seconds + 0.5);
+  if (whole < 3600)
+    /* TRANSLATORS: a duration, "2 min 3 s" */
+    return g_strdup_printf (_("%u\u00a0min %u\u00a0s"), (guint) (whole / 60), (guint) (whole % 60));
+  /* TRANSLATORS: a duration, "1 h 4 min" */
+  return g_strdup_printf (_("%u\u00a0h %u\u00a0min"), (guint) (whole / 3600),
+                          (guint) (whole % 3600 / 60));
+}
+
+static void
+update_speed (HrOverview       *self,
+              const HrEstimate *e)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  gboolean runs = hr_calculator_get_valid (calculator) && e->verdict != HR_VERDICT_NO_FIT;
+  gboolean timed = runs && e->prefill_tokens_per_s > 0;
+  g_autofree char *depth = hr_format_tokens (hr_calculator_get_context (calculator));
+  g_autofree char *prompt = hr_format_tokens (e->prompt_tokens);
+  g_autofree char *decode_caption = NULL;
+
+  /* One state for what does not run: no figure, and why. */
+  if (!runs)
+    {
+      gtk_label_set_label (self->decode_label, "—");
+      gtk_label_set_label (self->decode_caption, "");
+    }
+  else
+    {
+      g_autofree char *rate = hr_format_rate (e->decode_tokens_per_s);
+
+      /* TRANSLATORS: "single stream, at token 32,768" */
+      decode_caption = g_strdup_printf (_("single stream, at token %s"), depth);
+      gtk_label_set_label (self->decode_label, rate);
+      gtk_label_set_label (self->decode_caption, decode_caption);
+    }
+
+  if (timed)
+    {
+      g_autofree char *prefill = hr_format_rate (e->prefill_tokens_per_s);
+      g_autofree char *ttft = format_duration (e->ttft_seconds);
+      g_autofree char *answer = format_duration (e->ttft_seconds + e->generation_seconds);
+      g_autofree char *average = hr_format_rate (e->generation_seconds > 0
+                                                 ? e->generate_tokens / e->generation_seconds
+                                                 : 0);
+      g_autofree char *generate = hr_format_tokens (e->generate_tokens);
+      g_autofree char *prefill_caption = NULL;
+      g_autofree char *ttft_caption = NULL;
+      g_autofree char *answer_caption = NULL;
+
+      /* TRANSLATORS: "a prompt of 20,000 tokens, from an empty cache" */
+      prefill_caption = g_strdup_printf (_("a prompt of %s tokens, from an empty cache"),
+                                         prompt);
+      ttft_caption = g_strdup (_("the prompt read, then one token"));
+      /* TRANSLATORS: "the first token, then 512 tokens at 46.5 tok/s" */
+      answer_caption = g_strdup_printf (_("the first token, then %s tokens at %s"),
+                                        generate, average);
+      gtk_label_set_label (self->prefill_label, prefill);
+      gtk_label_set_label (self->prefill_caption, prefill_caption);
+      gtk_label_set_label (self->ttft_label, ttft);
+      gtk_label_set_label (self->ttft_caption, ttft_caption);
+      gtk_label_set_label (self->answer_label, answer);
+      gtk_label_set_label (self->answer_caption, answer_caption);
+    }
+  else
+    {
+      gtk_label_set_label (self->prefill_label, "—");
+      gtk_label_set_label (self->prefill_caption, "");
+      gtk_label_set_label (self->ttft_label, "—");
+      gtk_label_set_label (self->ttft_caption, "");
+      gtk_label_set_label (self->answer_label, "—");
+      gtk_label_set_label (self->answer_caption, "");
+    }
+  /* The presets only matter where the prompt is timed. */
+  gtk_widget_set_sensitive (self->prompt_box, timed);
+
+  if (!runs)
+    gtk_label_set_label (self->speed_note, hr_calculator_get_valid (calculator)
+                         ? _("No speed: it does not run as set.") : "");
+  else if (!timed)
+    gtk_label_set_label (self->speed_note,
+                         _("The nominal method times decode only: choose an engine profile "
+                           "to time the prompt and the answer."));
+  else if (e->engine == HR_ENGINE_VLLM || e->engine == HR_ENGINE_SGLANG)
+    /* hr-speed.h: HR_SPEED_ETA_W_SERVING and its matrix share */
+    gtk_label_set_label (self->speed_note,
+                         _("Estimates: decode with vLLM’s kernels, fitted on two single-stream "
+                           "measurements; the prompt as in the llama-bench fit, measured "
+                           "without flash attention (2024 builds)."));
+  else
+    gtk_label_set_label (self->speed_note,
+                         _("Estimates fitted on llama-bench runs measured without flash "
+                           "attention (2024 builds); flash attention’s effect is applied "
+                           "only when you switch it on."));
+}
+
+/* The presets show the calculator's prompt; one longer than the context
+ * cannot be chosen. */
+static void
+sync_prompt (HrOverview *self)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  guint64 prompt = hr_calculator_get_prompt_tokens (calculator);
+  guint64 context = hr_calculator_get_context (calculator);
+  struct { GtkToggleButton *button; guint64 tokens; } presets[] = {
+    { self->prompt_question, PROMPT_QUESTION_TOKENS },
+    { self->prompt_document, PROMPT_DOCUMENT_TOKENS },
+    { self->prompt_context, 0 },
+  };
+
+  self->syncing_prompt = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      gboolean fits = presets[i].tokens < context;
+      g_autofree char *tokens = hr_format_tokens (presets[i].tokens > 0 ? presets[i].tokens
+                                                                        : context);
+      g_autofree char *tooltip = NULL;
+
+      if (presets[i].tokens > 0 && !fits)
+        /* TRANSLATORS: tooltip of a prompt preset, "20,000 tokens: longer
+         * than the context" */
+        tooltip = g_strdup_printf (_("%s tokens: longer than the context"), tokens);
+      else
+        /* TRANSLATORS: tooltip of a prompt preset, "A prompt of 500 tokens" */
+        tooltip = g_strdup_printf (_("A prompt of %s tokens"), tokens);
+      gtk_widget_set_sensitive (GTK_WIDGET (presets[i].button),
+                                presets[i].tokens == 0 || fits);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (presets[i].button), tooltip);
+      if (gtk_toggle_button_get_active (presets[i].button) != (prompt == presets[i].tokens))
+        gtk_toggle_button_set_active (presets[i].button, prompt == presets[i].tokens);
+    }
+  self->syncing_prompt = FALSE;
+}
+
+static void
+on_prompt_toggled (HrOverview      *self,
+                   GtkToggleButton *button)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+
+  if (self->syncing_prompt || calculator == NULL || !gtk_toggle_button_get_active (button))
+    return;
+  if (button == self->prompt_question)
+    hr_calculator_set_prompt_tokens (calculator, PROMPT_QUESTION_TOKENS);
+  else if (button == self->prompt_document)
+    hr_calculator_set_prompt_tokens (calculator, PROMPT_DOCUMENT_TOKENS);
+  else
+    hr_calculator_set_prompt_tokens (calculator, 0);
+}
+
+/* ------------------------------------------------------------------ chart */
+
+/* llama.cpp's layers on several GPUs, or some in system RAM: one bar per
+ * place.  Otherwise the chart's single bar, bound in the template. */
+static void
+update_chart (HrOverview       *self,
+              const HrEstimate *e)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  HrHardware *hardware = hr_calculator_get_hardware (calculator);
+  HrChartBar bars[HR_CHART_MAX_BARS];
+  guint n = 0;
+  gboolean llamacpp = e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA;
+
+  if (hr_calculator_get_valid (calculator) && llamacpp && hardware != NULL &&
+      (e->n_devices > 1 || is_offloaded (e)))
+    {
+      for (guint d = 0; d < e->n_devices && n < HR_CHART_MAX_BARS - 1; d++)
+        {
+          const HrDeviceLoad *load = &e->devices[d];
+          g_autofree char *device = e->n_devices == 1
+                                    ? g_strdup (hr_hardware_get_name (hardware))
+                                    /* TRANSLATORS: one of several GPUs, "GPU 2" */
+                                    : g_strdup_printf (_("GPU %u"), d + 1);
+
+          bars[n++] = (HrChartBar) {
+            /* TRANSLATORS: a bar of the memory chart, "GPU 1 · 25 layers" */
+            g_strdup_printf (ngettext ("%s · %u layer", "%s · %u layers", load->layers),
+                             device, load->layers),
+            load->weights_bytes, load->kv_bytes, load->compute_bytes,
+            load->usable_bytes, hr_hardware_get_memory_bytes (hardware),
+          };
+        }
+      if (is_offloaded (e))
+        {
+          guint cpu_layers = e->layer_count - MIN (e->gpu_layers, e->layer_count);
+          guint64 held = e->host_weights_bytes + e->host_kv_bytes;
+
+          bars[n++] = (HrChartBar) {
+            cpu_layers > 0
+            /* TRANSLATORS: the system-memory bar of the memory chart */
+            ? g_strdup_printf (ngettext ("System RAM · %u layer", "System RAM · %u layers",
+                                         cpu_layers), cpu_layers)
+            : g_strdup (_("System RAM · experts")),
+            e->host_weights_bytes, e->host_kv_bytes,
+            e->host_bytes > held ? e->host_bytes - held : 0,
+            e->ram_usable_bytes, e->ram_bytes,
+          };
+        }
+    }
+
+  hr_memory_chart_set_bars (self->chart, bars, n);
+  for (guint i = 0; i < n; i++)
+    g_free (bars[i].name);
 }
 
 static void
@@ -354,9 +851,13 @@ update (HrView *view)
     return;
 
   e = hr_calculator_get_estimate (calculator);
+  update_fix (self, e);
   update_verdict (self, e);
   update_advice (self, e);
+  update_chart (self, e);
   update_captions (self, e);
+  update_speed (self, e);
+  sync_prompt (self);
   update_engine_card (self, e);
   update_assumptions (self);
 }
@@ -384,6 +885,23 @@ hr_overview_class_init (HrOverviewClass *klass)
   g_type_ensure (HR_TYPE_MEMORY_CHART);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom_app/Headroom/ui/hr-overview.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, chart);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, fix_button);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, figures);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, speed_box);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, assumptions_expander);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_box);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_question);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_document);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, prompt_context);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, prefill_label);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, prefill_caption);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, ttft_label);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, ttft_caption);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, decode_label);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, answer_label);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, answer_caption);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, speed_note);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_title);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_subtitle);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, advice_label);
@@ -399,6 +917,9 @@ hr_overview_class_init (HrOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrOverview, engine_caption);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, assumptions_label);
   gtk_widget_class_bind_template_callback (widget_class, verdict_classes);
+  gtk_widget_class_bind_template_callback (widget_class, on_prompt_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_fix_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, overview_verdict_icon);
   hr_ui_format_bind_callbacks (widget_class);
 }
 

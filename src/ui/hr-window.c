@@ -28,6 +28,7 @@
 #include "hr-model-view.h"
 #include "hr-serving-group.h"
 #include "hr-serving-view.h"
+#include "hr-placement-group.h"
 #include "hr-ui-format.h"
 #include "hr-window-private.h"
 
@@ -404,6 +405,7 @@ hr_window_class_init (HrWindowClass *klass)
   g_type_ensure (HR_TYPE_PICKER);
   g_type_ensure (HR_TYPE_CONTEXT_ROW);
   g_type_ensure (HR_TYPE_OVERVIEW);
+  g_type_ensure (HR_TYPE_PLACEMENT_GROUP);
   g_type_ensure (HR_TYPE_PRECISION);
   g_type_ensure (HR_TYPE_KV_TYPE);
   g_type_ensure (HR_TYPE_SERVING_GROUP);

@@ -158,10 +158,25 @@ total_text (const HrEstimateInput *input,
     {
       g_autofree char *host = hr_formulas_size (f, r->host_weights_bytes);
       g_autofree char *sentence = g_steal_pointer (&text);
+      guint cpu_layers = r->layer_count - MIN (r->gpu_layers, r->layer_count);
 
-      /* TRANSLATORS: the total counts weights kept in system RAM, not on the GPUs */
-      text = g_strdup_printf (_("%s, of which %s of weights (the token embeddings) stay in "
-                                "system RAM"), sentence, host);
+      if (cpu_layers > 0)
+        /* TRANSLATORS: the total counts weights kept in system RAM: the
+         * token embeddings and the layers llama.cpp leaves to the CPU */
+        text = g_strdup_printf (ngettext ("%s, of which %s of weights (the token embeddings "
+                                          "and %u layer) stay in system RAM",
+                                          "%s, of which %s of weights (the token embeddings "
+                                          "and %u layers) stay in system RAM", cpu_layers),
+                                sentence, host, cpu_layers);
+      else if (r->placement == HR_PLACEMENT_PARTIAL)
+        /* TRANSLATORS: the total counts weights kept in system RAM: the
+         * token embeddings and the MoE experts kept there (--n-cpu-moe) */
+        text = g_strdup_printf (_("%s, of which %s of weights (the token embeddings and "
+                                  "experts) stay in system RAM"), sentence, host);
+      else
+        /* TRANSLATORS: the total counts weights kept in system RAM, not on the GPUs */
+        text = g_strdup_printf (_("%s, of which %s of weights (the token embeddings) stay in "
+                                  "system RAM"), sentence, host);
     }
   return g_steal_pointer (&text);
 }
@@ -244,21 +259,42 @@ prompt_text (const HrEstimateInput *input,
 {
   g_autofree char *prompt = NULL;
   g_autofree char *rate = NULL;
+  g_autofree char *answer = NULL;
+  double flops;
 
   if (r->prefill_tokens_per_s <= 0)
     return NULL;
   prompt = hr_format_tokens (r->prompt_tokens);
   rate = hr_format_rate (r->prefill_tokens_per_s);
-  /* TRANSLATORS: "2 × 7.0 G weights × 8,192 tokens over 150 TFLOPS usable,
-   * plus attention: 2.08 s (3,932 tok/s); first token after 2.09 s; 512
-   * tokens of answer in 5.4 s" */
-  return g_strdup_printf (_("2 × %.1f G weights × %s tokens over %.0f TFLOPS usable, plus "
-                            "attention: %.2f s (%s); first token after %.2f s; "
-                            "%" G_GUINT64_FORMAT " tokens of answer in %.1f s"),
-                          input->model->params_active / 1e9, prompt,
-                          hr_speed_matrix_flops (input->device) / 1e12,
+  answer = hr_format_tokens (r->generate_tokens);
+  flops = hr_speed_matrix_flops (input->device);
+
+  /* The products alone, which a reader can redo, then the whole prompt:
+   * attention grows with the depth, and layers in system RAM cost their
+   * copies or the CPU's time (hr_speed_prefill_seconds()). */
+  if (r->decode_cpu_seconds > 0)
+    /* TRANSLATORS: "2 × 3.4 G active weights × 32,768 tokens ÷ 39 TFLOPS
+     * usable = 5.7 s of products; with attention and the layers in system
+     * RAM, 123.10 s (266.2 tok/s); first token after 123.17 s; 512 tokens
+     * of answer in 36.9 s" */
+    return g_strdup_printf (_("2 × %.1f G active weights × %s tokens ÷ %.0f TFLOPS usable = "
+                              "%.1f s of products; with attention and the layers in system "
+                              "RAM, %.2f s (%s); first token after %.2f s; %s tokens of "
+                              "answer in %.1f s"),
+                            input->model->params_active / 1e9, prompt, flops / 1e12,
+                            2 * input->model->params_active * r->prompt_tokens / flops,
+                            r->prompt_tokens / r->prefill_tokens_per_s, rate, r->ttft_seconds,
+                            answer, r->generation_seconds);
+  /* TRANSLATORS: "2 × 7.0 G active weights × 8,192 tokens ÷ 150 TFLOPS
+   * usable = 0.8 s of products; with attention, 2.08 s (3,932 tok/s);
+   * first token after 2.09 s; 512 tokens of answer in 5.4 s" */
+  return g_strdup_printf (_("2 × %.1f G active weights × %s tokens ÷ %.0f TFLOPS usable = "
+                            "%.1f s of products; with attention, %.2f s (%s); first token "
+                            "after %.2f s; %s tokens of answer in %.1f s"),
+                          input->model->params_active / 1e9, prompt, flops / 1e12,
+                          2 * input->model->params_active * r->prompt_tokens / flops,
                           r->prompt_tokens / r->prefill_tokens_per_s, rate, r->ttft_seconds,
-                          r->generate_tokens, r->generation_seconds);
+                          answer, r->generation_seconds);
 }
 
 void

@@ -44,6 +44,13 @@ struct _HrCalculator
 
 G_DEFINE_FINAL_TYPE (HrCalculator, hr_calculator, G_TYPE_OBJECT)
 
+/* The most layers a GPU-layers or expert-offload setting takes; a model's
+ * own count (layers + the output layer) bounds it further. */
+#define HR_GPU_LAYERS_MAX 4096
+/* Far above any machine's memory bandwidth (an 8-channel DDR5 server
+ * gives about 600 GB/s). */
+#define HR_RAM_BANDWIDTH_MAX_GBPS 10000.0
+
 enum {
   PROP_0,
   PROP_CATALOG,
@@ -66,6 +73,15 @@ enum {
   PROP_GPUS_PER_NODE,
   PROP_USERS,
   PROP_TARGET_TOKENS_PER_S,
+  /* placement and timing (llama.cpp, Ollama; the prompt and answer timed) */
+  PROP_PROMPT_TOKENS,
+  PROP_GENERATE_TOKENS,
+  PROP_GPU_LAYERS_AUTO,
+  PROP_GPU_LAYERS,
+  PROP_SPLIT_MODE,
+  PROP_N_CPU_MOE,
+  PROP_RAM_BYTES,
+  PROP_RAM_BANDWIDTH,
   PROP_VERDICT,
   N_INPUT_PROPS,
 };
@@ -113,6 +129,21 @@ static const HrField outputs[] = {
   O ("kv_type_ignored", HR_FIELD_BOOL, result.kv_type_ignored, "The engine keeps another cache type"),
   O ("free_bytes", HR_FIELD_U64, result.free_bytes, "Usable memory left on one device"),
   O ("excess_bytes", HR_FIELD_U64, result.excess_bytes, "Memory missing on one device"),
+  O ("prefill_tokens_per_s", HR_FIELD_DOUBLE, result.prefill_tokens_per_s, "Prompt processing"),
+  O ("ttft_seconds", HR_FIELD_DOUBLE, result.ttft_seconds, "The prompt, then the first token"),
+  O ("generation_seconds", HR_FIELD_DOUBLE, result.generation_seconds, "The answer after its first token"),
+  O ("prompt_tokens_used", HR_FIELD_U64, result.prompt_tokens, "The prompt timed"),
+  O ("generate_tokens_used", HR_FIELD_U64, result.generate_tokens, "The answer timed"),
+  O ("placement", HR_FIELD_U32, result.placement, "An HrPlacementKind"),
+  O ("gpu_layers_used", HR_FIELD_U32, result.gpu_layers, "Layers on the GPUs, output layer too"),
+  O ("layer_count", HR_FIELD_U32, result.layer_count, "Layers as llama.cpp counts them"),
+  O ("n_devices", HR_FIELD_U32, result.n_devices, "GPUs holding a share"),
+  O ("host_weights_bytes", HR_FIELD_U64, result.host_weights_bytes, "Weights in system RAM"),
+  O ("host_kv_bytes", HR_FIELD_U64, result.host_kv_bytes, "KV cache in system RAM"),
+  O ("ram_bytes_used", HR_FIELD_U64, result.ram_bytes, "System memory assumed or given"),
+  O ("ram_usable_bytes", HR_FIELD_U64, result.ram_usable_bytes, "What the model may take of it"),
+  O ("ram_bandwidth_used", HR_FIELD_DOUBLE, result.ram_bandwidth_gbps, "System memory bandwidth, GB/s"),
+  O ("ram_fits", HR_FIELD_BOOL, result.ram_fits, "System memory holds its part"),
   O ("valid", HR_FIELD_BOOL, valid, "The inputs gave an estimate"),
   O ("error_message", HR_FIELD_STRING, error_message, "Why not"),
   O ("effective_bpw", HR_FIELD_DOUBLE, effective_bpw, "Bits per weight"),
@@ -255,6 +286,31 @@ connect_index_lists (HrCalculator *self)
   update_list_indices (self);
 }
 
+/* Layers as llama.cpp counts them: the repeating ones and the output
+ * layer; G_MAXUINT without a model. */
+static guint
+model_layer_count (HrCalculator *self)
+{
+  if (self->scenario.model == NULL)
+    return G_MAXUINT;
+  return hr_model_spec_get_arch (self->scenario.model)->n_layers + 1;
+}
+
+/* A fixed layer count the new model does not have becomes all of its
+ * layers, before the run. */
+static void
+clamp_gpu_layers (HrCalculator *self)
+{
+  HrPlacementOptions *placement = &self->scenario.placement;
+  guint limit = model_layer_count (self);
+
+  if (placement->gpu_layers_fixed && placement->gpu_layers > limit)
+    {
+      placement->gpu_layers = limit;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_LAYERS]);
+    }
+}
+
 /* --------------------------------------------------------------------- */
 
 enum {
@@ -279,6 +335,7 @@ recompute (HrCalculator *self)
     }
   self->dirty = FALSE;
   self->n_recomputes++;
+  clamp_gpu_layers (self);
 
   /* A shallow copy is enough to compare: the only pointer field
    * (error_message) is kept alive until the comparison is done. */
@@ -426,6 +483,30 @@ hr_calculator_get_property (GObject    *object,
     case PROP_TARGET_TOKENS_PER_S:
       g_value_set_double (value, self->scenario.target_tokens_per_s);
       break;
+    case PROP_PROMPT_TOKENS:
+      g_value_set_uint64 (value, self->scenario.prompt_tokens);
+      break;
+    case PROP_GENERATE_TOKENS:
+      g_value_set_uint64 (value, self->scenario.generate_tokens);
+      break;
+    case PROP_GPU_LAYERS_AUTO:
+      g_value_set_boolean (value, !self->scenario.placement.gpu_layers_fixed);
+      break;
+    case PROP_GPU_LAYERS:
+      g_value_set_uint (value, self->scenario.placement.gpu_layers);
+      break;
+    case PROP_SPLIT_MODE:
+      g_value_set_uint (value, self->scenario.placement.split_mode);
+      break;
+    case PROP_N_CPU_MOE:
+      g_value_set_uint (value, self->scenario.placement.n_cpu_moe);
+      break;
+    case PROP_RAM_BYTES:
+      g_value_set_uint64 (value, self->scenario.ram.bytes);
+      break;
+    case PROP_RAM_BANDWIDTH:
+      g_value_set_double (value, self->scenario.ram.bandwidth_gbps);
+      break;
     case PROP_VERDICT:
       g_value_set_enum (value, self->result.verdict);
       break;
@@ -514,6 +595,30 @@ hr_calculator_set_property (GObject      *object,
         hr_calculator_set_engine_options (self, &options);
       }
       break;
+    case PROP_PROMPT_TOKENS:
+      hr_calculator_set_prompt_tokens (self, g_value_get_uint64 (value));
+      break;
+    case PROP_GENERATE_TOKENS:
+      hr_calculator_set_generate_tokens (self, g_value_get_uint64 (value));
+      break;
+    case PROP_GPU_LAYERS_AUTO:
+      hr_calculator_set_gpu_layers_auto (self, g_value_get_boolean (value));
+      break;
+    case PROP_GPU_LAYERS:
+      hr_calculator_set_gpu_layers (self, g_value_get_uint (value));
+      break;
+    case PROP_SPLIT_MODE:
+      hr_calculator_set_split_mode (self, g_value_get_uint (value));
+      break;
+    case PROP_N_CPU_MOE:
+      hr_calculator_set_n_cpu_moe (self, g_value_get_uint (value));
+      break;
+    case PROP_RAM_BYTES:
+      hr_calculator_set_ram_bytes (self, g_value_get_uint64 (value));
+      break;
+    case PROP_RAM_BANDWIDTH:
+      hr_calculator_set_ram_bandwidth (self, g_value_get_double (value));
+      break;
     default:
       if (prop_id >= FIRST_INDEX_PROP && prop_id < FIRST_INDEX_PROP + N_INDEX_PROPS)
         set_index (self, prop_id - FIRST_INDEX_PROP, g_value_get_uint (value));
@@ -591,6 +696,30 @@ hr_calculator_class_init (HrCalculatorClass *klass)
     g_param_spec_double ("target-tokens-per-s", NULL, "Answer rate each user should get",
                          HR_TARGET_TOKENS_PER_S_MIN, HR_TARGET_TOKENS_PER_S_MAX,
                          HR_DEFAULT_TARGET_TOKENS_PER_S, rw);
+  properties[PROP_PROMPT_TOKENS] =
+    g_param_spec_uint64 ("prompt-tokens", NULL, "The prompt timed; 0 = the context",
+                         0, HR_CONTEXT_MAX, 0, rw);
+  properties[PROP_GENERATE_TOKENS] =
+    g_param_spec_uint64 ("generate-tokens", NULL, "The answer timed; 0 = HR_DEFAULT_GENERATE",
+                         0, HR_CONTEXT_MAX, 0, rw);
+  properties[PROP_GPU_LAYERS_AUTO] =
+    g_param_spec_boolean ("gpu-layers-auto", NULL, "llama.cpp: as many layers as fit",
+                          TRUE, rw);
+  properties[PROP_GPU_LAYERS] =
+    g_param_spec_uint ("gpu-layers", NULL, "llama.cpp: layers on the GPUs when not auto",
+                       0, HR_GPU_LAYERS_MAX, 0, rw);
+  properties[PROP_SPLIT_MODE] =
+    g_param_spec_uint ("split-mode", NULL, "llama.cpp: an HrSplitMode",
+                       HR_SPLIT_DEFAULT, HR_SPLIT_NONE, HR_SPLIT_DEFAULT, rw);
+  properties[PROP_N_CPU_MOE] =
+    g_param_spec_uint ("n-cpu-moe", NULL, "llama.cpp: experts of the first N layers in RAM",
+                       0, HR_GPU_LAYERS_MAX, 0, rw);
+  properties[PROP_RAM_BYTES] =
+    g_param_spec_uint64 ("ram-bytes", NULL, "System memory; 0 = the stated assumption",
+                         0, G_MAXUINT64, 0, rw);
+  properties[PROP_RAM_BANDWIDTH] =
+    g_param_spec_double ("ram-bandwidth", NULL, "System memory GB/s; 0 = the assumption",
+                         0, HR_RAM_BANDWIDTH_MAX_GBPS, 0, rw);
   properties[PROP_VERDICT] =
     g_param_spec_enum ("verdict", NULL, "Fits comfortably, tight, or not",
                        HR_TYPE_VERDICT, HR_VERDICT_COMFORTABLE,
@@ -708,9 +837,17 @@ hr_calculator_set_context (HrCalculator *self,
   context = CLAMP (context, HR_CONTEXT_MIN, HR_CONTEXT_MAX);
   if (self->scenario.context == context)
     return;
+  g_object_freeze_notify (G_OBJECT (self));
   self->scenario.context = context;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT]);
+  /* The prompt never outgrows the context: then it is the context. */
+  if (self->scenario.prompt_tokens >= context)
+    {
+      self->scenario.prompt_tokens = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROMPT_TOKENS]);
+    }
   recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -1024,6 +1161,187 @@ hr_calculator_set_engine_options (HrCalculator          *self,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
+/* ------------------------------------------------ Placement and timing
+ *
+ * llama.cpp's and Ollama's placement (GPU layers, split mode, experts in
+ * system RAM), the system memory it spills into, and the prompt and
+ * answer that are timed.  Each setter clamps, stores, notifies and runs
+ * once; the other engines ignore the placement. */
+
+static void
+set_u64_input (HrCalculator *self,
+               guint64      *field,
+               guint64       value,
+               guint         prop_id)
+{
+  if (*field == value)
+    return;
+  *field = value;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+  recompute (self);
+}
+
+/**
+ * hr_calculator_set_prompt_tokens:
+ * @prompt_tokens: the prompt timed; 0 for the whole context
+ *
+ * A prompt as long as the context or longer is the whole context (0).
+ */
+void
+hr_calculator_set_prompt_tokens (HrCalculator *self,
+                                 guint64       prompt_tokens)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  if (prompt_tokens >= self->scenario.context)
+    prompt_tokens = 0;
+  set_u64_input (self, &self->scenario.prompt_tokens, prompt_tokens, PROP_PROMPT_TOKENS);
+}
+
+/**
+ * hr_calculator_set_generate_tokens:
+ * @generate_tokens: the answer timed; 0 for %HR_DEFAULT_GENERATE
+ */
+void
+hr_calculator_set_generate_tokens (HrCalculator *self,
+                                   guint64       generate_tokens)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  set_u64_input (self, &self->scenario.generate_tokens,
+                 MIN (generate_tokens, HR_CONTEXT_MAX), PROP_GENERATE_TOKENS);
+}
+
+/**
+ * hr_calculator_set_gpu_layers_auto:
+ * @automatic: %TRUE for as many layers as fit (llama.cpp's --fit)
+ *
+ * Turning the automatic choice off keeps the layers it chose, so that
+ * nothing moves until the count is changed.
+ */
+void
+hr_calculator_set_gpu_layers_auto (HrCalculator *self,
+                                   gboolean      automatic)
+{
+  HrPlacementOptions *placement;
+
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  placement = &self->scenario.placement;
+  if (placement->gpu_layers_fixed == !automatic)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  placement->gpu_layers_fixed = !automatic;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_LAYERS_AUTO]);
+  if (!automatic && self->valid && placement->gpu_layers != self->result.gpu_layers)
+    {
+      placement->gpu_layers = self->result.gpu_layers;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_LAYERS]);
+    }
+  recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * hr_calculator_set_gpu_layers:
+ * @gpu_layers: layers on the GPUs, the output layer counted; at most the
+ *   model's layers + 1
+ *
+ * A fixed count: the automatic choice is turned off.
+ */
+void
+hr_calculator_set_gpu_layers (HrCalculator *self,
+                              guint         gpu_layers)
+{
+  HrPlacementOptions *placement;
+
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  placement = &self->scenario.placement;
+  gpu_layers = MIN (gpu_layers, MIN (model_layer_count (self), HR_GPU_LAYERS_MAX));
+  if (placement->gpu_layers_fixed && placement->gpu_layers == gpu_layers)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (!placement->gpu_layers_fixed)
+    {
+      placement->gpu_layers_fixed = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_LAYERS_AUTO]);
+    }
+  if (placement->gpu_layers != gpu_layers)
+    {
+      placement->gpu_layers = gpu_layers;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GPU_LAYERS]);
+    }
+  recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+hr_calculator_set_split_mode (HrCalculator *self,
+                              HrSplitMode   split_mode)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (split_mode <= HR_SPLIT_NONE);
+
+  if (self->scenario.placement.split_mode == split_mode)
+    return;
+  self->scenario.placement.split_mode = split_mode;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPLIT_MODE]);
+  recompute (self);
+}
+
+/**
+ * hr_calculator_set_n_cpu_moe:
+ * @n_cpu_moe: the routed experts of the first @n_cpu_moe layers stay in
+ *   system RAM (--n-cpu-moe); MoE models only
+ */
+void
+hr_calculator_set_n_cpu_moe (HrCalculator *self,
+                             guint         n_cpu_moe)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  n_cpu_moe = MIN (n_cpu_moe, HR_GPU_LAYERS_MAX);
+  if (self->scenario.placement.n_cpu_moe == n_cpu_moe)
+    return;
+  self->scenario.placement.n_cpu_moe = n_cpu_moe;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_CPU_MOE]);
+  recompute (self);
+}
+
+/**
+ * hr_calculator_set_ram_bytes:
+ * @ram_bytes: the system memory; 0 for the stated assumption
+ */
+void
+hr_calculator_set_ram_bytes (HrCalculator *self,
+                             guint64       ram_bytes)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  set_u64_input (self, &self->scenario.ram.bytes, ram_bytes, PROP_RAM_BYTES);
+}
+
+/**
+ * hr_calculator_set_ram_bandwidth:
+ * @gbps: the system memory's bandwidth in GB/s; 0 for the assumption
+ */
+void
+hr_calculator_set_ram_bandwidth (HrCalculator *self,
+                                 double        gbps)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  gbps = CLAMP (gbps, 0.0, HR_RAM_BANDWIDTH_MAX_GBPS);
+  if (self->scenario.ram.bandwidth_gbps == gbps)
+    return;
+  self->scenario.ram.bandwidth_gbps = gbps;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RAM_BANDWIDTH]);
+  recompute (self);
+}
+
 /**
  * hr_calculator_set_ram:
  * @ram: the system memory; zero fields take the stated assumption
@@ -1042,8 +1360,15 @@ hr_calculator_set_ram (HrCalculator         *self,
   if (self->scenario.ram.bytes == ram->bytes &&
       self->scenario.ram.bandwidth_gbps == ram->bandwidth_gbps)
     return;
+  /* One run; the ram-bytes and ram-bandwidth properties follow. */
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->scenario.ram.bytes != ram->bytes)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RAM_BYTES]);
+  if (self->scenario.ram.bandwidth_gbps != ram->bandwidth_gbps)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RAM_BANDWIDTH]);
   self->scenario.ram = *ram;
   recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 const HrSystemMemory *
@@ -1074,6 +1399,14 @@ INPUT_GETTER (guint, dp, MAX (self->scenario.layout.dp, 1))
 INPUT_GETTER (guint, nodes, MAX (self->scenario.layout.nodes, 1))
 INPUT_GETTER (guint, users, self->scenario.users)
 INPUT_GETTER (double, target_tokens_per_s, self->scenario.target_tokens_per_s)
+INPUT_GETTER (guint64, prompt_tokens, self->scenario.prompt_tokens)
+INPUT_GETTER (guint64, generate_tokens, self->scenario.generate_tokens)
+INPUT_GETTER (gboolean, gpu_layers_auto, !self->scenario.placement.gpu_layers_fixed)
+INPUT_GETTER (guint, gpu_layers, self->scenario.placement.gpu_layers)
+INPUT_GETTER (HrSplitMode, split_mode, self->scenario.placement.split_mode)
+INPUT_GETTER (guint, n_cpu_moe, self->scenario.placement.n_cpu_moe)
+INPUT_GETTER (guint64, ram_bytes, self->scenario.ram.bytes)
+INPUT_GETTER (double, ram_bandwidth, self->scenario.ram.bandwidth_gbps)
 INPUT_GETTER (gboolean, valid, self->valid)
 INPUT_GETTER (const char *, error_message, self->error_message)
 INPUT_GETTER (guint, n_recomputes, self->n_recomputes)

@@ -66,6 +66,30 @@ void               hr_calculator_set_users          (HrCalculator *self,
 double             hr_calculator_get_target_tokens_per_s (HrCalculator *self);
 void               hr_calculator_set_target_tokens_per_s (HrCalculator *self,
                                                           double        target);
+guint64            hr_calculator_get_prompt_tokens  (HrCalculator *self);
+void               hr_calculator_set_prompt_tokens  (HrCalculator *self,
+                                                     guint64       prompt_tokens);
+guint64            hr_calculator_get_generate_tokens (HrCalculator *self);
+void               hr_calculator_set_generate_tokens (HrCalculator *self,
+                                                      guint64       generate_tokens);
+gboolean           hr_calculator_get_gpu_layers_auto (HrCalculator *self);
+void               hr_calculator_set_gpu_layers_auto (HrCalculator *self,
+                                                      gboolean      automatic);
+guint              hr_calculator_get_gpu_layers     (HrCalculator *self);
+void               hr_calculator_set_gpu_layers     (HrCalculator *self,
+                                                     guint         gpu_layers);
+HrSplitMode        hr_calculator_get_split_mode     (HrCalculator *self);
+void               hr_calculator_set_split_mode     (HrCalculator *self,
+                                                     HrSplitMode   split_mode);
+guint              hr_calculator_get_n_cpu_moe      (HrCalculator *self);
+void               hr_calculator_set_n_cpu_moe      (HrCalculator *self,
+                                                     guint         n_cpu_moe);
+guint64            hr_calculator_get_ram_bytes      (HrCalculator *self);
+void               hr_calculator_set_ram_bytes      (HrCalculator *self,
+                                                     guint64       ram_bytes);
+double             hr_calculator_get_ram_bandwidth  (HrCalculator *self);
+void               hr_calculator_set_ram_bandwidth  (HrCalculator *self,
+                                                     double        gbps);
 
 const HrEngineOptions *hr_calculator_get_engine_options (HrCalculator *self);
 void               hr_calculator_set_engine_options (HrCalculator          *self,

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Each row is the calculator's scenario run on one device of the catalog:
- * per-device memory required, its share of the device, the verdict and
- * the decode speed.  Rows are updated in place and notify what changed;
+ * per-device memory required, its share of the device, the verdict, the
+ * prompt speed (prefill) and the decode speed.  Rows are updated in place and notify what changed;
  * then “refreshed” tells views to redraw their cells and re-sort.
  */
 
@@ -23,6 +23,11 @@ struct _HrHardwareRow
   guint64 required_bytes;
   double share;
   double decode_tokens_per_s;
+  double prefill_tokens_per_s;
+  guint32 placement;          /* an HrPlacementKind */
+  guint32 gpu_layers;
+  guint32 layer_count;
+  guint64 host_bytes;
   gboolean valid;
   HrVerdict verdict;
 };
@@ -49,6 +54,16 @@ static const HrField row_fields[] = {
             "Required / device memory"),
   HR_FIELD (HrHardwareRow, "decode_tokens_per_s", HR_FIELD_DOUBLE, FALSE, 0,
             decode_tokens_per_s, "Single-stream decode"),
+  HR_FIELD (HrHardwareRow, "prefill_tokens_per_s", HR_FIELD_DOUBLE, FALSE, 0,
+            prefill_tokens_per_s, "Prompt processing; 0 where not timed"),
+  HR_FIELD (HrHardwareRow, "placement", HR_FIELD_U32, FALSE, 0, placement,
+            "An HrPlacementKind"),
+  HR_FIELD (HrHardwareRow, "gpu_layers", HR_FIELD_U32, FALSE, 0, gpu_layers,
+            "Layers on the GPUs (llama.cpp's count)"),
+  HR_FIELD (HrHardwareRow, "layer_count", HR_FIELD_U32, FALSE, 0, layer_count,
+            "Layers as llama.cpp counts them"),
+  HR_FIELD (HrHardwareRow, "host_bytes", HR_FIELD_U64, FALSE, 0, host_bytes,
+            "What stays in system RAM"),
   HR_FIELD (HrHardwareRow, "valid", HR_FIELD_BOOL, FALSE, 0, valid,
             "The estimate succeeded"),
 };
@@ -122,6 +137,11 @@ row_update (HrHardwareRow    *self,
   self->required_bytes = estimate.per_device_bytes;
   self->share = estimate.device_share;
   self->decode_tokens_per_s = estimate.decode_tokens_per_s;
+  self->prefill_tokens_per_s = estimate.prefill_tokens_per_s;
+  self->placement = estimate.placement;
+  self->gpu_layers = estimate.gpu_layers;
+  self->layer_count = estimate.layer_count;
+  self->host_bytes = estimate.host_bytes;
   self->verdict = self->valid ? estimate.verdict : HR_VERDICT_NO_FIT;
 
   hr_fields_notify_changes (self, &previous, row_fields, G_N_ELEMENTS (row_fields),
@@ -195,4 +215,9 @@ ROW_GETTER (guint64, required_bytes, 0)
 ROW_GETTER (double, share, 0)
 ROW_GETTER (HrVerdict, verdict, HR_VERDICT_NO_FIT)
 ROW_GETTER (double, decode_tokens_per_s, 0)
+ROW_GETTER (double, prefill_tokens_per_s, 0)
+ROW_GETTER (HrPlacementKind, placement, HR_PLACEMENT_GPU)
+ROW_GETTER (guint, gpu_layers, 0)
+ROW_GETTER (guint, layer_count, 0)
+ROW_GETTER (guint64, host_bytes, 0)
 ROW_GETTER (gboolean, valid, FALSE)

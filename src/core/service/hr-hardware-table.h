@@ -23,6 +23,11 @@ guint64          hr_hardware_row_get_required_bytes (HrHardwareRow *self);
 double           hr_hardware_row_get_share        (HrHardwareRow *self);
 HrVerdict        hr_hardware_row_get_verdict      (HrHardwareRow *self);
 double           hr_hardware_row_get_decode_tokens_per_s (HrHardwareRow *self);
+double           hr_hardware_row_get_prefill_tokens_per_s (HrHardwareRow *self);
+HrPlacementKind  hr_hardware_row_get_placement    (HrHardwareRow *self);
+guint            hr_hardware_row_get_gpu_layers   (HrHardwareRow *self);
+guint            hr_hardware_row_get_layer_count  (HrHardwareRow *self);
+guint64          hr_hardware_row_get_host_bytes   (HrHardwareRow *self);
 gboolean         hr_hardware_row_get_valid        (HrHardwareRow *self);
 
 G_END_DECLS

@@ -475,6 +475,12 @@ hr_profile_llamacpp_explain (const HrEstimateInput *input,
     hr_formulas_set (f, HR_FORMULA_MAX_CONTEXT,
                      g_strdup (_("Every layer keeps at most its window: the cache stops "
                                  "growing, memory never limits the context")));
+  else if (result->max_context == 0)
+    /* TRANSLATORS: "Not even a short context fits every layer in 11.81 GiB:
+     * llama.cpp leaves layers in system RAM" */
+    hr_formulas_set (f, HR_FORMULA_MAX_CONTEXT,
+                     g_strdup_printf (_("Not even a short context fits every layer in %s: "
+                                        "llama.cpp leaves layers in system RAM"), usable));
   else
     /* TRANSLATORS: "The largest context whose padded cache and compute buffer still fit 11.81 GiB: 98,560 tokens" */
     hr_formulas_set (f, HR_FORMULA_MAX_CONTEXT,
