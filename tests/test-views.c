@@ -503,6 +503,50 @@ on_activate (GApplication *app)
   /* tests run from main, once the app is registered */
 }
 
+/* The flash-attention row has three states: Automatic (llama.cpp turns it
+ * on where it can; the speed stays that of the measured builds), On (its
+ * derived speed-up counts) and Off. */
+static void
+test_window_flash_row (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calculator = hr_window_get_calculator (window);
+  AdwComboRow *flash_row = find_combo_row (GTK_WIDGET (window), "Flash attention");
+  double automatic, on;
+
+  g_assert_nonnull (flash_row);
+  {
+    HrCatalog *catalog = hr_calculator_get_catalog (calculator);
+
+    hr_calculator_set_model (calculator, hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
+    hr_calculator_set_precision (calculator, hr_catalog_find_precision (catalog, "q4_k_m"));
+    hr_calculator_set_hardware (calculator, hr_catalog_find_hardware (catalog, "rtx-3060-12gb"));
+  }
+  hr_calculator_set_engine (calculator, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_context (calculator, 32768);
+  pump (5);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (flash_row)));
+  g_assert_cmpuint (adw_combo_row_get_selected (flash_row), ==, HR_FLASH_ATTN_DEFAULT);
+  automatic = hr_calculator_get_estimate (calculator)->decode_tokens_per_s;
+
+  adw_combo_row_set_selected (flash_row, HR_FLASH_ATTN_ON);
+  g_assert_cmpint (hr_calculator_get_engine_options (calculator)->flash_attn, ==, HR_FLASH_ATTN_ON);
+  on = hr_calculator_get_estimate (calculator)->decode_tokens_per_s;
+  /* at 32K the cache read once per KV head instead of per query head */
+  g_assert_cmpfloat (on, >, automatic * 1.2);
+
+  adw_combo_row_set_selected (flash_row, HR_FLASH_ATTN_OFF);
+  g_assert_cmpint (hr_calculator_get_engine_options (calculator)->flash_attn, ==, HR_FLASH_ATTN_OFF);
+
+  /* vLLM has no such choice: the row hides */
+  hr_calculator_set_engine (calculator, HR_ENGINE_VLLM);
+  pump (5);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (flash_row)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -528,6 +572,7 @@ main (int   argc,
   g_test_add_func ("/views/window-combo-rows", test_window_combo_rows);
   g_test_add_func ("/views/step-no-rebind", test_step_no_rebind);
   g_test_add_func ("/views/hidden-table-catches-up", test_hidden_table_catches_up);
+  g_test_add_func ("/views/window-flash-row", test_window_flash_row);
 
   status = g_test_run ();
   g_rmdir (home);

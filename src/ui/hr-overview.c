@@ -599,9 +599,9 @@ update_assumptions (HrOverview *self)
                                     "the memory bandwidth and the KV cache up to its depth, "
                                     "plus %.1f ms of kernels and hand-offs per token; the "
                                     "prompt is computed at the device’s tensor throughput. "
-                                    "Fitted on llama-bench runs measured without flash "
-                                    "attention (2024 builds): flash attention’s effect is "
-                                    "applied only when you switch it on."),
+                                    "Fitted on llama-bench runs of 2024 builds, which ran "
+                                    "without flash attention; its effect is derived and "
+                                    "counted when Flash attention is set to On."),
                             e->decode_efficiency * 100, e->decode_fixed_seconds * 1e3);
   else
     g_string_append_printf (text, _("Decode: every active weight and the KV cache read once "
@@ -720,14 +720,21 @@ update_speed (HrOverview       *self,
   else if (e->engine == HR_ENGINE_VLLM || e->engine == HR_ENGINE_SGLANG)
     /* hr-speed.h: HR_SPEED_ETA_W_SERVING and its matrix share */
     gtk_label_set_label (self->speed_note,
-                         _("Estimates: decode with vLLM’s kernels, fitted on two single-stream "
-                           "measurements; the prompt as in the llama-bench fit, measured "
-                           "without flash attention (2024 builds)."));
+                         _("Estimates: decode with the serving engines’ kernels, fitted on two "
+                           "single-stream measurements; the prompt at the tensor-core share "
+                           "fitted on llama-bench, with FlashAttention."));
+  else if (hr_calculator_get_engine_options (hr_view_get_calculator (HR_VIEW (self)))->flash_attn ==
+           HR_FLASH_ATTN_ON)
+    gtk_label_set_label (self->speed_note,
+                         _("Estimates fitted on llama-bench runs of 2024 builds, with flash "
+                           "attention’s effect derived: the cache read once per KV head, no "
+                           "score matrix for the prompt."));
   else
     gtk_label_set_label (self->speed_note,
-                         _("Estimates fitted on llama-bench runs measured without flash "
-                           "attention (2024 builds); flash attention’s effect is applied "
-                           "only when you switch it on."));
+                         _("Estimates fitted on llama-bench runs of 2024 builds, which ran "
+                           "without flash attention. Today’s llama.cpp turns it on where it "
+                           "can and reads long contexts faster: set Flash attention to On "
+                           "for its derived effect."));
 }
 
 /* The presets show the calculator's prompt; one longer than the context

@@ -40,8 +40,7 @@ struct _HrWindow
   GMenuModel *primary_menu;
   HrPicker *model_picker;
   HrPicker *hardware_picker;
-  AdwActionRow *flash_row;
-  GtkSwitch *flash_switch;
+  AdwComboRow *flash_row;            /* HrFlashAttn order: auto, on, off */
   AdwActionRow *utilization_row;
   AdwActionRow *detect_row;
   GtkSpinner *detect_spinner;

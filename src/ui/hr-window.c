@@ -182,15 +182,16 @@ sync_engine_options (HrWindow *self)
 {
   HrEngine engine = hr_calculator_get_engine (self->calculator);
   const HrEngineOptions *options = hr_calculator_get_engine_options (self->calculator);
-  gboolean llamacpp = engine == HR_ENGINE_LLAMACPP || engine == HR_ENGINE_OLLAMA;
-  gboolean flash_used = FALSE;
+  gboolean llamacpp;
 
+  /* Automatic shows the rows of the engine it picked. */
+  g_object_get (self->calculator, "engine-used", &engine, NULL);
+  llamacpp = engine == HR_ENGINE_LLAMACPP || engine == HR_ENGINE_OLLAMA;
   gtk_widget_set_visible (GTK_WIDGET (self->flash_row), llamacpp);
   gtk_widget_set_visible (GTK_WIDGET (self->utilization_row), engine == HR_ENGINE_VLLM);
 
-  g_object_get (self->calculator, "flash-attn-used", &flash_used, NULL);
-  if (gtk_switch_get_active (self->flash_switch) != flash_used)
-    gtk_switch_set_active (self->flash_switch, flash_used);
+  if (adw_combo_row_get_selected (self->flash_row) != (guint) options->flash_attn)
+    adw_combo_row_set_selected (self->flash_row, options->flash_attn);
   gtk_adjustment_set_value (self->utilization_adjustment,
                             options->gpu_memory_utilization > 0
                             ? options->gpu_memory_utilization
@@ -198,16 +199,14 @@ sync_engine_options (HrWindow *self)
 }
 
 static void
-on_flash_toggled (HrWindow *self)
+on_flash_selected (HrWindow *self)
 {
   HrEngineOptions options = *hr_calculator_get_engine_options (self->calculator);
-  gboolean used = FALSE;
+  guint selected = adw_combo_row_get_selected (self->flash_row);
 
-  g_object_get (self->calculator, "flash-attn-used", &used, NULL);
-  if (gtk_switch_get_active (self->flash_switch) == used)
+  if (selected > HR_FLASH_ATTN_OFF || selected == (guint) options.flash_attn)
     return;
-  options.flash_attn = gtk_switch_get_active (self->flash_switch) ? HR_FLASH_ATTN_ON
-                                                                  : HR_FLASH_ATTN_OFF;
+  options.flash_attn = selected;
   hr_calculator_set_engine_options (self->calculator, &options);
 }
 
@@ -423,8 +422,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, model_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, flash_row);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, flash_switch);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_row);
+    gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, detect_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, detect_spinner);
@@ -444,7 +442,7 @@ hr_window_class_init (HrWindowClass *klass)
                                                 G_CALLBACK (window_catalog_precisions));
   gtk_widget_class_bind_template_callback_full (widget_class, "catalog_kv_types",
                                                 G_CALLBACK (window_catalog_kv_types));
-  gtk_widget_class_bind_template_callback (widget_class, on_flash_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_flash_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_utilization_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_model_picked);
   gtk_widget_class_bind_template_callback (widget_class, on_hardware_picked);
