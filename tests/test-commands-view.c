@@ -216,6 +216,81 @@ test_card_file (void)
   g_object_unref (card);
 }
 
+
+/* A slider step changes a number in the blocks: the card updates them in
+ * place (the same block widgets, the focus where it was), and the text,
+ * the copy and the whole command follow. */
+static void
+test_card_in_place (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-32B"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 8192, .batch = 1, .gpus = 1,
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCommand) first = hr_command_build (HR_COMMAND_LLAMACPP, &s, &error);
+  g_autoptr(HrCommand) second = NULL;
+  g_autoptr(HrCommand) refused = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *card = hr_command_card_new ();
+  g_autoptr(GPtrArray) before = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+  g_autofree char *copied = NULL;
+
+  g_assert_no_error (error);
+  gtk_window_set_child (GTK_WINDOW (window), card);
+  hr_command_card_set_command (HR_COMMAND_CARD (card), first);
+  gtk_window_present (GTK_WINDOW (window));
+  pump (50);
+  before = copy_buttons (card);
+  g_assert_cmpuint (before->len, >=, 1);
+  g_assert_true (gtk_widget_grab_focus (g_ptr_array_index (before, 0)));
+  g_assert_nonnull (strstr (hr_command_card_get_block (HR_COMMAND_CARD (card), 0), " 8192"));
+
+  s.context = 16384;
+  second = hr_command_build (HR_COMMAND_LLAMACPP, &s, &error);
+  g_assert_no_error (error);
+  hr_command_card_set_command (HR_COMMAND_CARD (card), second);
+  after = copy_buttons (card);
+  g_assert_cmpuint (after->len, ==, before->len);
+  for (guint i = 0; i < after->len; i++)
+    g_assert_true (g_ptr_array_index (after, i) == g_ptr_array_index (before, i));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == g_ptr_array_index (after, 0));
+  g_assert_nonnull (strstr (hr_command_card_get_block (HR_COMMAND_CARD (card), 0), " 16384"));
+  g_assert_null (strstr (hr_command_card_get_block (HR_COMMAND_CARD (card), 0), " 8192"));
+  g_assert_cmpuint (count_labels (card, "command-text", " 16384"), ==, 1);
+  g_assert_cmpuint (count_labels (card, "command-text", " 8192"), ==, 0);
+  {
+    g_autofree char *whole = hr_command_to_shell (second);
+
+    g_assert_cmpstr (hr_command_card_get_text (HR_COMMAND_CARD (card)), ==, whole);
+  }
+  gtk_widget_activate (g_ptr_array_index (after, 0));
+  pump (400);
+  copied = clipboard_text (card);
+  g_assert_cmpstr (copied, ==, hr_command_card_get_block (HR_COMMAND_CARD (card), 0));
+
+  /* another layout (two GPUs) builds the blocks again */
+  s.gpus = 2;
+  refused = hr_command_build (HR_COMMAND_VLLM, &s, &error);
+  g_clear_error (&error);
+  if (refused != NULL)
+    {
+      g_autoptr(GPtrArray) rebuilt = NULL;
+
+      hr_command_card_set_command (HR_COMMAND_CARD (card), refused);
+      rebuilt = copy_buttons (card);
+      g_assert_cmpuint (rebuilt->len, >=, 1);
+      g_assert_true (g_ptr_array_index (rebuilt, 0) != g_ptr_array_index (before, 0));
+      g_assert_true (g_str_has_prefix (hr_command_card_get_block (HR_COMMAND_CARD (card), 0),
+                                       "vllm serve"));
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GtkWidget *
 fix_button (GtkWidget *card)
 {
@@ -331,6 +406,7 @@ main (int   argc,
 
   g_test_add_func ("/commands-view/card-machines", test_card_machines);
   g_test_add_func ("/commands-view/card-file", test_card_file);
+  g_test_add_func ("/commands-view/card-in-place", test_card_in_place);
   g_test_add_func ("/commands-view/fixes", test_view_fixes);
 
   status = g_test_run ();

@@ -26,7 +26,10 @@ struct _HrCommandCard
 
   GtkWidget *box;
   char *text;                  /* the whole command, as the CLI prints it */
+  char *layout;                /* what the widgets show but the blocks'
+                                * text (layout_of()); NULL when refused */
   GPtrArray *blocks;           /* char *: each block's shell text */
+  GPtrArray *block_labels;     /* GtkLabel *: each block's text, unowned */
   GPtrArray *words;            /* char *: the placeholders */
   GtkWidget *first_copy;       /* the first block's copy button (or the
                                 * refusal's fix button) */
@@ -133,7 +136,9 @@ clear (HrCommandCard *self)
   while ((child = gtk_widget_get_first_child (self->box)) != NULL)
     gtk_box_remove (GTK_BOX (self->box), child);
   g_ptr_array_set_size (self->blocks, 0);
+  g_ptr_array_set_size (self->block_labels, 0);
   g_ptr_array_set_size (self->words, 0);
+  g_clear_pointer (&self->layout, g_free);
   self->first_copy = NULL;
 }
 
@@ -285,6 +290,56 @@ add_block (HrCommandCard *self,
   gtk_widget_add_css_class (block, "command-block");
   gtk_box_append (GTK_BOX (self->box), block);
   g_ptr_array_add (self->blocks, g_steal_pointer (&text));
+  g_ptr_array_add (self->block_labels, label);
+}
+
+/* A block's text replaced in place: the block, its copy button and the
+ * focus stay. */
+static void
+set_block_text (HrCommandCard *self,
+                guint          index,
+                const char    *shell)
+{
+  g_autofree char *text = g_strchomp (g_strdup (shell));
+  GtkWidget *label = g_ptr_array_index (self->block_labels, index);
+  GtkWidget *scroller = gtk_widget_get_ancestor (label, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *block = gtk_widget_get_parent (scroller);
+  GtkWidget *button = gtk_widget_get_first_child (gtk_widget_get_last_child (block));
+  g_autofree char *markup = NULL;
+
+  if (g_strcmp0 (text, g_ptr_array_index (self->blocks, index)) == 0)
+    return;
+  markup = block_markup (self, text);
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  g_object_set_data_full (G_OBJECT (button), "hr-text", g_strdup (text), g_free);
+  g_object_set_data_full (G_OBJECT (block), "hr-text", g_strdup (text), g_free);
+  g_free (g_ptr_array_index (self->blocks, index));
+  g_ptr_array_index (self->blocks, index) = g_steal_pointer (&text);
+}
+
+/* Everything a command's widgets show except its blocks' text: two
+ * commands of one layout differ only in their blocks (a slider step
+ * changes a number in them), and the card then updates those in place
+ * rather than building every widget again. */
+static char *
+layout_of (const HrCommand *command)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < command->placeholders->len; i++)
+    {
+      const HrCommandPlaceholder *p = g_ptr_array_index (command->placeholders, i);
+
+      g_string_append_printf (out, "P%s\x1f%s\x1e", p->word, p->meaning);
+    }
+  for (guint i = 0; i < command->lines->len; i++)
+    {
+      const HrCommandLine *line = g_ptr_array_index (command->lines, i);
+
+      g_string_append_printf (out, "%d%s\x1e", (int) line->kind,
+                              line->kind == HR_COMMAND_LINE_RUN ? "" : line->text);
+    }
+  return g_string_free (out, FALSE);
 }
 
 static void
@@ -349,7 +404,9 @@ hr_command_card_finalize (GObject *object)
   HrCommandCard *self = HR_COMMAND_CARD (object);
 
   g_free (self->text);
+  g_free (self->layout);
   g_ptr_array_unref (self->blocks);
+  g_ptr_array_unref (self->block_labels);
   g_ptr_array_unref (self->words);
   G_OBJECT_CLASS (hr_command_card_parent_class)->finalize (object);
 }
@@ -373,6 +430,7 @@ hr_command_card_init (HrCommandCard *self)
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   self->blocks = g_ptr_array_new_with_free_func (g_free);
+  self->block_labels = g_ptr_array_new ();
   self->words = g_ptr_array_new_with_free_func (g_free);
 }
 
@@ -389,6 +447,7 @@ hr_command_card_set_command (HrCommandCard   *self,
                              const HrCommand *command)
 {
   g_autofree char *text = NULL;
+  g_autofree char *layout = NULL;
   gboolean focused;
 
   g_return_if_fail (HR_IS_COMMAND_CARD (self));
@@ -398,12 +457,32 @@ hr_command_card_set_command (HrCommandCard   *self,
   text = hr_command_to_shell (command);
   if (!self->refused && g_strcmp0 (text, self->text) == 0)
     return;
+  g_free (self->text);
+  self->text = g_steal_pointer (&text);
+
+  layout = layout_of (command);
+  if (!self->refused && g_strcmp0 (layout, self->layout) == 0)
+    {
+      guint block = 0;
+
+      for (guint i = 0; i < command->lines->len; i++)
+        {
+          const HrCommandLine *line = g_ptr_array_index (command->lines, i);
+
+          if (line->kind == HR_COMMAND_LINE_RUN || line->kind == HR_COMMAND_LINE_FILE)
+            {
+              g_autofree char *shell = hr_command_line_to_shell (line);
+
+              set_block_text (self, block++, shell);
+            }
+        }
+      return;
+    }
 
   focused = has_focus_inside (self);
   clear (self);
   self->refused = FALSE;
-  g_free (self->text);
-  self->text = g_steal_pointer (&text);
+  self->layout = g_steal_pointer (&layout);
 
   add_placeholders (self, command);
   for (guint i = 0; i < command->lines->len; i++)
