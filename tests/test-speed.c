@@ -180,6 +180,24 @@ test_prefill_offload (void)
                      2 * 16 * LAYER_PARAMS * 512 / HR_SPEED_CPU_FLOPS);
 }
 
+/* Past HR_SPEED_PREFILL_SAMPLES engine calls the prompt is integrated
+ * from samples: one call more costs about what the last exact call did,
+ * and a prompt of 2^31 tokens is still timed (the fuzzers found the loop). */
+static void
+test_prefill_sampled (void)
+{
+  HrSpeedInput in;
+  double e63, e64, s65;
+
+  one_gpu (&in, &rtx_4090, 32);
+  e63 = hr_speed_prefill_seconds (&in, 63 * HR_SPEED_N_BATCH);
+  e64 = hr_speed_prefill_seconds (&in, 64 * HR_SPEED_N_BATCH);
+  s65 = hr_speed_prefill_seconds (&in, 65 * HR_SPEED_N_BATCH);
+  g_assert_cmpfloat (s65 - e64, >, 0.97 * (e64 - e63));
+  g_assert_cmpfloat (s65 - e64, <, 1.10 * (e64 - e63));
+  g_assert_cmpfloat (hr_speed_prefill_seconds (&in, G_MAXINT32), >, s65);
+}
+
 /* The usable matrix peak is held under one TFLOPS per watt. */
 static void
 test_matrix_power_limit (void)
@@ -212,6 +230,7 @@ main (int   argc,
   g_test_add_func ("/speed/decode/layer-split", test_decode_layer_split);
   g_test_add_func ("/speed/decode/metal-unpack", test_decode_metal_unpack);
   g_test_add_func ("/speed/prefill/offload", test_prefill_offload);
+  g_test_add_func ("/speed/prefill/sampled", test_prefill_sampled);
   g_test_add_func ("/speed/matrix-power-limit", test_matrix_power_limit);
   g_test_add_func ("/speed/quant-family", test_quant_family);
   return g_test_run ();

@@ -117,6 +117,20 @@ hr_formulas_kv_text (const HrEstimateInput *input,
                           tp ? tp : "", kv);
 }
 
+void
+hr_formulas_set_engine_weights (const HrEstimateInput *input,
+                                const HrEstimate      *result,
+                                HrFormulas            *f)
+{
+  g_autofree char *weights = hr_formulas_size (f, result->weights_bytes);
+  g_autofree char *nominal = hr_formulas_nominal_weights (input, result, f);
+
+  /* TRANSLATORS: "4.92 GiB tensor by tensor, as the engine loads them (nominal: …)" */
+  hr_formulas_set (f, HR_FORMULA_WEIGHTS,
+                   g_strdup_printf (_("%s tensor by tensor, as the engine loads them "
+                                      "(nominal: %s)"), weights, nominal));
+}
+
 /* "9.4B parameters × 4.85 bits ÷ 8 = 5.31 GiB" */
 char *
 hr_formulas_nominal_weights (const HrEstimateInput *input,

@@ -52,6 +52,10 @@ char  *hr_formulas_kv_text     (const HrEstimateInput  *input,
                                 const HrEstimate       *result,
                                 const HrFormulas       *formulas,
                                 guint64                 streams);
+/* The engine profiles' weights line: tensor by tensor, and the nominal. */
+void   hr_formulas_set_engine_weights (const HrEstimateInput *input,
+                                       const HrEstimate      *result,
+                                       HrFormulas            *formulas);
 char  *hr_formulas_nominal_weights (const HrEstimateInput *input,
                                     const HrEstimate      *result,
                                     const HrFormulas      *formulas);

@@ -54,6 +54,8 @@ G_BEGIN_DECLS
 #define HR_SPEED_N_BATCH           2048      /* llama_decode call (-b) */
 #define HR_SPEED_OP_OFFLOAD_MIN_BATCH 32     /* CPU-held products go to the GPU */
 #define HR_SPEED_MAX_INFLIGHT      4         /* micro-batches a layer split pipelines */
+#define HR_SPEED_PREFILL_SAMPLES   64        /* engine calls timed one by one; a longer
+                                              * prompt is integrated from this many */
 /* The CPU's matrix rate for layers it runs itself (no GPU, or prompt
  * batches under 32 tokens): an assumption, not fitted (no CPU rows in the
  * calibration): 1 TFLOPS, an 8–16-core AVX2/AVX-512 desktop in llama.cpp's

@@ -162,3 +162,15 @@ hr_cuda_total_bytes (const HrDevice *device)
          : device->memory_bytes;
 }
 
+
+HrVerdict
+hr_serving_verdict (gboolean cache_holds_context,
+                    guint32  batch,
+                    double   max_concurrency)
+{
+  if (!cache_holds_context)
+    return HR_VERDICT_NO_FIT;
+  if ((double) batch <= HR_COMFORTABLE_FRACTION * max_concurrency)
+    return HR_VERDICT_COMFORTABLE;
+  return HR_VERDICT_TIGHT;
+}

@@ -40,6 +40,12 @@ gboolean hr_profile_serving_check   (const HrEstimateInput *input,
                                      HrLayout              *layout,
                                      HrEstimate            *result,
                                      GError               **error);
+/* vLLM and SGLang: no fit when one sequence of the context does not fit
+ * the cache; comfortable when it holds the sequences asked for with the
+ * other profiles' 10 % to spare, tight when it just holds them. */
+HrVerdict hr_serving_verdict        (gboolean               cache_holds_context,
+                                     guint32                batch,
+                                     double                 max_concurrency);
 void     hr_layout_stage            (const HrEstimateInput *input,
                                      const HrLayout        *layout,
                                      HrPpRemainder          remainder,

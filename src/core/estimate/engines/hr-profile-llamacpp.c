@@ -450,8 +450,6 @@ hr_profile_llamacpp_explain (const HrEstimateInput *input,
                              const HrEstimate      *result,
                              HrFormulas            *f)
 {
-  g_autofree char *weights = hr_formulas_size (f, result->weights_bytes);
-  g_autofree char *nominal = hr_formulas_nominal_weights (input, result, f);
   g_autofree char *compute = hr_formulas_size (f, result->compute_bytes);
   g_autofree char *reserve = hr_formulas_size (f, result->reserve_bytes);
   g_autofree char *overhead = hr_formulas_size (f, result->per_device_overhead_bytes);
@@ -459,10 +457,7 @@ hr_profile_llamacpp_explain (const HrEstimateInput *input,
   g_autofree char *max_ctx = hr_format_tokens (result->max_context);
   g_autofree char *kv = hr_formulas_kv_text (input, result, f, input->batch);
 
-  /* TRANSLATORS: "4.92 GiB tensor by tensor, as the engine loads them (nominal: …)" */
-  hr_formulas_set (f, HR_FORMULA_WEIGHTS,
-                   g_strdup_printf (_("%s tensor by tensor, as the engine loads them "
-                                      "(nominal: %s)"), weights, nominal));
+  hr_formulas_set_engine_weights (input, result, f);
   /* TRANSLATORS: the KV formula, then how llama.cpp pads the context */
   hr_formulas_set (f, HR_FORMULA_KV,
                    g_strdup_printf (_("%s; the context is padded to a multiple of %d cells"),

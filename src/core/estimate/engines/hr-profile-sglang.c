@@ -106,12 +106,8 @@ sglang_estimate (const HrEstimateInput  *input,
                           HR_DECODE_FIXED_SECONDS, error))
     return FALSE;
 
-  if (binding.max_total_num_tokens < input->context)
-    result->verdict = HR_VERDICT_NO_FIT;
-  else if ((double) input->batch <= HR_COMFORTABLE_FRACTION * result->max_concurrency)
-    result->verdict = HR_VERDICT_COMFORTABLE;
-  else
-    result->verdict = HR_VERDICT_TIGHT;
+  result->verdict = hr_serving_verdict (binding.max_total_num_tokens >= input->context,
+                                        input->batch, result->max_concurrency);
   return TRUE;
 }
 
@@ -120,8 +116,6 @@ sglang_explain (const HrEstimateInput *input,
                 const HrEstimate      *result,
                 HrFormulas            *f)
 {
-  g_autofree char *weights = hr_formulas_size (f, result->weights_bytes);
-  g_autofree char *nominal = hr_formulas_nominal_weights (input, result, f);
   g_autofree char *pool = hr_formulas_size (f, result->budget_bytes);
   g_autofree char *weights_dev = hr_formulas_size (f, result->per_device_weights_bytes);
   g_autofree char *kv_dev = hr_formulas_size (f, result->per_device_kv_bytes);
@@ -129,9 +123,7 @@ sglang_explain (const HrEstimateInput *input,
   g_autofree char *overhead = hr_formulas_size (f, result->per_device_overhead_bytes);
   g_autofree char *capacity = hr_format_tokens (result->kv_capacity_tokens);
 
-  hr_formulas_set (f, HR_FORMULA_WEIGHTS,
-                   g_strdup_printf (_("%s tensor by tensor, as the engine loads them "
-                                      "(nominal: %s)"), weights, nominal));
+  hr_formulas_set_engine_weights (input, result, f);
   /* TRANSLATORS: "static pool 65.12 GiB (83.5 % of the free memory) − weights 14.99 GiB = KV pool 50.13 GiB per device" */
   hr_formulas_set (f, HR_FORMULA_KV,
                    g_strdup_printf (_("static pool %s (%.1f %% of the memory free at start) − "

@@ -138,12 +138,9 @@ vllm_estimate (const HrEstimateInput  *input,
    * the cache.  It fits comfortably when the cache holds the requested
    * sequences with the same 10 % to spare as the other profiles' rule,
    * tightly when it just holds them. */
-  if (binding.kv_cache_bytes == 0 || binding.kv_capacity_tokens < input->context)
-    result->verdict = HR_VERDICT_NO_FIT;
-  else if ((double) input->batch <= HR_COMFORTABLE_FRACTION * binding.max_concurrency)
-    result->verdict = HR_VERDICT_COMFORTABLE;
-  else
-    result->verdict = HR_VERDICT_TIGHT;
+  result->verdict = hr_serving_verdict (binding.kv_cache_bytes > 0 &&
+                                        binding.kv_capacity_tokens >= input->context,
+                                        input->batch, binding.max_concurrency);
   return TRUE;
 }
 
@@ -152,8 +149,6 @@ vllm_explain (const HrEstimateInput *input,
               const HrEstimate      *result,
               HrFormulas            *f)
 {
-  g_autofree char *weights = hr_formulas_size (f, result->weights_bytes);
-  g_autofree char *nominal = hr_formulas_nominal_weights (input, result, f);
   g_autofree char *budget = hr_formulas_size (f, result->budget_bytes);
   g_autofree char *weights_dev = hr_formulas_size (f, result->per_device_weights_bytes);
   g_autofree char *activation = hr_formulas_size (f, result->activation_bytes);
@@ -165,9 +160,7 @@ vllm_explain (const HrEstimateInput *input,
   g_autofree char *per_token = hr_format_tokens ((guint64) llround (result->kv_bytes_per_token *
                                                                     result->kv_device_fraction));
 
-  hr_formulas_set (f, HR_FORMULA_WEIGHTS,
-                   g_strdup_printf (_("%s tensor by tensor, as the engine loads them "
-                                      "(nominal: %s)"), weights, nominal));
+  hr_formulas_set_engine_weights (input, result, f);
   /* TRANSLATORS: "budget 21.22 GiB − weights 14.99 GiB − activations 2.07 GiB − non-torch 0.35 GiB = KV cache 3.81 GiB per device" */
   hr_formulas_set (f, HR_FORMULA_KV,
                    g_strdup_printf (_("budget %s (%.0f %% of the memory CUDA reports) − weights "
