@@ -37,6 +37,7 @@ hr_model_inspect_describe_gguf (HrGguf      *gguf,
   g_autoptr(HrModelSpec) spec = NULL;
   JsonObject *out;
   JsonArray *notes;
+  JsonNode *node;
 
   g_return_val_if_fail (gguf != NULL, NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -56,7 +57,9 @@ hr_model_inspect_describe_gguf (HrGguf      *gguf,
     json_array_add_string_element (notes, g_ptr_array_index (shape.notes, i));
   json_object_set_array_member (out, "notes", notes);
 
-  return json_node_init_object (json_node_alloc (), out);
+  node = json_node_alloc ();
+  json_node_take_object (node, out);
+  return node;
 }
 
 /* Not static only for the tests and the fuzz target. */
