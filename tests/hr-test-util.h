@@ -29,6 +29,10 @@ char       *hr_test_run_cli         (const char * const *args,
                                      int                *exit_status,
                                      char              **err);
 
+void        hr_test_assert_same_model      (HrModelSpec *a,
+                                           HrModelSpec *b);
+void        hr_test_assert_round_trip      (HrModelSpec *direct);
+
 char       *hr_test_make_temp_dir   (const char         *prefix);
 void        hr_test_remove_temp_dir (const char         *dir);
 

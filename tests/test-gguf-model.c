@@ -22,6 +22,7 @@
 #include "hr-catalog-json.h"
 #include "hr-gguf-model.h"
 #include "hr-model-import.h"
+#include "hr-model-inspect.h"
 #include "hr-scenario.h"
 #include "hr-test-util.h"
 
@@ -164,18 +165,24 @@ write_model (Fixture      *fixture,
  * Checking entries
  */
 
+/* The catalog entry a file's model writes: read into a shape, made a
+ * model without JSON, which must read back from its entry unchanged. */
 static JsonObject *
 entry_for (const char *path)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(HrGguf) gguf = hr_gguf_open (path, &error);
-  JsonObject *entry;
+  g_auto(HrModelShape) shape = { NULL };
+  g_autoptr(HrModelSpec) spec = NULL;
 
   g_assert_no_error (error);
-  entry = hr_gguf_model_to_catalog_json (gguf, path, &error);
+  hr_gguf_model_read_shape (gguf, path, &shape, &error);
   g_assert_no_error (error);
-  g_assert_nonnull (entry);
-  return entry;
+  spec = hr_model_spec_new_from_shape (&shape, HR_ORIGIN_USER, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (spec);
+  hr_test_assert_round_trip (spec);
+  return hr_model_spec_to_json (spec);
 }
 
 static void
@@ -394,7 +401,8 @@ test_llama (Fixture       *fixture,
   assert_int (entry, "params", L_PARAMS);
   assert_int (entry, "active_params", L_PARAMS);
   g_assert_false (json_object_get_boolean_member (entry, "tied_embeddings"));
-  assert_absent (entry, "head_dim_v");
+  /* No value_length: V heads as wide as K heads. */
+  assert_int (entry, "head_dim_v", L_HEAD_DIM);
   assert_absent (entry, "attention_bias");
   assert_absent (entry, "sliding_window");
   assert_absent (entry, "experts");
@@ -407,7 +415,7 @@ test_llama (Fixture       *fixture,
   g_assert_cmpuint (arch->head_dim_v, ==, L_HEAD_DIM);
 
   /* The loader gives the same model, with the file's facts. */
-  loaded = hr_gguf_model_load (path, &error);
+  loaded = hr_model_import_gguf (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hr_model_spec_get_file_weights_bytes (loaded), ==, t.weights_bytes);
   g_assert_cmpstr (hr_model_spec_get_file_type (loaded), ==, "Q4_K_M");
@@ -544,7 +552,7 @@ test_qwen3moe (Fixture       *fixture,
       assert_int (entry, "kv_heads", Q_KV);
       /* Not hidden / heads (64): key_length says 128. */
       assert_int (entry, "head_dim", Q_HEAD_DIM);
-      assert_absent (entry, "head_dim_v");
+      assert_int (entry, "head_dim_v", Q_HEAD_DIM);
       assert_int (entry, "intermediate", Q_FFN);
       assert_int (entry, "vocab", Q_VOCAB);
       assert_int (entry, "max_context", 40960);
@@ -1043,7 +1051,7 @@ test_split (Fixture       *fixture,
   assert_int (via_second, "file_weights_bytes", (gint64) t.weights_bytes);
   spec = assert_valid (entry);
 
-  described = hr_gguf_model_describe_file (p2, &error);
+  described = hr_model_inspect_describe_gguf_file (p2, &error);
   g_assert_no_error (error);
   d = json_node_get_object (described);
   assert_int (d, "n_shards", 2);
@@ -1053,7 +1061,7 @@ test_split (Fixture       *fixture,
                                          hr_gguf_writer_get_file_size (w2)));
   /* A missing shard is named. */
   g_unlink (p2);
-  g_assert_null (hr_gguf_model_load (p1, &error));
+  g_assert_null (hr_model_import_gguf (p1, &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "shard 2 of 2 is missing"));
 }
@@ -1077,7 +1085,7 @@ test_kv_array (Fixture       *fixture,
     g_autoptr(HrGgufWriter) w = llama_writer (&o, &t);
     g_autofree char *path = write_model (fixture, "kv-uniform.gguf", w);
     g_autoptr(JsonObject) entry = entry_for (path);
-    g_autoptr(JsonNode) d = hr_gguf_model_describe_file (path, &error);
+    g_autoptr(JsonNode) d = hr_model_inspect_describe_gguf_file (path, &error);
     JsonArray *kv;
 
     g_assert_no_error (error);
@@ -1100,7 +1108,7 @@ test_kv_array (Fixture       *fixture,
     g_autoptr(HrGgufWriter) w = llama_writer (&o, &t);
     g_autofree char *path = write_model (fixture, "kv-mixed.gguf", w);
     g_autoptr(JsonObject) entry = entry_for (path);
-    g_autoptr(JsonNode) d = hr_gguf_model_describe_file (path, &error);
+    g_autoptr(JsonNode) d = hr_model_inspect_describe_gguf_file (path, &error);
     JsonArray *notes;
 
     g_assert_no_error (error);
@@ -1118,7 +1126,7 @@ test_kv_array (Fixture       *fixture,
     g_autofree char *expected = g_strdup_printf ("%s: GGUF key “llama.attention.head_count_kv” "
                                                  "has 3 entries for 2 layers", path);
 
-    g_assert_null (hr_gguf_model_load (path, &error));
+    g_assert_null (hr_model_import_gguf (path, &error));
     g_assert_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID);
     g_assert_cmpstr (error->message, ==, expected);
   }
@@ -1148,7 +1156,7 @@ test_nextn (Fixture       *fixture,
   /* Their weights are resident all the same. */
   assert_int (entry, "params", L_PARAMS);
 
-  d = hr_gguf_model_describe_file (path, &error);
+  d = hr_model_inspect_describe_gguf_file (path, &error);
   g_assert_no_error (error);
   notes = json_object_get_array_member (json_node_get_object (d), "notes");
   g_assert_cmpuint (json_array_get_length (notes), ==, 1);
@@ -1165,7 +1173,7 @@ assert_load_error (const char *path,
                    const char *fragment)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(HrModelSpec) spec = hr_gguf_model_load (path, &error);
+  g_autoptr(HrModelSpec) spec = hr_model_import_gguf (path, &error);
 
   g_assert_null (spec);
   g_assert_nonnull (error);
@@ -1198,7 +1206,7 @@ test_errors (Fixture       *fixture,
                                                  path);
     g_autoptr(GError) error = NULL;
 
-    g_assert_null (hr_gguf_model_load (path, &error));
+    g_assert_null (hr_model_import_gguf (path, &error));
     g_assert_cmpstr (error->message, ==, expected);
   }
   {
@@ -1309,7 +1317,7 @@ test_hostile_text (Fixture       *fixture,
     g_autoptr(HrGgufWriter) w = llama_writer (&o, &t);
     g_autofree char *path = write_model (fixture, "name.gguf", w);
     g_autoptr(GError) error = NULL;
-    g_autoptr(HrModelSpec) spec = hr_gguf_model_load (path, &error);
+    g_autoptr(HrModelSpec) spec = hr_model_import_gguf (path, &error);
 
     g_assert_no_error (error);
     g_assert_cmpstr (hr_model_spec_get_name (spec), ==, "Tiny\\x1b[31m\\nLlama\\t$(x)");
@@ -1334,7 +1342,7 @@ test_unknown_file_type (Fixture       *fixture,
       g_autoptr(HrGgufWriter) w = llama_writer (&o, &t);
       g_autofree char *path = write_model (fixture, "typeless.gguf", w);
       g_autoptr(GError) error = NULL;
-      g_autoptr(HrModelSpec) spec = hr_gguf_model_load (path, &error);
+      g_autoptr(HrModelSpec) spec = hr_model_import_gguf (path, &error);
       guint64 q4_bytes, q8_bytes, embd;
 
       g_assert_no_error (error);
@@ -1515,7 +1523,7 @@ test_describe (Fixture       *fixture,
   g_autoptr(HrGgufWriter) w = llama_writer (NULL, &t);
   g_autofree char *path = write_model (fixture, "tiny-llama-Q4_K_M.gguf", w);
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) described = hr_gguf_model_describe_file (path, &error);
+  g_autoptr(JsonNode) described = hr_model_inspect_describe_gguf_file (path, &error);
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autofree char *text = NULL;
   g_autoptr(JsonNode) node = NULL;

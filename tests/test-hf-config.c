@@ -19,7 +19,9 @@
 
 #include "hr-catalog-json.h"
 #include "hr-hf-config.h"
+#include "hr-model-import.h"
 #include "hr-model-spec.h"
+#include "hr-test-util.h"
 #include "hr-weights.h"
 
 #define CATALOG_RESOURCE "/io/github/headroom_app/Headroom/catalog/models.json"
@@ -191,7 +193,7 @@ test_reference_catalog (void)
     {
       g_autofree char *path = fixture_path (golden[i].file);
       g_autoptr(GError) error = NULL;
-      g_autoptr(HrModelSpec) imported = hr_hf_config_load (path, &error);
+      g_autoptr(HrModelSpec) imported = hr_model_import_hf_config (path, &error);
       g_autoptr(HrModelSpec) builtin = NULL;
       g_autoptr(JsonObject) a = NULL;
       g_autoptr(JsonObject) b = NULL;
@@ -302,7 +304,7 @@ test_reference_shapes (void)
       const Expected *e = &expected[i];
       g_autofree char *path = fixture_path (e->file);
       g_autoptr(GError) error = NULL;
-      g_autoptr(HrModelSpec) spec = hr_hf_config_load (path, &error);
+      g_autoptr(HrModelSpec) spec = hr_model_import_hf_config (path, &error);
       const HrModelArch *arch;
 
       g_test_message ("%s", e->file);
@@ -351,11 +353,31 @@ llama_config (void)
     "}");
 }
 
+/* The catalog entry a config's model writes: read into a shape, made a
+ * model without JSON, which must read back from its entry unchanged;
+ * %NULL with @error set where the reading or the catalog refuses it. */
+static JsonObject *
+config_entry (JsonObject  *config,
+              const char  *name_hint,
+              GError     **error)
+{
+  g_auto(HrModelShape) shape = { NULL };
+  g_autoptr(HrModelSpec) spec = NULL;
+
+  if (!hr_hf_config_read_shape (config, name_hint, &shape, error))
+    return NULL;
+  spec = hr_model_spec_new_from_shape (&shape, HR_ORIGIN_USER, error);
+  if (spec == NULL)
+    return NULL;
+  hr_test_assert_round_trip (spec);
+  return hr_model_spec_to_json (spec);
+}
+
 static JsonObject *
 to_entry (JsonObject *config)
 {
   g_autoptr(GError) error = NULL;
-  JsonObject *entry = hr_hf_config_to_catalog_json (config, "hint", &error);
+  JsonObject *entry = config_entry (config, "hint", &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (entry);
@@ -569,7 +591,13 @@ test_layer_types (void)
   e = swa_entry (all_local);
   g_assert_cmpint (entry_int (e, "swa_period"), ==, 0);
   g_assert_cmpint (entry_int (e, "sliding_window"), ==, 128);
-  g_assert_true (json_object_has_member (e, "swa_period"));
+  {
+    /* Period 0 with a window: every one of the 12 layers is local. */
+    g_autoptr(HrModelSpec) spec = hr_model_spec_new_from_json (e, HR_ORIGIN_USER, NULL);
+
+    g_assert_nonnull (spec);
+    g_assert_cmpuint (hr_model_arch_local_layers (hr_model_spec_get_arch (spec)), ==, 12);
+  }
   g_clear_pointer (&e, json_object_unref);
   e = swa_entry (all_global);
   g_assert_false (json_object_has_member (e, "sliding_window"));
@@ -649,24 +677,24 @@ test_names (void)
   g_autoptr(HrModelSpec) spec = NULL;
 
   /* No _name_or_path: the hint; then the model type. */
-  entry = hr_hf_config_to_catalog_json (config, "my-model", &error);
+  entry = config_entry (config, "my-model", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (entry, "id"), ==, "my-model");
   g_assert_cmpstr (json_object_get_string_member (entry, "name"), ==, "my-model");
   g_clear_pointer (&entry, json_object_unref);
-  entry = hr_hf_config_to_catalog_json (config, NULL, &error);
+  entry = config_entry (config, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (json_object_get_string_member (entry, "id"), ==, "llama");
   g_clear_pointer (&entry, json_object_unref);
 
   /* A hub id is kept; its last part is the name.  A local path is not. */
   json_object_set_string_member (config, "_name_or_path", "acme/Tiny-1B");
-  entry = hr_hf_config_to_catalog_json (config, "my-model", &error);
+  entry = config_entry (config, "my-model", &error);
   g_assert_cmpstr (json_object_get_string_member (entry, "id"), ==, "acme/Tiny-1B");
   g_assert_cmpstr (json_object_get_string_member (entry, "name"), ==, "Tiny-1B");
   g_clear_pointer (&entry, json_object_unref);
   json_object_set_string_member (config, "_name_or_path", "/home/me/.cache/models/x");
-  entry = hr_hf_config_to_catalog_json (config, "my-model", &error);
+  entry = config_entry (config, "my-model", &error);
   g_assert_cmpstr (json_object_get_string_member (entry, "id"), ==, "my-model");
   g_clear_pointer (&entry, json_object_unref);
 
@@ -688,12 +716,12 @@ test_names (void)
   g_file_set_contents (other, data, -1, &error);
   g_assert_no_error (error);
 
-  spec = hr_hf_config_load (path, &error);
+  spec = hr_model_import_hf_config (path, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (hr_model_spec_get_id (spec), ==, "Tiny-Model");
   g_assert_cmpstr (hr_model_spec_get_source (spec), ==, path);
   g_clear_object (&spec);
-  spec = hr_hf_config_load (other, &error);
+  spec = hr_model_import_hf_config (other, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (hr_model_spec_get_id (spec), ==, "other");
 
@@ -733,7 +761,7 @@ test_every_catalog_model (void)
       g_autoptr(JsonObject) a = NULL;
       g_autoptr(JsonObject) b = NULL;
 
-      imported = hr_hf_config_load (path, &error);
+      imported = hr_model_import_hf_config (path, &error);
       if (imported == NULL)
         {
           g_test_fail_printf ("%s: %s", id, error->message);
@@ -812,7 +840,7 @@ test_published_totals (void)
     {
       g_autofree char *path = fixture_path (rows[i].file);
       g_autoptr(GError) error = NULL;
-      g_autoptr(HrModelSpec) spec = hr_hf_config_load (path, &error);
+      g_autoptr(HrModelSpec) spec = hr_model_import_hf_config (path, &error);
       const HrModelArch *a;
       double total, embeddings;
 
@@ -847,7 +875,7 @@ load_alias (const char *file)
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "aliases", file,
                                                  NULL);
   g_autoptr(GError) error = NULL;
-  HrModelSpec *spec = hr_hf_config_load (path, &error);
+  HrModelSpec *spec = hr_model_import_hf_config (path, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (spec);
@@ -980,7 +1008,7 @@ assert_config_error (JsonObject *config,
                      const char *message)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) entry = hr_hf_config_to_catalog_json (config, "x", &error);
+  g_autoptr(JsonObject) entry = config_entry (config, "x", &error);
   double active = 1;
 
   g_assert_null (entry);
@@ -1112,7 +1140,7 @@ assert_load_error (const char *path,
                    const char *message)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(HrModelSpec) spec = hr_hf_config_load (path, &error);
+  g_autoptr(HrModelSpec) spec = hr_model_import_hf_config (path, &error);
   g_autofree char *expected_message = g_strdup_printf ("%s: %s", path, message);
 
   g_assert_null (spec);
@@ -1167,7 +1195,7 @@ test_files (void)
 
   /* A missing file: GLib's message names it. */
   missing = g_build_filename (dir, "missing", "config.json", NULL);
-  spec = hr_hf_config_load (missing, &error);
+  spec = hr_model_import_hf_config (missing, &error);
   g_assert_null (spec);
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
   g_assert_nonnull (strstr (error->message, missing));
@@ -1220,7 +1248,7 @@ assert_load_error_says (const char *path,
   g_autoptr(HrModelSpec) spec = NULL;
   gint64 start = g_get_monotonic_time ();
 
-  spec = hr_hf_config_load (path, &error);
+  spec = hr_model_import_hf_config (path, &error);
   g_assert_null (spec);
   g_assert_nonnull (error);
   if (!g_str_has_prefix (error->message, path) || strstr (error->message, fragment) == NULL)

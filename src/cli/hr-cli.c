@@ -26,6 +26,7 @@
 #include "hr-local-device.h"
 #include "hr-matrix.h"
 #include "hr-model-import.h"
+#include "hr-model-inspect.h"
 #include "hr-serving-plan.h"
 #include "hr-text.h"
 
@@ -1692,7 +1693,7 @@ run (int    argc,
           if (o.rest == NULL || g_strv_length (o.rest) != 1)
             status = usage_error ("inspect needs exactly one FILE");
           else
-            status = hr_model_import_inspect (o.rest[0], o.json, &error) ? 0
+            status = hr_model_inspect (o.rest[0], o.json, &error) ? 0
                      : file_error (error->message);
         }
     }

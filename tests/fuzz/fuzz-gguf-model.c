@@ -4,8 +4,9 @@
  *
  * The input is a GGUF header (the seeds are the headers test-gguf-model
  * writes).  It is read as a whole file and as the start of a 16 GiB one,
- * mapped to a catalog entry and to `inspect --json`'s description, and a
- * model that maps is estimated (fuzz-common.c says what is checked).
+ * mapped to a model's shape, a catalog model and `inspect --json`'s
+ * description, and a model that maps is estimated (fuzz-common.c says
+ * what is checked).
  */
 
 #define G_LOG_DOMAIN "fuzz-gguf-model"
@@ -14,6 +15,7 @@
 
 #include "fuzz-common.h"
 #include "hr-gguf-model.h"
+#include "hr-model-inspect.h"
 #include "hr-text.h"
 
 #define NAME "fuzz-model.gguf"
@@ -22,19 +24,18 @@ static void
 map (HrGguf *gguf)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) entry = NULL;
+  g_auto(HrModelShape) shape = { NULL };
   g_autoptr(JsonNode) described = NULL;
   g_autoptr(HrModelSpec) spec = NULL;
 
-  entry = hr_gguf_model_to_catalog_json (gguf, NAME, &error);
-  if (entry == NULL)
+  if (!hr_gguf_model_read_shape (gguf, NAME, &shape, &error))
     {
       fuzz_check_error (error, NAME);
       return;
     }
 
-  spec = hr_model_spec_new_from_json (entry, HR_ORIGIN_USER, &error);
-  described = hr_gguf_model_describe (gguf, NAME, error == NULL ? &error : NULL);
+  spec = hr_model_spec_new_from_shape (&shape, HR_ORIGIN_USER, &error);
+  described = hr_model_inspect_describe_gguf (gguf, NAME, error == NULL ? &error : NULL);
   if (spec == NULL)
     {
       /* describe refuses what the catalog refuses */

@@ -15,7 +15,7 @@
 #include "config.h"
 
 #include "fuzz-common.h"
-#include "hr-hf-config.h"
+#include "hr-model-import.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(GError) error = NULL;
   g_autoptr(HrModelSpec) model = NULL;
 
-  model = hr_hf_config_load (path, &error);
+  model = hr_model_import_hf_config (path, &error);
   if (model == NULL)
     fuzz_check_error (error, path);
   else

@@ -41,6 +41,58 @@ lookup (JsonObject  *object,
   return TRUE;
 }
 
+/**
+ * hr_catalog_check_string:
+ * @member: the field's name, for the message
+ * @value: (nullable): its value
+ *
+ * The checks of a catalog string, wherever it comes from: a required one
+ * is present and not empty, and none holds control characters.
+ */
+gboolean
+hr_catalog_check_string (const char  *member,
+                         gboolean     required,
+                         const char  *value,
+                         GError     **error)
+{
+  if (value == NULL)
+    return required ? field_error (error, member, "is missing") : TRUE;
+  if (required && value[0] == '\0')
+    return field_error (error, member, "must not be empty");
+  /* Catalog text is shown on one line in lists, labels and commands. */
+  if (hr_text_has_control (value))
+    return field_error (error, member, "must not hold control characters");
+  return TRUE;
+}
+
+/* A catalog count: at most @max. */
+gboolean
+hr_catalog_check_uint (const char  *member,
+                       guint64      value,
+                       guint64      max,
+                       GError     **error)
+{
+  if (value > max)
+    {
+      g_autofree char *what =
+        g_strdup_printf ("is %" G_GUINT64_FORMAT ", outside 0–%" G_GUINT64_FORMAT,
+                         value, max);
+      return field_error (error, member, what);
+    }
+  return TRUE;
+}
+
+/* A catalog number: finite. */
+gboolean
+hr_catalog_check_double (const char  *member,
+                         double       value,
+                         GError     **error)
+{
+  if (!isfinite (value))
+    return field_error (error, member, "must be finite");
+  return TRUE;
+}
+
 gboolean
 hr_json_get_string (JsonObject  *object,
                     const char  *member,
@@ -57,11 +109,8 @@ hr_json_get_string (JsonObject  *object,
     return TRUE;
   if (json_node_get_value_type (node) != G_TYPE_STRING)
     return field_error (error, member, "must be a string");
-  if (required && json_node_get_string (node)[0] == '\0')
-    return field_error (error, member, "must not be empty");
-  /* Catalog text is shown on one line in lists, labels and commands. */
-  if (hr_text_has_control (json_node_get_string (node)))
-    return field_error (error, member, "must not hold control characters");
+  if (!hr_catalog_check_string (member, required, json_node_get_string (node), error))
+    return FALSE;
   *out = json_node_dup_string (node);
   return TRUE;
 }
@@ -95,13 +144,15 @@ hr_json_get_uint (JsonObject  *object,
   if (json_node_get_value_type (node) != G_TYPE_INT64)
     return field_error (error, member, "must be an integer");
   value = json_node_get_int (node);
-  if (value < 0 || (guint64) value > max)
+  if (value < 0)
     {
       g_autofree char *what =
         g_strdup_printf ("is %" G_GINT64_FORMAT ", outside 0–%" G_GUINT64_FORMAT,
                          value, max);
       return field_error (error, member, what);
     }
+  if (!hr_catalog_check_uint (member, (guint64) value, max, error))
+    return FALSE;
   *out = (guint64) value;
   return TRUE;
 }
@@ -128,9 +179,7 @@ hr_json_get_double (JsonObject  *object,
     *out = json_node_get_double (node);
   else
     return field_error (error, member, "must be a number");
-  if (!isfinite (*out))
-    return field_error (error, member, "must be finite");
-  return TRUE;
+  return hr_catalog_check_double (member, *out, error);
 }
 
 gboolean

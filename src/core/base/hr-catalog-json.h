@@ -4,7 +4,9 @@
  *
  * Every catalog entry is read through these helpers so that a malformed
  * file gives one precise message naming the field ("field “layers” must
- * be a positive integer") instead of a crash or a silent zero.
+ * be a positive integer") instead of a crash or a silent zero.  A
+ * record filled from a model file rather than JSON passes the same checks
+ * (hr_fields_validate()).
  */
 
 #pragma once
@@ -22,6 +24,19 @@ typedef enum
 } HrCatalogError;
 
 GQuark   hr_catalog_error_quark  (void);
+
+/* The same checks, and messages, for values that come from elsewhere. */
+gboolean hr_catalog_check_string (const char  *member,
+                                  gboolean     required,
+                                  const char  *value,
+                                  GError     **error);
+gboolean hr_catalog_check_uint   (const char  *member,
+                                  guint64      value,
+                                  guint64      max,
+                                  GError     **error);
+gboolean hr_catalog_check_double (const char  *member,
+                                  double       value,
+                                  GError     **error);
 
 gboolean hr_json_get_string      (JsonObject  *object,
                                   const char  *member,

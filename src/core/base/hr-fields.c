@@ -146,6 +146,58 @@ hr_fields_read_json (gpointer        instance,
   return TRUE;
 }
 
+/* The checks hr_fields_read_json() makes, on an instance filled some
+ * other way (from a model file): strings present when required, not empty
+ * and without control characters; integers within their maximum; numbers
+ * finite.  The messages are the same. */
+gboolean
+hr_fields_validate (gconstpointer   instance,
+                    const HrField  *fields,
+                    guint           n_fields,
+                    GError        **error)
+{
+  for (guint i = 0; i < n_fields; i++)
+    {
+      const HrField *f = &fields[i];
+      gconstpointer ptr = (const guint8 *) instance + f->offset;
+      gboolean ok = TRUE;
+
+      switch (f->type)
+        {
+        case HR_FIELD_STRING:
+          ok = hr_catalog_check_string (f->name, f->required, *(char * const *) ptr, error);
+          break;
+        case HR_FIELD_U32:
+          ok = hr_catalog_check_uint (f->name, *(const guint32 *) ptr,
+                                      MIN (f->max, G_MAXUINT32), error);
+          break;
+        case HR_FIELD_U64:
+          ok = hr_catalog_check_uint (f->name, *(const guint64 *) ptr, f->max, error);
+          break;
+        case HR_FIELD_DOUBLE:
+          ok = hr_catalog_check_double (f->name, *(const double *) ptr, error);
+          break;
+        case HR_FIELD_BOOL:
+          break;
+        case HR_FIELD_STRV:
+          {
+            char * const *strv = *(char * const * const *) ptr;
+
+            if (strv == NULL)
+              ok = hr_catalog_check_string (f->name, f->required, NULL, error);
+            for (guint k = 0; ok && strv != NULL && strv[k] != NULL; k++)
+              ok = hr_catalog_check_string (f->name, FALSE, strv[k], error);
+          }
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Optional zero/false/NULL values are left out, so a written entry reads
  * back to the same record. */
 void

@@ -4,8 +4,9 @@
  *
  * The catalog's record classes (models, devices, precisions) are read-only
  * bags of typed values.  One table per class describes each value once and
- * drives JSON parsing (with precise errors), serialisation, the read-only
- * GObject properties and finalisation, so a new field is one line.
+ * drives JSON parsing (with precise errors), the same checks on a record
+ * filled from elsewhere, serialisation, the read-only GObject properties
+ * and finalisation, so a new field is one line.
  */
 
 #pragma once
@@ -52,6 +53,10 @@ gboolean hr_fields_read_json          (gpointer        instance,
                                        const HrField  *fields,
                                        guint           n_fields,
                                        JsonObject     *object,
+                                       GError        **error);
+gboolean hr_fields_validate           (gconstpointer   instance,
+                                       const HrField  *fields,
+                                       guint           n_fields,
                                        GError        **error);
 void     hr_fields_write_json         (gpointer        instance,
                                        const HrField  *fields,

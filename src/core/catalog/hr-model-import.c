@@ -10,26 +10,34 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hr-catalog-json.h"
 #include "hr-file.h"
-#include "hr-format.h"
 #include "hr-gguf-model.h"
 #include "hr-hf-config.h"
 #include "hr-model-import.h"
 #include "hr-text.h"
 
-/* By name, or by content for a GGUF file saved under another name.  A
+/**
+ * hr_model_import_is_gguf:
+ * @path: a model file
+ *
+ * By name, or by content for a GGUF file saved under another name.  A
  * file that cannot be opened as a regular one is not judged here: the
- * config.json reader reports what it is. */
-static gboolean
-is_gguf_path (const char *path)
+ * config.json reader reports what it is.
+ *
+ * Returns: whether @path is read as a GGUF file
+ */
+gboolean
+hr_model_import_is_gguf (const char *path)
 {
-  g_autofree char *lower = g_ascii_strdown (path, -1);
+  g_autofree char *lower = NULL;
   guint8 magic[4];
   gsize n_read = 0;
   gboolean ok;
   int fd;
 
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  lower = g_ascii_strdown (path, -1);
   if (g_str_has_suffix (lower, ".gguf"))
     return TRUE;
 
@@ -39,6 +47,111 @@ is_gguf_path (const char *path)
   ok = hr_file_read_fd (fd, magic, sizeof magic, &n_read, path, NULL);
   close (fd);
   return ok && n_read == sizeof magic && memcmp (magic, "GGUF", sizeof magic) == 0;
+}
+
+/**
+ * hr_model_import_shape:
+ * @shape: what a reader made of @path
+ * @path: the file, for the messages
+ * @error: return location for an error, whose message starts with @path
+ *
+ * The user model of a shape: hr_model_spec_new_from_shape(), the one
+ * writer both importers share, with the file named in its messages.
+ *
+ * Returns: (transfer full): the model, or %NULL with @error set
+ */
+HrModelSpec *
+hr_model_import_shape (const HrModelShape  *shape,
+                       const char          *path,
+                       GError             **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *display = NULL;
+  HrModelSpec *spec;
+
+  g_return_val_if_fail (shape != NULL, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  spec = hr_model_spec_new_from_shape (shape, HR_ORIGIN_USER, &local_error);
+  if (spec != NULL)
+    return spec;
+
+  display = hr_text_display_path (path);
+  g_set_error (error, local_error->domain, local_error->code,
+               "%s: %s", display, local_error->message);
+  if (error != NULL)
+    hr_text_sanitize_error (*error);
+  return NULL;
+}
+
+static gboolean
+read_gguf_shape (const char    *path,
+                 HrModelShape  *shape,
+                 GError       **error)
+{
+  g_autoptr(HrGguf) gguf = NULL;
+
+  hr_model_shape_init (shape);
+  gguf = hr_gguf_open (path, error);
+  if (gguf == NULL)
+    return FALSE;
+  return hr_gguf_model_read_shape (gguf, path, shape, error);
+}
+
+static gboolean
+read_file_shape (const char    *path,
+                 HrModelShape  *shape,
+                 GError       **error)
+{
+  if (hr_model_import_is_gguf (path))
+    return read_gguf_shape (path, shape, error);
+  return hr_hf_config_read_file (path, shape, error);
+}
+
+/**
+ * hr_model_import_gguf:
+ * @path: a .gguf file, or any shard of a split model
+ * @error: return location for an error, whose message starts with @path
+ *
+ * Reads the header of @path (all shards) into a user model.
+ *
+ * Returns: (transfer full): the model, or %NULL with @error set
+ */
+HrModelSpec *
+hr_model_import_gguf (const char  *path,
+                      GError     **error)
+{
+  g_auto(HrModelShape) shape = { NULL };
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!read_gguf_shape (path, &shape, error))
+    return NULL;
+  return hr_model_import_shape (&shape, path, error);
+}
+
+/**
+ * hr_model_import_hf_config:
+ * @path: a checkpoint's config.json
+ * @error: return location for an error, whose message starts with @path
+ *
+ * Reads a config.json into a user model.
+ *
+ * Returns: (transfer full): the model, or %NULL with @error set
+ */
+HrModelSpec *
+hr_model_import_hf_config (const char  *path,
+                           GError     **error)
+{
+  g_auto(HrModelShape) shape = { NULL };
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!hr_hf_config_read_file (path, &shape, error))
+    return NULL;
+  return hr_model_import_shape (&shape, path, error);
 }
 
 /**
@@ -55,32 +168,15 @@ hr_model_import_file (const char  *path,
 {
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (is_gguf_path (path))
-    return hr_gguf_model_load (path, error);
+  if (hr_model_import_is_gguf (path))
+    return hr_model_import_gguf (path, error);
 
-  return hr_hf_config_load (path, error);
+  return hr_model_import_hf_config (path, error);
 }
 
 /* ---------------------------------------------------------------------------
  * Models found on this computer
  */
-
-/* @model under another id: the Hugging Face repository (“Qwen/Qwen3-8B”)
- * rather than the snapshot's directory name, Ollama's name (“llama3.2:1b”)
- * rather than the blob's hash. */
-static HrModelSpec *
-with_id (HrModelSpec  *model,
-         const char   *id,
-         GError      **error)
-{
-  g_autoptr(JsonObject) entry = NULL;
-
-  if (g_strcmp0 (hr_model_spec_get_id (model), id) == 0)
-    return g_object_ref (model);
-  entry = hr_model_spec_to_json (model);
-  json_object_set_string_member (entry, "id", id);
-  return hr_model_spec_new_from_json (entry, hr_model_spec_get_origin (model), error);
-}
 
 /**
  * hr_model_import_local:
@@ -96,20 +192,34 @@ HrModelSpec *
 hr_model_import_local (HrLocalModel  *found,
                        GError       **error)
 {
+  g_auto(HrModelShape) shape = { NULL };
   g_autoptr(HrModelSpec) model = NULL;
+  const char *path;
+  const char *id;
   HrLocalSource source;
 
   g_return_val_if_fail (HR_IS_LOCAL_MODEL (found), NULL);
 
-  model = hr_model_import_file (hr_local_model_get_import_path (found), error);
+  path = hr_local_model_get_import_path (found);
+  if (!read_file_shape (path, &shape, error))
+    return NULL;
+  model = hr_model_import_shape (&shape, path, error);
   if (model == NULL)
     return NULL;
 
   source = hr_local_model_get_source (found);
-  if (source == HR_LOCAL_SOURCE_OLLAMA ||
-      (source == HR_LOCAL_SOURCE_HUGGINGFACE &&
-       g_strcmp0 (hr_local_model_get_format (found), "gguf") != 0))
-    return with_id (model, hr_local_model_get_name (found), error);
+  id = hr_local_model_get_name (found);
+  if ((source == HR_LOCAL_SOURCE_OLLAMA ||
+       (source == HR_LOCAL_SOURCE_HUGGINGFACE &&
+        g_strcmp0 (hr_local_model_get_format (found), "gguf") != 0)) &&
+      g_strcmp0 (hr_model_spec_get_id (model), id) != 0)
+    {
+      /* The same shape under the other id; only the id can be refused
+       * now, and its message names the field, not the file. */
+      g_free (shape.id);
+      shape.id = g_strdup (id);
+      return hr_model_spec_new_from_shape (&shape, HR_ORIGIN_USER, error);
+    }
   return g_steal_pointer (&model);
 }
 
@@ -248,324 +358,4 @@ hr_model_import_scan_finish (GAsyncResult  *result,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_model_import_scan_async,
                         NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-/* ---------------------------------------------------------------------------
- * The readable summary
- */
-
-static void
-row (GString    *out,
-     const char *label,
-     const char *format,
-     ...) G_GNUC_PRINTF (3, 4);
-
-static void
-row (GString    *out,
-     const char *label,
-     const char *format,
-     ...)
-{
-  g_autofree char *value = NULL;
-  va_list args;
-
-  va_start (args, format);
-  value = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_string_append_printf (out, "  %-17s %s\n", label, value);
-}
-
-static gint64
-int_member (JsonObject *object,
-            const char *member)
-{
-  return json_object_get_int_member_with_default (object, member, 0);
-}
-
-static double
-number_member (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return 0;
-  return json_node_get_double (node);
-}
-
-static const char *
-string_member (JsonObject *object,
-               const char *member)
-{
-  return json_object_get_string_member_with_default (object, member, NULL);
-}
-
-static void
-summarise_attention (GString    *out,
-                     JsonObject *m)
-{
-  const char *kind = string_member (m, "attention");
-  gint64 heads = int_member (m, "heads");
-  gint64 kv = int_member (m, "kv_heads");
-  gint64 head_dim = int_member (m, "head_dim");
-  gint64 head_dim_v = int_member (m, "head_dim_v");
-  g_autofree char *upper = g_ascii_strup (kind != NULL ? kind : "?", -1);
-
-  if (g_strcmp0 (kind, "mla") == 0)
-    {
-      g_autofree char *q = NULL;
-
-      if (int_member (m, "q_lora_rank") > 0)
-        q = g_strdup_printf (", query rank %" G_GINT64_FORMAT, int_member (m, "q_lora_rank"));
-      row (out, "Attention", "MLA, %" G_GINT64_FORMAT " heads; cache: latent %"
-           G_GINT64_FORMAT " + RoPE %" G_GINT64_FORMAT " per token and layer "
-           "(head sizes %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "%s)",
-           heads, int_member (m, "kv_lora_rank"), int_member (m, "qk_rope_head_dim"),
-           head_dim, head_dim_v, q != NULL ? q : "");
-      return;
-    }
-
-  if (head_dim_v != 0 && head_dim_v != head_dim)
-    row (out, "Attention", "%s, %" G_GINT64_FORMAT " query heads, %" G_GINT64_FORMAT
-         " KV heads, head size %" G_GINT64_FORMAT " (values %" G_GINT64_FORMAT ")",
-         upper, heads, kv, head_dim, head_dim_v);
-  else
-    row (out, "Attention", "%s, %" G_GINT64_FORMAT " query heads, %" G_GINT64_FORMAT
-         " KV heads, head size %" G_GINT64_FORMAT, upper, heads, kv, head_dim);
-}
-
-static void
-summarise_window (GString    *out,
-                  JsonObject *m)
-{
-  gint64 window = int_member (m, "sliding_window");
-  gint64 period = int_member (m, "swa_period");
-  gint64 layers = int_member (m, "layers");
-  g_autofree char *tokens = NULL;
-
-  if (window <= 0)
-    return;
-  tokens = hr_format_tokens ((guint64) window);
-  if (period == 0)
-    row (out, "Sliding window", "%s tokens on every layer", tokens);
-  else if (period == 2)
-    row (out, "Sliding window", "%s tokens on every other layer", tokens);
-  else
-    row (out, "Sliding window", "%s tokens on %" G_GINT64_FORMAT " of every %"
-         G_GINT64_FORMAT " layers (%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT ")",
-         tokens, period - 1, period, layers - layers / period, layers);
-}
-
-/* The catalog entry, as a person reads it. */
-static void
-summarise_model (GString    *out,
-                 JsonObject *m)
-{
-  double params = number_member (m, "params");
-  double active = number_member (m, "active_params");
-  gint64 experts = int_member (m, "experts");
-  gint64 dense = int_member (m, "dense_layers");
-  g_autofree char *name = hr_text_escape_line (string_member (m, "name"), -1);
-  g_autofree char *id = hr_text_escape_line (string_member (m, "id"), -1);
-  g_autofree char *total_text = hr_format_params (params);
-  g_autofree char *exact = hr_format_tokens ((guint64) params);
-  g_autofree char *vocab = hr_format_tokens ((guint64) int_member (m, "vocab"));
-  g_autofree char *context = hr_format_tokens ((guint64) int_member (m, "max_context"));
-  g_autofree char *context_short =
-    hr_format_context_short ((guint64) int_member (m, "max_context"));
-
-  if (g_strcmp0 (name, id) == 0)
-    row (out, "Model", "%s", name);
-  else
-    row (out, "Model", "%s (id %s)", name, id);
-  row (out, "Architecture", "%s", string_member (m, "architecture"));
-
-  if (experts > 0)
-    {
-      g_autofree char *active_text = hr_format_params (active);
-
-      row (out, "Parameters", "%s (%s), %s active per token", total_text, exact, active_text);
-    }
-  else
-    row (out, "Parameters", "%s (%s)", total_text, exact);
-
-  if (dense > 0)
-    row (out, "Layers", "%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " dense, %" G_GINT64_FORMAT
-         " with experts)", int_member (m, "layers"), dense, int_member (m, "layers") - dense);
-  else
-    row (out, "Layers", "%" G_GINT64_FORMAT, int_member (m, "layers"));
-  row (out, "Hidden size", "%" G_GINT64_FORMAT, int_member (m, "hidden"));
-  summarise_attention (out, m);
-  summarise_window (out, m);
-
-  if (experts > 0)
-    {
-      g_autofree char *shared = NULL;
-
-      if (int_member (m, "shared_experts") > 0)
-        shared = g_strdup_printf (", %" G_GINT64_FORMAT " shared",
-                                  int_member (m, "shared_experts"));
-      row (out, "Experts", "%" G_GINT64_FORMAT " routed, %" G_GINT64_FORMAT " per token%s; "
-           "%" G_GINT64_FORMAT " wide", experts, int_member (m, "experts_active"),
-           shared != NULL ? shared : "", int_member (m, "expert_intermediate"));
-    }
-  row (out, "FFN", "%" G_GINT64_FORMAT " (%s)", int_member (m, "intermediate"),
-       g_strcmp0 (string_member (m, "mlp"), "plain") == 0 ? "plain" : "gated");
-  row (out, "Vocabulary", "%s", vocab);
-  row (out, "Trained context", "%s tokens (%s)", context, context_short);
-  row (out, "Embeddings", "%s",
-       json_object_get_boolean_member_with_default (m, "tied_embeddings", FALSE)
-       ? "tied to the output head" : "separate output head");
-}
-
-typedef struct
-{
-  const char *type;
-  guint64 bytes;
-} TypeBytes;
-
-static int
-compare_bytes (gconstpointer a,
-               gconstpointer b)
-{
-  const TypeBytes *x = a, *y = b;
-
-  if (x->bytes != y->bytes)
-    return x->bytes > y->bytes ? -1 : 1;
-  return strcmp (x->type, y->type);
-}
-
-static char *
-summarise_gguf (JsonObject *d)
-{
-  GString *out = g_string_new (NULL);
-  JsonObject *model = json_object_get_object_member (d, "model");
-  JsonObject *types = json_object_get_object_member (d, "bytes_by_type");
-  JsonArray *notes = json_object_get_array_member (d, "notes");
-  g_autofree char *file = hr_text_escape_line (string_member (d, "file"), -1);
-  g_autofree char *arch = hr_text_escape_line (string_member (d, "architecture"), -1);
-  g_autofree char *file_size = hr_format_size ((guint64) int_member (d, "file_bytes"),
-                                               HR_UNITS_BINARY);
-  guint64 weights = (guint64) int_member (d, "weights_bytes");
-  g_autofree char *weights_size = hr_format_size (weights, HR_UNITS_BINARY);
-  double params = number_member (model, "params");
-  gint64 shards = int_member (d, "n_shards");
-  g_autoptr(GArray) by_type = g_array_new (FALSE, FALSE, sizeof (TypeBytes));
-  JsonObjectIter iter;
-  const char *type;
-  JsonNode *node;
-
-  g_string_append_printf (out, "%s\n", file);
-  row (out, "Format", "GGUF v%" G_GINT64_FORMAT ", %s, llama.cpp architecture “%s”",
-       int_member (d, "gguf_version"),
-       string_member (d, "file_type") != NULL ? string_member (d, "file_type")
-                                              : "file type not recorded",
-       arch);
-  if (shards > 1)
-    row (out, "Size", "%s in %" G_GINT64_FORMAT " shards", file_size, shards);
-  else
-    row (out, "Size", "%s", file_size);
-  row (out, "Weights", "%s in %" G_GINT64_FORMAT " tensors, %.2f bits per parameter",
-       weights_size, int_member (d, "tensor_count"),
-       params > 0 ? (double) weights * 8.0 / params : 0.0);
-
-  /* Largest share first. */
-  json_object_iter_init_ordered (&iter, types);
-  while (json_object_iter_next_ordered (&iter, &type, &node))
-    {
-      TypeBytes tb = { type, (guint64) json_node_get_int (node) };
-
-      g_array_append_val (by_type, tb);
-    }
-  g_array_sort (by_type, compare_bytes);
-  for (guint i = 0; i < by_type->len; i++)
-    {
-      const TypeBytes *tb = &g_array_index (by_type, TypeBytes, i);
-      g_autofree char *size = hr_format_size (tb->bytes, HR_UNITS_BINARY);
-      g_autofree char *share = hr_format_percent (weights > 0 ? (double) tb->bytes / weights
-                                                              : 0, 1);
-
-      g_string_append_printf (out, "    %-10s %s  (%s)\n", tb->type, size, share);
-    }
-
-  summarise_model (out, model);
-
-  for (guint i = 0; i < json_array_get_length (notes); i++)
-    {
-      g_autofree char *text = hr_text_escape_line (json_array_get_string_element (notes, i), -1);
-
-      g_string_append_printf (out, "  Note: %s\n", text);
-    }
-  return g_string_free (out, FALSE);
-}
-
-static char *
-to_json_text (JsonNode *node)
-{
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, node);
-  return json_generator_to_data (generator, NULL);
-}
-
-/**
- * hr_model_import_inspect:
- * @path: a .gguf file or a Hugging Face config.json
- * @json: print JSON rather than a readable summary
- * @error: return location for an error, whose message starts with @path
- *
- * What `headroom-cli inspect` prints.  For a GGUF file, the JSON is
- * hr_gguf_model_describe()'s; for a config.json, the catalog entry.
- * Nothing is printed unless the whole file could be read.
- *
- * Returns: %TRUE on success
- */
-gboolean
-hr_model_import_inspect (const char  *path,
-                         gboolean     json,
-                         GError     **error)
-{
-  g_autoptr(JsonNode) node = NULL;
-  g_autofree char *text = NULL;
-
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (is_gguf_path (path))
-    {
-      node = hr_gguf_model_describe_file (path, error);
-      if (node == NULL)
-        return FALSE;
-      text = json ? to_json_text (node) : summarise_gguf (json_node_get_object (node));
-    }
-  else
-    {
-      g_autoptr(HrModelSpec) model = hr_hf_config_load (path, error);
-      JsonObject *object;
-
-      if (model == NULL)
-        return FALSE;
-      object = hr_model_spec_to_json (model);
-      node = json_node_init_object (json_node_alloc (), object);
-      json_object_unref (object);
-      if (json)
-        text = to_json_text (node);
-      else
-        {
-          GString *out = g_string_new (NULL);
-          g_autofree char *display = hr_text_display_path (path);
-
-          g_string_append_printf (out, "%s\n", display);
-          row (out, "Format", "Hugging Face config.json");
-          summarise_model (out, object);
-          text = g_string_free (out, FALSE);
-        }
-    }
-
-  /* The summary already ends with a newline. */
-  if (json)
-    g_print ("%s\n", text);
-  else
-    g_print ("%s", text);
-  return TRUE;
 }

@@ -1,6 +1,11 @@
 /* hr-model-import.h — a model from a file: GGUF or Hugging Face config.json
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The readers (hr-gguf-model, hr-hf-config) make a model's shape of a
+ * file; hr_model_import_shape() makes the user model of it through
+ * hr_model_spec_new_from_shape(), for both kinds and for the models found
+ * on this computer.  No JSON passes between them.
  */
 
 #pragma once
@@ -10,11 +15,16 @@
 
 G_BEGIN_DECLS
 
-HrModelSpec *hr_model_import_file    (const char  *path,
-                                      GError     **error);
-gboolean     hr_model_import_inspect (const char  *path,
-                                      gboolean     json,
-                                      GError     **error);
+gboolean     hr_model_import_is_gguf   (const char          *path);
+HrModelSpec *hr_model_import_file      (const char          *path,
+                                        GError             **error);
+HrModelSpec *hr_model_import_gguf      (const char          *path,
+                                        GError             **error);
+HrModelSpec *hr_model_import_hf_config (const char          *path,
+                                        GError             **error);
+HrModelSpec *hr_model_import_shape     (const HrModelShape  *shape,
+                                        const char          *path,
+                                        GError             **error);
 
 HrModelSpec *hr_model_import_local       (HrLocalModel             *found,
                                           GError                  **error);

@@ -11,6 +11,11 @@
 #include "hr-fields.h"
 #include "hr-model-spec.h"
 
+/* Entries read from and written to JSON in this process, for the tests
+ * that check an import goes without (hr_model_spec_count_json ()). */
+static int json_reads;
+static int json_writes;
+
 struct _HrModelSpec
 {
   GObject parent_instance;
@@ -249,6 +254,26 @@ read_weights_by_type (HrModelSpec  *self,
   return TRUE;
 }
 
+/* What follows from the values, wherever they were read: the defaults
+ * the attention kind implies, then the checks across fields. */
+static gboolean
+complete (HrModelSpec  *self,
+          GError      **error)
+{
+  if (self->arch.head_dim_v == 0)
+    self->arch.head_dim_v = self->arch.head_dim_k;
+  if (self->arch.n_kv_heads == 0 && self->arch.attention == HR_ATTENTION_MLA)
+    self->arch.n_kv_heads = self->arch.n_heads;
+  else if (self->arch.n_kv_heads == 0)
+    {
+      g_set_error_literal (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                           "field “kv_heads” is missing");
+      return FALSE;
+    }
+
+  return check_consistency (self, error);
+}
+
 /**
  * hr_model_spec_new_from_json:
  *
@@ -265,6 +290,7 @@ hr_model_spec_new_from_json (JsonObject  *object,
 
   g_return_val_if_fail (object != NULL, NULL);
 
+  g_atomic_int_inc (&json_reads);
   self = g_object_new (HR_TYPE_MODEL_SPEC, NULL);
   self->origin = origin;
 
@@ -281,25 +307,102 @@ hr_model_spec_new_from_json (JsonObject  *object,
       return NULL;
     }
 
-  /* Defaults that follow from the attention kind. */
-  if (self->arch.head_dim_v == 0)
-    self->arch.head_dim_v = self->arch.head_dim_k;
-  if (self->arch.n_kv_heads == 0 && self->arch.attention == HR_ATTENTION_MLA)
-    self->arch.n_kv_heads = self->arch.n_heads;
-  else if (self->arch.n_kv_heads == 0)
-    {
-      g_set_error_literal (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                           "field “kv_heads” is missing");
-      return NULL;
-    }
-
-  if (!check_consistency (self, error))
+  if (!complete (self, error))
     return NULL;
 
   if (!read_weights_by_type (self, object, error))
     return NULL;
 
   return g_steal_pointer (&self);
+}
+
+/**
+ * hr_model_spec_new_from_shape:
+ * @shape: what a reader made of a model file
+ * @origin: where the model comes from
+ * @error: return location for an error
+ *
+ * Makes a model of a shape, with the defaults and checks of
+ * hr_model_spec_new_from_json() and its messages, which name the field;
+ * the caller adds the file.  The catalog's one writer of imported models:
+ * no JSON is involved.
+ *
+ * Returns: (transfer full): the model, or %NULL with @error set
+ */
+HrModelSpec *
+hr_model_spec_new_from_shape (const HrModelShape  *shape,
+                              HrOrigin             origin,
+                              GError             **error)
+{
+  g_autoptr(HrModelSpec) self = NULL;
+
+  g_return_val_if_fail (shape != NULL, NULL);
+  g_return_val_if_fail (shape->arch.attention <= HR_ATTENTION_MLA, NULL);
+
+  self = g_object_new (HR_TYPE_MODEL_SPEC, NULL);
+  self->origin = origin;
+
+  self->id = g_strdup (shape->id);
+  self->name = g_strdup (shape->name);
+  self->family = g_strdup (shape->family);
+  self->architecture = g_strdup (shape->architecture);
+  self->license = g_strdup (shape->license);
+  self->release = g_strdup (shape->release);
+  self->ollama_tag = g_strdup (shape->ollama_tag);
+  self->source = g_strdup (shape->source);
+  self->mlp = shape->plain_mlp ? g_strdup ("plain") : NULL;
+  self->arch = shape->arch;
+  self->intermediate = shape->intermediate;
+  self->experts = shape->experts;
+  self->experts_active = shape->experts_active;
+  self->shared_experts = shape->shared_experts;
+  self->expert_intermediate = shape->expert_intermediate;
+  self->dense_layers = shape->dense_layers;
+  self->q_lora_rank = shape->q_lora_rank;
+  self->qk_nope_head_dim = shape->qk_nope_head_dim;
+  self->tied_embeddings = shape->tied_embeddings;
+  self->attention_bias = shape->attention_bias;
+  self->qk_norm = shape->qk_norm;
+  self->file_weights_bytes = shape->file_weights_bytes;
+  self->file_type = g_strdup (shape->file_type);
+  self->file_path = g_strdup (shape->file_path);
+
+  if (!hr_fields_validate (self, fields, G_N_ELEMENTS (fields), error) ||
+      !complete (self, error))
+    return NULL;
+
+  if (shape->weights_by_type != NULL)
+    {
+      /* Kept as the object an entry holds, which the model view lists. */
+      self->weights_by_type = json_object_new ();
+      for (guint i = 0; i < shape->weights_by_type->len; i++)
+        {
+          const HrTypeBytes *tb = &g_array_index (shape->weights_by_type, HrTypeBytes, i);
+
+          json_object_set_int_member (self->weights_by_type, tb->type,
+                                      (gint64) MIN (tb->bytes, (guint64) G_MAXINT64));
+        }
+    }
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * hr_model_spec_count_json:
+ * @reads: (out) (optional): entries read with hr_model_spec_new_from_json()
+ * @writes: (out) (optional): entries written with hr_model_spec_to_json()
+ *
+ * How many catalog entries this process has read from JSON and written
+ * to it, so that a test can check that an import does neither.
+ */
+void
+hr_model_spec_count_json (guint *reads,
+                          guint *writes)
+{
+  if (reads != NULL)
+    *reads = (guint) g_atomic_int_get (&json_reads);
+  if (writes != NULL)
+    *writes = (guint) g_atomic_int_get (&json_writes);
 }
 
 JsonObject *
@@ -309,6 +412,7 @@ hr_model_spec_to_json (HrModelSpec *self)
 
   g_return_val_if_fail (HR_IS_MODEL_SPEC (self), NULL);
 
+  g_atomic_int_inc (&json_writes);
   object = json_object_new ();
   hr_fields_write_json (self, fields, G_N_ELEMENTS (fields), object);
   json_object_set_string_member (object, "attention",

@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "hr-model-arch.h"
+#include "hr-model-shape.h"
 
 G_BEGIN_DECLS
 
@@ -25,7 +26,12 @@ typedef enum
 HrModelSpec       *hr_model_spec_new_from_json   (JsonObject   *object,
                                                   HrOrigin      origin,
                                                   GError      **error);
+HrModelSpec       *hr_model_spec_new_from_shape  (const HrModelShape *shape,
+                                                  HrOrigin      origin,
+                                                  GError      **error);
 JsonObject        *hr_model_spec_to_json         (HrModelSpec  *self);
+void               hr_model_spec_count_json      (guint        *reads,
+                                                  guint        *writes);
 const HrModelArch *hr_model_spec_get_arch        (HrModelSpec  *self);
 const char        *hr_model_spec_get_id          (HrModelSpec  *self);
 const char        *hr_model_spec_get_name        (HrModelSpec  *self);

@@ -1,4 +1,4 @@
-/* hr-gguf-model.c — a GGUF file's header as a Headroom model
+/* hr-gguf-model.c — a GGUF file's header as a model's shape
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "hr-catalog-json.h"
-#include "hr-model-arch.h"
 #include "hr-gguf-model.h"
+#include "hr-model-arch.h"
 #include "hr-text.h"
 
 /* Which layers use the sliding window, when the file has one. */
@@ -152,7 +152,7 @@ typedef struct
 
   guint64 params;
   guint64 active_params;
-} Shape;
+} Reading;
 
 /* What the tensor table says, in one pass over it. */
 typedef struct
@@ -197,20 +197,20 @@ hr_gguf_file_type_name (guint64 file_type)
 }
 
 static void
-shape_clear (Shape *s)
+shape_clear (Reading *s)
 {
   g_clear_pointer (&s->display, g_free);
   g_clear_pointer (&s->notes, g_ptr_array_unref);
 }
 
 static gboolean
-fail (Shape      *s,
+fail (Reading      *s,
       GError    **error,
       const char *format,
       ...) G_GNUC_PRINTF (3, 4);
 
 static gboolean
-fail (Shape      *s,
+fail (Reading      *s,
       GError    **error,
       const char *format,
       ...)
@@ -230,12 +230,12 @@ fail (Shape      *s,
 }
 
 static void
-note (Shape      *s,
+note (Reading      *s,
       const char *format,
       ...) G_GNUC_PRINTF (2, 3);
 
 static void
-note (Shape      *s,
+note (Reading      *s,
       const char *format,
       ...)
 {
@@ -288,14 +288,14 @@ type_is_integer (HrGgufType type)
 }
 
 static char *
-arch_key (Shape      *s,
+arch_key (Reading      *s,
           const char *suffix)
 {
   return g_strdup_printf ("%s.%s", s->arch, suffix);
 }
 
 static gboolean
-check_range (Shape      *s,
+check_range (Reading      *s,
              const char *key,
              guint64     value,
              guint64     min,
@@ -320,7 +320,7 @@ check_range (Shape      *s,
  * with it, anything outside @min..@max is refused, so later products of
  * shapes stay far inside a double's exact range. */
 static gboolean
-read_uint_key (Shape       *s,
+read_uint_key (Reading       *s,
                const char  *key,
                gboolean     required,
                guint64      def,
@@ -358,7 +358,7 @@ read_uint_key (Shape       *s,
 }
 
 static gboolean
-read_uint (Shape       *s,
+read_uint (Reading       *s,
            const char  *suffix,
            gboolean     required,
            guint64      def,
@@ -374,7 +374,7 @@ read_uint (Shape       *s,
 
 /* The integers of an array @key, which must hold one per block. */
 static gboolean
-read_layer_array (Shape     *s,
+read_layer_array (Reading     *s,
                   const char *key,
                   guint64  **values,
                   GError   **error)
@@ -408,7 +408,7 @@ read_layer_array (Shape     *s,
  * uniform gives its largest value (the KV cache errs on the large side)
  * and a note says so. */
 static gboolean
-read_layer_uint (Shape       *s,
+read_layer_uint (Reading       *s,
                  const char  *suffix,
                  gboolean     required,
                  guint64      def,
@@ -487,7 +487,7 @@ tensor_facts_clear (TensorFacts *t)
 }
 
 static gboolean
-scan_tensors (Shape       *s,
+scan_tensors (Reading       *s,
               TensorFacts *t,
               GError     **error)
 {
@@ -564,7 +564,7 @@ scan_tensors (Shape       *s,
 }
 
 static gboolean
-find_arch (Shape   *s,
+find_arch (Reading   *s,
            GError **error)
 {
   HrGgufType type;
@@ -595,7 +595,7 @@ find_arch (Shape   *s,
 /* The vocabulary is the embedding matrix's height (padded the way the
  * model was trained, which the tokenizer list may not be). */
 static gboolean
-read_vocab (Shape       *s,
+read_vocab (Reading       *s,
             TensorFacts *t,
             GError     **error)
 {
@@ -641,7 +641,7 @@ read_vocab (Shape       *s,
  * kv_lora_rank + RoPE dimension, one KV head), split attn_kv_b into
  * attn_k_b and attn_v_b, and move the head sizes to *_length_mla. */
 static gboolean
-read_mla (Shape       *s,
+read_mla (Reading       *s,
           TensorFacts *t,
           GError     **error)
 {
@@ -700,7 +700,7 @@ read_mla (Shape       *s,
 }
 
 static gboolean
-read_attention (Shape       *s,
+read_attention (Reading       *s,
                 TensorFacts *t,
                 GError     **error)
 {
@@ -731,7 +731,7 @@ read_attention (Shape       *s,
 }
 
 static gboolean
-read_experts (Shape       *s,
+read_experts (Reading       *s,
               TensorFacts *t,
               GError     **error)
 {
@@ -783,7 +783,7 @@ read_experts (Shape       *s,
 /* The FFN width of the dense layers.  Pure MoE models (Qwen3 MoE,
  * gpt-oss) have none; the catalog then takes the expert width. */
 static gboolean
-read_intermediate (Shape       *s,
+read_intermediate (Reading       *s,
                    TensorFacts *t,
                    GError     **error)
 {
@@ -818,7 +818,7 @@ read_intermediate (Shape       *s,
 /* The catalog's period for a per-layer pattern (hr_swa_period_from_layers,
  * the config.json importer's rule too). */
 static void
-derive_swa_period (Shape          *s,
+derive_swa_period (Reading          *s,
                    const guint64  *sliding)
 {
   g_autofree gboolean *flags = g_new0 (gboolean, MAX (s->layers, 1));
@@ -843,7 +843,7 @@ derive_swa_period (Shape          *s,
 }
 
 static gboolean
-read_sliding_window (Shape   *s,
+read_sliding_window (Reading   *s,
                      GError **error)
 {
   g_autofree char *pattern_key = arch_key (s, "attention.sliding_window_pattern");
@@ -899,7 +899,7 @@ read_sliding_window (Shape   *s,
 static gboolean
 read_shape (HrGguf      *gguf,
             const char  *path,
-            Shape       *s,
+            Reading       *s,
             GError     **error)
 {
   TensorFacts t;
@@ -979,7 +979,7 @@ read_shape (HrGguf      *gguf,
 }
 
 static HrAttentionKind
-attention_kind (const Shape *s)
+attention_kind (const Reading *s)
 {
   if (s->mla)
     return HR_ATTENTION_MLA;
@@ -1058,166 +1058,121 @@ file_type_of (HrGguf *gguf)
   return hr_gguf_file_type_name (file_type);
 }
 
-static JsonObject *
-shape_to_entry (const Shape *s,
-                const char  *path)
+/* Copies what was read into @shape.  Every value was bounded by the
+ * reading (to its catalog field's range), so the narrowing is exact. */
+static void
+fill_shape (Reading      *s,
+            const char   *path,
+            HrModelShape *shape)
 {
-  g_autoptr(JsonObject) entry = json_object_new ();
-  g_autofree char *id = id_for_path (path);
-  g_autofree char *display = hr_text_display_path (path);
+  HrModelArch *arch = &shape->arch;
   g_autofree char *name = dup_text (s->gguf, "general.name");
   g_autofree char *license = dup_text (s->gguf, "general.license");
   const char *file_type = file_type_of (s->gguf);
   guint64 weights = hr_gguf_get_weights_bytes (s->gguf);
 
-  /* Members in the order of resources/catalog/models.json and of the
-   * config.json importer. */
-  json_object_set_string_member (entry, "id", id);
-  json_object_set_string_member (entry, "name", name != NULL ? name : id);
-  json_object_set_string_member (entry, "family", s->model_type);
-  json_object_set_string_member (entry, "architecture", s->model_type);
+  shape->id = id_for_path (path);
+  shape->name = name != NULL ? g_steal_pointer (&name) : g_strdup (shape->id);
+  shape->family = g_strdup (s->model_type);
+  shape->architecture = g_strdup (s->model_type);
   /* The file says its license (general.license) more often than not;
    * otherwise, like a config.json, it is unknown. */
-  json_object_set_string_member (entry, "license", license != NULL ? license : "unknown");
-  json_object_set_string_member (entry, "release", "unknown");
-  json_object_set_int_member (entry, "layers", s->layers);
-  json_object_set_int_member (entry, "hidden", s->hidden);
-  json_object_set_int_member (entry, "heads", s->heads);
-  json_object_set_int_member (entry, "kv_heads", s->kv_heads);
-  json_object_set_int_member (entry, "intermediate", s->intermediate);
-  json_object_set_int_member (entry, "vocab", s->vocab);
-  json_object_set_int_member (entry, "max_context", s->max_context);
-  json_object_set_boolean_member (entry, "tied_embeddings", s->tied);
-  json_object_set_string_member (entry, "attention",
-                                 hr_attention_kind_to_string (attention_kind (s)));
+  shape->license = license != NULL ? g_steal_pointer (&license) : g_strdup ("unknown");
+  shape->release = g_strdup ("unknown");
+  shape->source = g_strdup (s->display);
+
+  arch->attention = attention_kind (s);
+  arch->n_layers = (guint32) s->layers;
+  arch->hidden = (guint32) s->hidden;
+  arch->n_heads = (guint32) s->heads;
+  arch->n_kv_heads = (guint32) s->kv_heads;
+  arch->head_dim_k = (guint32) s->head_dim;
+  arch->head_dim_v = (guint32) s->head_dim_v;
+  arch->vocab = s->vocab;
+  arch->max_context = s->max_context;
   /* Exact element counts, well below 2^53. */
-  json_object_set_int_member (entry, "params", (gint64) s->params);
-  json_object_set_int_member (entry, "active_params", (gint64) s->active_params);
-  json_object_set_int_member (entry, "head_dim", s->head_dim);
-  if (s->mla || s->head_dim_v != s->head_dim)
-    json_object_set_int_member (entry, "head_dim_v", s->head_dim_v);
+  arch->params_total = (double) s->params;
+  arch->params_active = (double) s->active_params;
+  shape->intermediate = (guint32) s->intermediate;
+  shape->tied_embeddings = s->tied;
   if (s->mla)
     {
-      json_object_set_int_member (entry, "kv_lora_rank", s->kv_lora_rank);
-      json_object_set_int_member (entry, "qk_rope_head_dim", s->qk_rope_head_dim);
-      json_object_set_int_member (entry, "qk_nope_head_dim", s->qk_nope_head_dim);
-      if (s->q_lora_rank > 0)
-        json_object_set_int_member (entry, "q_lora_rank", s->q_lora_rank);
+      arch->kv_lora_rank = (guint32) s->kv_lora_rank;
+      arch->qk_rope_head_dim = (guint32) s->qk_rope_head_dim;
+      shape->qk_nope_head_dim = (guint32) s->qk_nope_head_dim;
+      shape->q_lora_rank = (guint32) s->q_lora_rank;
     }
-  if (s->attn_bias)
-    json_object_set_boolean_member (entry, "attention_bias", TRUE);
+  shape->attention_bias = s->attn_bias;
   if (s->sliding_window > 0)
     {
-      json_object_set_int_member (entry, "sliding_window", s->sliding_window);
-      json_object_set_int_member (entry, "swa_period", s->swa_period);
+      arch->sliding_window = (guint32) s->sliding_window;
+      arch->swa_period = (guint32) s->swa_period;
     }
   if (s->experts > 0)
     {
-      json_object_set_int_member (entry, "experts", s->experts);
-      json_object_set_int_member (entry, "experts_active", s->experts_active);
-      json_object_set_int_member (entry, "expert_intermediate", s->expert_intermediate);
-      if (s->shared_experts > 0)
-        json_object_set_int_member (entry, "shared_experts", s->shared_experts);
-      if (s->layers > s->moe_layers)
-        json_object_set_int_member (entry, "dense_layers", s->layers - s->moe_layers);
+      shape->experts = (guint32) s->experts;
+      shape->experts_active = (guint32) s->experts_active;
+      shape->expert_intermediate = (guint32) s->expert_intermediate;
+      shape->shared_experts = (guint32) s->shared_experts;
+      shape->dense_layers = (guint32) (s->layers - s->moe_layers);
     }
-  if (s->info->plain_mlp)
-    json_object_set_string_member (entry, "mlp", "plain");
-  json_object_set_string_member (entry, "source", display);
+  shape->plain_mlp = s->info->plain_mlp;
 
   /* What is on disk, for the estimate and the window. */
-  json_object_set_string_member (entry, "file_path", display);
-  if (file_type != NULL)
-    json_object_set_string_member (entry, "file_type", file_type);
-  json_object_set_int_member (entry, "file_weights_bytes",
-                              (gint64) MIN (weights, (guint64) G_MAXINT64));
-  json_object_set_object_member (entry, "weights_by_type", bytes_by_type (s->gguf));
+  shape->file_path = g_strdup (s->display);
+  shape->file_type = g_strdup (file_type);
+  shape->file_weights_bytes = MIN (weights, (guint64) G_MAXINT64);
+  hr_model_shape_begin_weights_by_type (shape);
+  for (guint32 type = 0; type < HR_GGML_TYPE_LIMIT; type++)
+    {
+      guint64 bytes = hr_gguf_get_bytes_by_type (s->gguf, type);
+      const char *type_name = hr_ggml_type_name (type);
 
-  return g_steal_pointer (&entry);
+      if (bytes > 0 && type_name != NULL)
+        hr_model_shape_add_type_bytes (shape, type_name, MIN (bytes, (guint64) G_MAXINT64));
+    }
+
+  shape->notes = g_steal_pointer (&s->notes);
 }
 
 /**
- * hr_gguf_model_to_catalog_json:
+ * hr_gguf_model_read_shape:
  * @gguf: a header read with hr_gguf_open() (all shards of a split model)
- * @path: the file it was read from, for the entry and the messages
+ * @path: the file it was read from, for the shape and the messages
+ * @shape: (out caller-allocates): filled on success; cleared by the caller
+ *   with hr_model_shape_clear() either way
  * @error: return location for an error
  *
- * Maps the header onto a catalog entry that hr_model_spec_new_from_json()
- * accepts.  Parameters are the tensors' elements (exact); the active
- * count of a mixture of experts leaves out the routed experts a token
- * does not use.  Beside the catalog's members are the file's:
- * file_weights_bytes, file_type (“Q4_K_M”), file_path and
- * weights_by_type (ggml type name → bytes).  Every error message starts
- * with @path.
- *
- * Returns: (transfer full): a new object, or %NULL with @error set
- */
-JsonObject *
-hr_gguf_model_to_catalog_json (HrGguf      *gguf,
-                               const char  *path,
-                               GError     **error)
-{
-  Shape s;
-  JsonObject *entry = NULL;
-
-  g_return_val_if_fail (gguf != NULL, NULL);
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (read_shape (gguf, path, &s, error))
-    entry = shape_to_entry (&s, path);
-  shape_clear (&s);
-  return entry;
-}
-
-static HrModelSpec *
-spec_from_entry (JsonObject  *entry,
-                 const char  *path,
-                 GError     **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *display = NULL;
-  HrModelSpec *spec;
-
-  spec = hr_model_spec_new_from_json (entry, HR_ORIGIN_USER, &local_error);
-  if (spec != NULL)
-    return spec;
-
-  display = hr_text_display_path (path);
-  g_set_error (error, local_error->domain, local_error->code,
-               "%s: %s", display, local_error->message);
-  if (error != NULL)
-    hr_text_sanitize_error (*error);
-  return NULL;
-}
-
-/**
- * hr_gguf_model_load:
- * @path: a .gguf file, or any shard of a split model
- * @error: return location for an error
- *
- * Reads the header of @path (all shards) into a user model.  Every error
+ * Reads the header into the shape of a catalog model (for
+ * hr_model_spec_new_from_shape()).  Parameters are the tensors' elements
+ * (exact); the active count of a mixture of experts leaves out the routed
+ * experts a token does not use.  Beside the catalog's shape are the
+ * file's facts: file_weights_bytes, file_type (“Q4_K_M”), file_path,
+ * weights_by_type, and notes on what the shape simplifies.  Every error
  * message starts with @path.
  *
- * Returns: (transfer full): the model, or %NULL with @error set
+ * Returns: %TRUE on success
  */
-HrModelSpec *
-hr_gguf_model_load (const char  *path,
-                    GError     **error)
+gboolean
+hr_gguf_model_read_shape (HrGguf        *gguf,
+                          const char    *path,
+                          HrModelShape  *shape,
+                          GError       **error)
 {
-  g_autoptr(HrGguf) gguf = NULL;
-  g_autoptr(JsonObject) entry = NULL;
+  Reading s;
+  gboolean ok;
 
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  g_return_val_if_fail (gguf != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (shape != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  gguf = hr_gguf_open (path, error);
-  if (gguf == NULL)
-    return NULL;
-  entry = hr_gguf_model_to_catalog_json (gguf, path, error);
-  if (entry == NULL)
-    return NULL;
-  return spec_from_entry (entry, path, error);
+  hr_model_shape_init (shape);
+  ok = read_shape (gguf, path, &s, error);
+  if (ok)
+    fill_shape (&s, path, shape);
+  shape_clear (&s);
+  return ok;
 }
 
 /* One metadata value in its natural JSON type; %NULL when absent or when
@@ -1297,7 +1252,7 @@ static const char * const arch_keys[] = {
 };
 
 static JsonObject *
-metadata_object (Shape *s)
+metadata_object (Reading *s)
 {
   JsonObject *object = json_object_new ();
 
@@ -1320,51 +1275,37 @@ metadata_object (Shape *s)
 }
 
 /**
- * hr_gguf_model_describe:
- * @gguf: a header read with hr_gguf_open()
+ * hr_gguf_model_facts:
+ * @gguf: a header that hr_gguf_model_read_shape() read
  * @path: the file it was read from
- * @error: return location for an error
  *
- * What `headroom-cli inspect --json` prints for a GGUF file: the file's
- * facts (architecture, file_type, tensor_count, weights_bytes,
- * file_bytes, n_shards, bytes_by_type), the raw metadata the estimate
- * depends on under "metadata" (full GGUF key names), the catalog entry it
- * maps to under "model", and "notes" on what the entry simplifies.
+ * The file's part of what `headroom-cli inspect --json` prints for a GGUF
+ * file (the catalog adds the model and the notes): file, format,
+ * gguf_version, architecture, file_type, n_shards, tensor_count,
+ * weights_bytes, file_bytes, bytes_by_type, tokenizer_tokens, and the raw
+ * metadata the estimate depends on under "metadata" (full GGUF key
+ * names).
  *
- * Returns: (transfer full): a JSON object node, or %NULL with @error set
+ * Returns: (transfer full): a new object
  */
-JsonNode *
-hr_gguf_model_describe (HrGguf      *gguf,
-                        const char  *path,
-                        GError     **error)
+JsonObject *
+hr_gguf_model_facts (HrGguf     *gguf,
+                     const char *path)
 {
   g_autoptr(JsonObject) out = NULL;
-  g_autoptr(JsonObject) entry = NULL;
-  g_autoptr(HrModelSpec) spec = NULL;
   g_autofree char *display = NULL;
-  JsonArray *notes;
   const char *file_type;
   gsize n_tokens;
-  Shape s;
+  Reading s;
 
   g_return_val_if_fail (gguf != NULL, NULL);
   g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  g_return_val_if_fail (hr_gguf_get_architecture (gguf) != NULL, NULL);
 
-  if (!read_shape (gguf, path, &s, error))
-    {
-      shape_clear (&s);
-      return NULL;
-    }
-
-  /* Only what the catalog would accept is shown as its entry. */
-  entry = shape_to_entry (&s, path);
-  spec = spec_from_entry (entry, path, error);
-  if (spec == NULL)
-    {
-      shape_clear (&s);
-      return NULL;
-    }
+  /* Only what the metadata keys need of a reading. */
+  memset (&s, 0, sizeof s);
+  s.gguf = gguf;
+  s.arch = hr_gguf_get_architecture (gguf);
 
   display = hr_text_display_path (path);
   file_type = file_type_of (gguf);
@@ -1392,28 +1333,6 @@ hr_gguf_model_describe (HrGguf      *gguf,
   if (n_tokens > 0)
     json_object_set_int_member (out, "tokenizer_tokens", (gint64) n_tokens);
   json_object_set_object_member (out, "metadata", metadata_object (&s));
-  json_object_set_object_member (out, "model", hr_model_spec_to_json (spec));
 
-  notes = json_array_new ();
-  for (guint i = 0; i < s.notes->len; i++)
-    json_array_add_string_element (notes, g_ptr_array_index (s.notes, i));
-  json_object_set_array_member (out, "notes", notes);
-
-  shape_clear (&s);
-  return json_node_init_object (json_node_alloc (), out);
-}
-
-JsonNode *
-hr_gguf_model_describe_file (const char  *path,
-                             GError     **error)
-{
-  g_autoptr(HrGguf) gguf = NULL;
-
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  gguf = hr_gguf_open (path, error);
-  if (gguf == NULL)
-    return NULL;
-  return hr_gguf_model_describe (gguf, path, error);
+  return g_steal_pointer (&out);
 }

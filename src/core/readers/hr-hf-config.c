@@ -1,4 +1,4 @@
-/* hr-hf-config.c — import a Hugging Face config.json as a catalog model
+/* hr-hf-config.c — a Hugging Face config.json as a model's shape
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -166,7 +166,7 @@ typedef struct
 
   guint64 sliding_window;    /* 0: none */
   guint64 swa_period;
-} Shape;
+} Reading;
 
 const char *
 hr_hf_config_supported (void)
@@ -244,7 +244,7 @@ member (JsonObject *object,
 
 /* Looks up @key, or the older spelling @alias, in the text model's keys. */
 static JsonNode *
-text_member (Shape       *s,
+text_member (Reading       *s,
              const char  *key,
              const char  *alias,
              const char **found)
@@ -261,7 +261,7 @@ text_member (Shape       *s,
  * @required is FALSE.  Values below @min or above @max are refused, so
  * every later product stays far inside a double's exact range. */
 static gboolean
-read_uint_alias (Shape       *s,
+read_uint_alias (Reading       *s,
                  const char  *key,
                  const char  *alias,
                  gboolean     required,
@@ -319,7 +319,7 @@ read_uint_alias (Shape       *s,
 }
 
 static gboolean
-read_uint (Shape       *s,
+read_uint (Reading       *s,
            const char  *key,
            gboolean     required,
            guint64      def,
@@ -334,7 +334,7 @@ read_uint (Shape       *s,
 /* A boolean of the text model, or of the whole file (Gemma 3 keeps
  * tie_word_embeddings at the top). */
 static gboolean
-read_bool (Shape       *s,
+read_bool (Reading       *s,
            const char  *key,
            gboolean     def,
            gboolean    *out,
@@ -399,7 +399,7 @@ find_arch (JsonObject      *config,
  * text_config; the vision tower is not counted, as it never runs while
  * generating text. */
 static gboolean
-find_text_config (Shape     *s,
+find_text_config (Reading     *s,
                   gboolean   nested,
                   GError   **error)
 {
@@ -423,7 +423,7 @@ find_text_config (Shape     *s,
 
 /* Marks the sliding-window layers from an explicit layer_types list. */
 static gboolean
-read_layer_types (Shape     *s,
+read_layer_types (Reading     *s,
                   JsonArray *types,
                   gboolean  *sliding,
                   GError   **error)
@@ -457,7 +457,7 @@ read_layer_types (Shape     *s,
 
 /* The catalog's period for a per-layer pattern (hr_swa_period_from_layers). */
 static void
-derive_swa_period (Shape          *s,
+derive_swa_period (Reading          *s,
                    const gboolean *sliding)
 {
   if (hr_swa_period_from_layers (sliding, s->layers, &s->swa_period) == HR_SWA_NONE)
@@ -465,7 +465,7 @@ derive_swa_period (Shape          *s,
 }
 
 static gboolean
-read_sliding_window (Shape   *s,
+read_sliding_window (Reading   *s,
                      GError **error)
 {
   g_autofree gboolean *sliding = NULL;
@@ -533,7 +533,7 @@ read_sliding_window (Shape   *s,
 }
 
 static gboolean
-read_attention (Shape   *s,
+read_attention (Reading   *s,
                 GError **error)
 {
   const ArchInfo *info = s->info;
@@ -661,7 +661,7 @@ read_attention (Shape   *s,
 
 /* Mixture-of-experts layout: how many experts, how wide, which layers. */
 static gboolean
-read_experts (Shape   *s,
+read_experts (Reading   *s,
               GError **error)
 {
   guint64 first_dense = 0;
@@ -758,7 +758,7 @@ read_experts (Shape   *s,
 }
 
 static gboolean
-read_falcon (Shape   *s,
+read_falcon (Reading   *s,
              GError **error)
 {
   gboolean new_arch = FALSE, parallel = TRUE;
@@ -786,7 +786,7 @@ read_falcon (Shape   *s,
 
 static gboolean
 read_shape (JsonObject  *config,
-            Shape       *s,
+            Reading       *s,
             GError     **error)
 {
   const ArchInfo *info = NULL;
@@ -846,7 +846,7 @@ read_shape (JsonObject  *config,
 
 /* Parameters of one layer's attention block, norms included. */
 static double
-attention_params (const Shape *s)
+attention_params (const Reading *s)
 {
   double h = s->hidden;
   double p;
@@ -889,7 +889,7 @@ attention_params (const Shape *s)
 }
 
 static double
-dense_mlp_params (const Shape *s)
+dense_mlp_params (const Reading *s)
 {
   double h = s->hidden, i = s->intermediate;
 
@@ -899,7 +899,7 @@ dense_mlp_params (const Shape *s)
 }
 
 static double
-expert_params (const Shape *s)
+expert_params (const Reading *s)
 {
   double h = s->hidden, i = s->expert_intermediate;
 
@@ -910,7 +910,7 @@ expert_params (const Shape *s)
 }
 
 static double
-router_params (const Shape *s)
+router_params (const Reading *s)
 {
   double p = (double) s->hidden * s->experts;
 
@@ -923,7 +923,7 @@ router_params (const Shape *s)
 }
 
 static double
-count_params (const Shape *s,
+count_params (const Reading *s,
               double      *active)
 {
   double embeddings = (double) s->vocab * s->hidden * (s->tied ? 1 : 2);
@@ -968,7 +968,7 @@ hr_hf_config_count_params (JsonObject  *config,
                            double      *active,
                            GError     **error)
 {
-  Shape s;
+  Reading s;
 
   g_return_val_if_fail (config != NULL, 0);
   g_return_val_if_fail (error == NULL || *error == NULL, 0);
@@ -994,45 +994,119 @@ is_hub_id (const char *str)
   return slash == NULL || (slash[1] != '\0' && strchr (slash + 1, '/') == NULL);
 }
 
+/* The attention kind the catalog names for the heads read. */
+static HrAttentionKind
+attention_kind (const Reading *s)
+{
+  if (s->mla)
+    return HR_ATTENTION_MLA;
+  if (s->kv_heads == 1)
+    return HR_ATTENTION_MQA;
+  if (s->kv_heads == s->heads)
+    return HR_ATTENTION_MHA;
+  return HR_ATTENTION_GQA;
+}
+
+/* Copies what was read into @shape.  Every value was bounded by the
+ * reading (to its catalog field's range), so the narrowing is exact. */
+static void
+fill_shape (const Reading *s,
+            double         params,
+            double         active,
+            HrModelShape  *shape)
+{
+  HrModelArch *arch = &shape->arch;
+
+  shape->family = g_strdup (s->info->model_type);
+  shape->architecture = g_strdup (s->info->model_type);
+  /* A config.json says neither. */
+  shape->license = g_strdup ("unknown");
+  shape->release = g_strdup ("unknown");
+  shape->source = g_strdup ("config.json");
+
+  arch->attention = attention_kind (s);
+  arch->n_layers = (guint32) s->layers;
+  arch->hidden = (guint32) s->hidden;
+  arch->n_heads = (guint32) s->heads;
+  arch->n_kv_heads = (guint32) s->kv_heads;
+  arch->head_dim_k = (guint32) s->head_dim;
+  arch->vocab = s->vocab;
+  arch->max_context = s->max_context;
+  /* Whole numbers well below 2^53, as the catalog's are. */
+  arch->params_total = trunc (params);
+  arch->params_active = trunc (active);
+  shape->intermediate = (guint32) s->intermediate;
+  shape->tied_embeddings = s->tied;
+
+  /* Without latent attention, V heads are as wide as K heads: the
+   * catalog's default. */
+  if (s->mla)
+    {
+      arch->head_dim_v = (guint32) s->head_dim_v;
+      arch->kv_lora_rank = (guint32) s->kv_lora_rank;
+      arch->qk_rope_head_dim = (guint32) s->qk_rope_head_dim;
+      shape->qk_nope_head_dim = (guint32) s->qk_nope_head_dim;
+      shape->q_lora_rank = (guint32) s->q_lora_rank;
+    }
+  shape->attention_bias = s->attn_bias != BIAS_NONE;
+  shape->qk_norm = s->qk_norm;
+  if (s->sliding_window > 0)
+    {
+      arch->sliding_window = (guint32) s->sliding_window;
+      arch->swa_period = (guint32) s->swa_period;
+    }
+  if (s->experts > 0)
+    {
+      shape->experts = (guint32) s->experts;
+      shape->experts_active = (guint32) s->experts_active;
+      shape->expert_intermediate = (guint32) s->expert_intermediate;
+      shape->shared_experts = (guint32) s->shared_experts;
+      shape->dense_layers = (guint32) (s->layers - s->moe_layers);
+    }
+  shape->plain_mlp = s->plain_mlp;
+}
+
 /**
- * hr_hf_config_to_catalog_json:
+ * hr_hf_config_read_shape:
  * @config: the root object of a config.json
  * @name_hint: (nullable): id and name to use when the config has no hub id
  *   in _name_or_path, such as the checkpoint's directory name
+ * @shape: (out caller-allocates): filled on success; cleared by the caller
+ *   with hr_model_shape_clear() either way
  * @error: return location for an error
  *
- * Maps a config onto a catalog entry that hr_model_spec_new_from_json()
- * accepts.  License and release are “unknown”, family and architecture
- * the model_type, and source “config.json”.
+ * Reads a config into the shape of a catalog model (for
+ * hr_model_spec_new_from_shape()).  License and release are “unknown”,
+ * family and architecture the model_type, and source “config.json”.
  *
- * Returns: (transfer full): a new object, or %NULL with @error set
+ * Returns: %TRUE on success
  */
-JsonObject *
-hr_hf_config_to_catalog_json (JsonObject  *config,
-                              const char  *name_hint,
-                              GError     **error)
+gboolean
+hr_hf_config_read_shape (JsonObject    *config,
+                         const char    *name_hint,
+                         HrModelShape  *shape,
+                         GError       **error)
 {
-  g_autoptr(JsonObject) entry = NULL;
   g_autofree char *safe_hint = NULL;
   JsonNode *node;
   const char *path_or_id;
   const char *id;
-  const char *name;
-  Shape s;
+  Reading s;
   double params, active;
-  HrAttentionKind attention;
 
-  g_return_val_if_fail (config != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  g_return_val_if_fail (config != NULL, FALSE);
+  g_return_val_if_fail (shape != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  hr_model_shape_init (shape);
   if (!read_shape (config, &s, error))
-    return NULL;
+    return FALSE;
   params = count_params (&s, &active);
   /* Every shape is bounded, but their products are not: refused here,
-   * before the count is converted to an integer. */
+   * before the count is taken as a whole number. */
   if (!(params <= HR_PARAMS_MAX))
     return invalid (error, "the shapes give %.3g parameters, above the limit of %.0e",
-                    params, HR_PARAMS_MAX), NULL;
+                    params, HR_PARAMS_MAX);
 
   node = member (config, "_name_or_path");
   path_or_id = NULL;
@@ -1047,72 +1121,11 @@ hr_hf_config_to_catalog_json (JsonObject  *config,
     id = name_hint;
   else
     id = s.info->model_type;
-  name = strrchr (id, '/') != NULL ? strrchr (id, '/') + 1 : id;
 
-  if (s.mla)
-    attention = HR_ATTENTION_MLA;
-  else if (s.kv_heads == 1)
-    attention = HR_ATTENTION_MQA;
-  else if (s.kv_heads == s.heads)
-    attention = HR_ATTENTION_MHA;
-  else
-    attention = HR_ATTENTION_GQA;
-
-  /* Members in the order of resources/catalog/models.json. */
-  entry = json_object_new ();
-  json_object_set_string_member (entry, "id", id);
-  json_object_set_string_member (entry, "name", name);
-  json_object_set_string_member (entry, "family", s.info->model_type);
-  json_object_set_string_member (entry, "architecture", s.info->model_type);
-  json_object_set_string_member (entry, "license", "unknown");
-  json_object_set_string_member (entry, "release", "unknown");
-  json_object_set_int_member (entry, "layers", s.layers);
-  json_object_set_int_member (entry, "hidden", s.hidden);
-  json_object_set_int_member (entry, "heads", s.heads);
-  json_object_set_int_member (entry, "kv_heads", s.kv_heads);
-  json_object_set_int_member (entry, "intermediate", s.intermediate);
-  json_object_set_int_member (entry, "vocab", s.vocab);
-  json_object_set_int_member (entry, "max_context", s.max_context);
-  json_object_set_boolean_member (entry, "tied_embeddings", s.tied);
-  json_object_set_string_member (entry, "attention", hr_attention_kind_to_string (attention));
-  /* Whole numbers well below 2^53, so written as integers like the
-   * catalog's. */
-  json_object_set_int_member (entry, "params", (gint64) params);
-  json_object_set_int_member (entry, "active_params", (gint64) active);
-  json_object_set_int_member (entry, "head_dim", s.head_dim);
-  if (s.mla)
-    {
-      json_object_set_int_member (entry, "head_dim_v", s.head_dim_v);
-      json_object_set_int_member (entry, "kv_lora_rank", s.kv_lora_rank);
-      json_object_set_int_member (entry, "qk_rope_head_dim", s.qk_rope_head_dim);
-      json_object_set_int_member (entry, "qk_nope_head_dim", s.qk_nope_head_dim);
-      if (s.q_lora_rank > 0)
-        json_object_set_int_member (entry, "q_lora_rank", s.q_lora_rank);
-    }
-  if (s.attn_bias != BIAS_NONE)
-    json_object_set_boolean_member (entry, "attention_bias", TRUE);
-  if (s.qk_norm)
-    json_object_set_boolean_member (entry, "qk_norm", TRUE);
-  if (s.sliding_window > 0)
-    {
-      json_object_set_int_member (entry, "sliding_window", s.sliding_window);
-      json_object_set_int_member (entry, "swa_period", s.swa_period);
-    }
-  if (s.experts > 0)
-    {
-      json_object_set_int_member (entry, "experts", s.experts);
-      json_object_set_int_member (entry, "experts_active", s.experts_active);
-      json_object_set_int_member (entry, "expert_intermediate", s.expert_intermediate);
-      if (s.shared_experts > 0)
-        json_object_set_int_member (entry, "shared_experts", s.shared_experts);
-      if (s.layers > s.moe_layers)
-        json_object_set_int_member (entry, "dense_layers", s.layers - s.moe_layers);
-    }
-  if (s.plain_mlp)
-    json_object_set_string_member (entry, "mlp", "plain");
-  json_object_set_string_member (entry, "source", "config.json");
-
-  return g_steal_pointer (&entry);
+  shape->id = g_strdup (id);
+  shape->name = g_strdup (strrchr (id, '/') != NULL ? strrchr (id, '/') + 1 : id);
+  fill_shape (&s, params, active, shape);
+  return TRUE;
 }
 
 /* The checkpoint's name: the directory of a config.json, else the file
@@ -1168,47 +1181,48 @@ read_config_file (const char  *path,
 }
 
 /**
- * hr_hf_config_load:
+ * hr_hf_config_read_file:
  * @path: a config.json
+ * @shape: (out caller-allocates): as for hr_hf_config_read_shape()
  * @error: return location for an error
  *
- * Reads a checkpoint's config.json into a user model.  Every error message
- * starts with @path.
+ * Reads a checkpoint's config.json into the shape of a user model, named
+ * after its directory when the config has no hub id, with @path as its
+ * source.  Every error message starts with @path.
  *
- * Returns: (transfer full): the model, or %NULL with @error set
+ * Returns: %TRUE on success
  */
-HrModelSpec *
-hr_hf_config_load (const char  *path,
-                   GError     **error)
+gboolean
+hr_hf_config_read_file (const char    *path,
+                        HrModelShape  *shape,
+                        GError       **error)
 {
   g_autoptr(JsonObject) config = NULL;
-  g_autoptr(JsonObject) entry = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *hint = NULL;
   g_autofree char *display = NULL;
-  HrModelSpec *spec;
 
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (shape != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  hr_model_shape_init (shape);
   config = read_config_file (path, error);
   if (config == NULL)
-    return NULL;
+    return FALSE;
 
   display = hr_text_display_path (path);
   hint = name_hint_for_path (path);
-  entry = hr_hf_config_to_catalog_json (config, hint, &local_error);
-  if (entry != NULL)
+  if (hr_hf_config_read_shape (config, hint, shape, &local_error))
     {
-      json_object_set_string_member (entry, "source", display);
-      spec = hr_model_spec_new_from_json (entry, HR_ORIGIN_USER, &local_error);
-      if (spec != NULL)
-        return spec;
+      g_free (shape->source);
+      shape->source = g_steal_pointer (&display);
+      return TRUE;
     }
 
   g_set_error (error, local_error->domain, local_error->code,
                "%s: %s", display, local_error->message);
   if (error != NULL)
     hr_text_sanitize_error (*error);
-  return NULL;
+  return FALSE;
 }

@@ -1,4 +1,4 @@
-/* hr-hf-config.h — import a Hugging Face config.json as a catalog model
+/* hr-hf-config.h — a Hugging Face config.json as a model's shape
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -7,8 +7,8 @@
  * Falcon spells KV heads three ways, Gemma 3 nests the text model,
  * DeepSeek describes latent attention, and sliding windows hide behind
  * use_sliding_window, layer_types or a pattern length.  This module maps
- * those dialects onto one catalog entry (the schema of
- * resources/catalog/models.json) and counts the parameters exactly from
+ * those dialects onto the shape of one catalog model (HrModelShape, which
+ * the catalog makes a model of) and counts the parameters exactly from
  * the shapes, since config.json does not carry the count.
  *
  * Only the architectures of the built-in catalog are accepted; anything
@@ -19,14 +19,16 @@
 
 #include <json-glib/json-glib.h>
 
-#include "hr-model-spec.h"
+#include "hr-model-shape.h"
 
 G_BEGIN_DECLS
 
-JsonObject  *hr_hf_config_to_catalog_json (JsonObject   *config,
+gboolean     hr_hf_config_read_shape      (JsonObject   *config,
                                            const char   *name_hint,
+                                           HrModelShape *shape,
                                            GError      **error);
-HrModelSpec *hr_hf_config_load            (const char   *path,
+gboolean     hr_hf_config_read_file       (const char   *path,
+                                           HrModelShape *shape,
                                            GError      **error);
 double       hr_hf_config_count_params    (JsonObject   *config,
                                            double       *active,
