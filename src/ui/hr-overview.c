@@ -768,7 +768,7 @@ sync_prompt (HrOverview *self)
         tooltip = g_strdup_printf (_("A prompt of %s tokens"), tokens);
       gtk_widget_set_sensitive (GTK_WIDGET (presets[i].button),
                                 presets[i].tokens == 0 || fits);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (presets[i].button), tooltip);
+      hr_ui_set_cell_tooltip (GTK_WIDGET (presets[i].button), tooltip);
       if (gtk_toggle_button_get_active (presets[i].button) != (prompt == presets[i].tokens))
         gtk_toggle_button_set_active (presets[i].button, prompt == presets[i].tokens);
     }

@@ -156,7 +156,7 @@ fill_cell (HrServingView       *self,
       }
     }
   gtk_label_set_label (GTK_LABEL (label), text);
-  gtk_widget_set_tooltip_text (label, tooltip);
+  hr_ui_set_cell_tooltip (label, tooltip);
   hr_ui_set_state_class (label, state_class (cell->state));
   gtk_widget_set_visible (label, TRUE);
 }

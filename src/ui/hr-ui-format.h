@@ -52,8 +52,8 @@ gboolean hr_ui_is_set          (gpointer self, GObject *object);
 
 void hr_ui_format_bind_callbacks (GtkWidgetClass *widget_class);
 
-/* Like gtk_widget_set_tooltip_text(), for list cells that are rebound on
- * every slider step: the text is read only when a tooltip is asked for,
+/* Like gtk_widget_set_tooltip_text(), for widgets whose tooltip changes
+ * on every slider step (list cells, prompt presets, serving cells): the text is read only when a tooltip is asked for,
  * so setting it costs no round trip to the display server. */
 void hr_ui_set_cell_tooltip (GtkWidget  *widget,
                              const char *text);
