@@ -1103,19 +1103,9 @@ fill_shape (Reading      *s,
       shape->q_lora_rank = (guint32) s->q_lora_rank;
     }
   shape->attention_bias = s->attn_bias;
-  if (s->sliding_window > 0)
-    {
-      arch->sliding_window = (guint32) s->sliding_window;
-      arch->swa_period = (guint32) s->swa_period;
-    }
-  if (s->experts > 0)
-    {
-      shape->experts = (guint32) s->experts;
-      shape->experts_active = (guint32) s->experts_active;
-      shape->expert_intermediate = (guint32) s->expert_intermediate;
-      shape->shared_experts = (guint32) s->shared_experts;
-      shape->dense_layers = (guint32) (s->layers - s->moe_layers);
-    }
+  hr_model_shape_set_window (shape, s->sliding_window, s->swa_period);
+  hr_model_shape_set_experts (shape, s->experts, s->experts_active, s->expert_intermediate,
+                              s->shared_experts, s->layers - s->moe_layers);
   shape->plain_mlp = s->info->plain_mlp;
 
   /* What is on disk, for the estimate and the window. */

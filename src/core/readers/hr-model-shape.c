@@ -87,3 +87,39 @@ hr_model_shape_add_note (HrModelShape *shape,
     shape->notes = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (shape->notes, g_strdup (note));
 }
+
+/* A sliding window, when the reader found one (0: none); the readers
+ * have checked both against the arch's 32-bit bounds. */
+void
+hr_model_shape_set_window (HrModelShape *shape,
+                           guint64       sliding_window,
+                           guint64       swa_period)
+{
+  g_return_if_fail (shape != NULL);
+
+  if (sliding_window == 0)
+    return;
+  shape->arch.sliding_window = (guint32) sliding_window;
+  shape->arch.swa_period = (guint32) swa_period;
+}
+
+/* The mixture of experts, when the reader found one (0 experts: dense);
+ * @dense_layers lead without experts. */
+void
+hr_model_shape_set_experts (HrModelShape *shape,
+                            guint64       experts,
+                            guint64       experts_active,
+                            guint64       expert_intermediate,
+                            guint64       shared_experts,
+                            guint64       dense_layers)
+{
+  g_return_if_fail (shape != NULL);
+
+  if (experts == 0)
+    return;
+  shape->experts = (guint32) experts;
+  shape->experts_active = (guint32) experts_active;
+  shape->expert_intermediate = (guint32) expert_intermediate;
+  shape->shared_experts = (guint32) shared_experts;
+  shape->dense_layers = (guint32) dense_layers;
+}

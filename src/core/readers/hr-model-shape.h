@@ -72,6 +72,15 @@ void hr_model_shape_add_type_bytes   (HrModelShape *shape,
                                       guint64       bytes);
 void hr_model_shape_add_note         (HrModelShape *shape,
                                       const char   *note);
+void hr_model_shape_set_window       (HrModelShape *shape,
+                                      guint64       sliding_window,
+                                      guint64       swa_period);
+void hr_model_shape_set_experts      (HrModelShape *shape,
+                                      guint64       experts,
+                                      guint64       experts_active,
+                                      guint64       expert_intermediate,
+                                      guint64       shared_experts,
+                                      guint64       dense_layers);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrModelShape, hr_model_shape_clear)
 
