@@ -14,7 +14,9 @@
 #include <glib/gstdio.h>
 #include <math.h>
 
+#include "hr-catalog.h"
 #include "hr-context-row.h"
+#include "hr-picker.h"
 #include "hr-window.h"
 
 /* The sidebar's width in the window's default size. */
@@ -137,6 +139,281 @@ test_context_warning_keeps_height (void)
   pump (20);
 }
 
+/* ------------------------------------------------------------- pickers */
+
+static HrWindow *
+new_window (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  pump (200);
+  return window;
+}
+
+static void
+find_pickers (GtkWidget *widget,
+              GPtrArray *found)
+{
+  if (HR_IS_PICKER (widget))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    find_pickers (child, found);
+}
+
+/* The sidebar's pickers: 0 the model's, 1 the device's. */
+static HrPicker *
+window_picker (HrWindow *window,
+               guint     index)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  find_pickers (GTK_WIDGET (window), found);
+  g_assert_cmpuint (found->len, >, index);
+  return found->pdata[index];
+}
+
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
+      g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = gtk_widget_is_visible (child) ? find_label (child, text) : NULL;
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_check (GtkWidget *widget)
+{
+  if (GTK_IS_IMAGE (widget) &&
+      g_strcmp0 (gtk_image_get_icon_name (GTK_IMAGE (widget)), "object-select-symbolic") == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_check (child);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The rows a search leaves, in order. */
+static GPtrArray *
+visible_rows (HrPicker *picker)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (hr_picker_get_list (picker)));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_BOX_ROW (child) && gtk_widget_get_child_visible (child))
+      g_ptr_array_add (rows, child);
+  return rows;
+}
+
+static const char *
+model_id (HrWindow *window)
+{
+  return hr_model_spec_get_id (hr_calculator_get_model (hr_window_get_calculator (window)));
+}
+
+/* Opens the model list, searches "qwen3", then moves the keyboard as Tab
+ * and Down do: to the first match, then @downs rows down.  Returns the
+ * row. */
+static GtkWidget *
+search_and_move (HrPicker *picker,
+                 int       downs)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+
+  hr_picker_popup (picker);
+  pump (100);
+  g_assert_true (hr_picker_is_open (picker));
+  gtk_editable_set_text (hr_picker_get_search (picker), "qwen3");
+  pump (400);   /* the search entry waits before it says it changed */
+
+  rows = visible_rows (picker);
+  g_assert_cmpuint (rows->len, >=, 3);
+  g_assert_true (gtk_widget_grab_focus (rows->pdata[0]));                 /* Tab */
+  for (int i = 0; i < downs; i++)
+    g_signal_emit_by_name (hr_picker_get_list (picker), "move-cursor",
+                           GTK_MOVEMENT_DISPLAY_LINES, 1, FALSE, FALSE);  /* Down */
+  pump (20);
+  g_assert_true (gtk_widget_has_focus (rows->pdata[downs]));
+  return rows->pdata[downs];
+}
+
+static const char *
+row_title (GtkWidget *row)
+{
+  /* the first label of the row is its title */
+  GtkWidget *w = row;
+
+  while (w != NULL && !GTK_IS_LABEL (w))
+    w = gtk_widget_get_first_child (w);
+  g_assert_nonnull (w);
+  return gtk_label_get_label (GTK_LABEL (w));
+}
+
+/* After a search, Tab then Down then Enter (or Space) chooses the row
+ * the keyboard is on, not the search's first match; the current model
+ * has a check mark. */
+static void
+test_picker_keyboard_choice (void)
+{
+  HrWindow *window = new_window ();
+  HrPicker *picker = window_picker (window, 0);
+  GtkWidget *row, *popover;
+  g_autofree char *expected = NULL;
+  gboolean handled = FALSE;
+
+  g_assert_cmpstr (model_id (window), ==, "THUDM/GLM-4-9B-0414");
+
+  /* Enter: the search entry captures it and activates */
+  row = search_and_move (picker, 1);
+  expected = g_strdup (row_title (row));
+  g_assert_cmpstr (expected, ==, "Qwen3 14B");
+  g_signal_emit_by_name (hr_picker_get_search (picker), "activate");
+  pump (50);
+  g_assert_false (hr_picker_is_open (picker));
+  g_assert_cmpstr (model_id (window), ==, "Qwen/Qwen3-14B");
+
+  /* the current model has the check mark, and only it */
+  hr_picker_popup (picker);
+  pump (100);
+  {
+    g_autoptr(GPtrArray) rows = visible_rows (picker);
+    guint checked = 0;
+
+    for (guint i = 0; i < rows->len; i++)
+      {
+        GtkWidget *check = find_check (rows->pdata[i]);
+
+        g_assert_nonnull (check);
+        if (gtk_widget_get_visible (check))
+          {
+            checked++;
+            g_assert_cmpstr (row_title (rows->pdata[i]), ==, "Qwen3 14B");
+          }
+      }
+    g_assert_cmpuint (checked, ==, 1);
+  }
+  gtk_popover_popdown (GTK_POPOVER (gtk_widget_get_ancestor (GTK_WIDGET (hr_picker_get_list (picker)),
+                                                             GTK_TYPE_POPOVER)));
+  pump (50);
+
+  /* Space: the popover's own key handler chooses the keyboard's row */
+  row = search_and_move (picker, 2);
+  g_assert_cmpstr (row_title (row), ==, "Qwen3 32B");
+  popover = gtk_widget_get_ancestor (row, GTK_TYPE_POPOVER);
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (popover);
+    GtkEventController *keys = NULL;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+        if (g_strcmp0 (gtk_event_controller_get_name (c), "hr-picker-keys") == 0)
+          keys = c;
+      }
+    g_assert_nonnull (keys);
+    g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_space, 0, 0, &handled);
+  }
+  g_assert_true (handled);
+  pump (50);
+  g_assert_false (hr_picker_is_open (picker));
+  g_assert_cmpstr (model_id (window), ==, "Qwen/Qwen3-32B");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
+/* A device search that finds nothing says so. */
+static void
+test_picker_no_match (void)
+{
+  HrWindow *window = new_window ();
+  HrPicker *picker = window_picker (window, 1);
+
+  hr_picker_popup (picker);
+  pump (100);
+  gtk_editable_set_text (hr_picker_get_search (picker), "zzzq");
+  pump (400);
+  {
+    g_autoptr(GPtrArray) rows = visible_rows (picker);
+    g_assert_cmpuint (rows->len, ==, 0);
+  }
+  g_assert_nonnull (find_label (gtk_widget_get_ancestor (GTK_WIDGET (hr_picker_get_list (picker)),
+                                                        GTK_TYPE_POPOVER),
+                                "No device matches"));
+
+  /* and says nothing once something matches */
+  gtk_editable_set_text (hr_picker_get_search (picker), "rtx");
+  pump (400);
+  g_assert_null (find_label (gtk_widget_get_ancestor (GTK_WIDGET (hr_picker_get_list (picker)),
+                                                     GTK_TYPE_POPOVER),
+                             "No device matches"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
+static GtkLabel *
+button_label (HrPicker *picker)
+{
+  GtkWidget *w = GTK_WIDGET (picker);
+
+  while (w != NULL && !GTK_IS_LABEL (w))
+    w = gtk_widget_get_first_child (w);
+  g_assert_nonnull (w);
+  return GTK_LABEL (w);
+}
+
+/* The model button shows whole names (DeepSeek V3 and R1 apart), and the
+ * sidebar keeps its width. */
+static void
+test_picker_whole_names (void)
+{
+  static const char * const models[] = {
+    "deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-R1-0528", "openai/gpt-oss-120b",
+    "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+  };
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  HrPicker *picker = window_picker (window, 0);
+  GtkWidget *group = gtk_widget_get_ancestor (GTK_WIDGET (picker), ADW_TYPE_PREFERENCES_GROUP);
+  int sidebar = gtk_widget_get_width (group);
+
+  g_assert_cmpint (sidebar, >, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    {
+      GtkLabel *label;
+
+      hr_calculator_set_model (calc, hr_catalog_find_model (catalog, models[i]));
+      pump (100);
+      label = button_label (picker);
+      if (pango_layout_is_ellipsized (gtk_label_get_layout (label)))
+        g_error ("“%s” is ellipsized", gtk_label_get_label (label));
+      g_assert_cmpint (gtk_widget_get_width (group), ==, sidebar);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
 static void
 on_activate (GApplication *app)
 {
@@ -166,6 +443,9 @@ main (int   argc,
   g_test_add_func ("/controls/context-ticks-snap", test_context_ticks_snap);
   g_test_add_func ("/controls/context-warning-keeps-height",
                    test_context_warning_keeps_height);
+  g_test_add_func ("/controls/picker-keyboard-choice", test_picker_keyboard_choice);
+  g_test_add_func ("/controls/picker-no-match", test_picker_no_match);
+  g_test_add_func ("/controls/picker-whole-names", test_picker_whole_names);
 
   status = g_test_run ();
   g_rmdir (home);
