@@ -764,6 +764,38 @@ test_compare (void)
   pump (20);
 }
 
+/* A model that does not fit has no decode speed, only its verdict. */
+static void
+test_compare_no_fit_no_speed (void)
+{
+  g_autoptr(HrCalculator) calculator = seed_calculator ();
+  HrCatalog *catalog = hr_calculator_get_catalog (calculator);
+  GtkWidget *view = hr_compare_view_new ();
+  GtkWidget *window;
+  guint no_fit = 0;
+
+  hr_calculator_set_model (calculator,
+                           hr_catalog_find_model (catalog, "deepseek-ai/DeepSeek-R1-0528"));
+  g_object_set (view, "calculator", calculator, NULL);
+  window = show_in_window (view);
+  wait_for_row (view, "DeepSeek R1 0528 current");
+  {
+    g_autoptr(GPtrArray) rows = row_texts (view);
+
+    for (guint i = 0; i < rows->len; i++)
+      if (strstr (rows->pdata[i], "Does not fit") != NULL)
+        {
+          no_fit++;
+          if (strstr (rows->pdata[i], "tok/s") != NULL)
+            g_error ("a row that does not fit shows a speed: %s", (char *) rows->pdata[i]);
+        }
+  }
+  g_assert_cmpuint (no_fit, >, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
 /* A catalog with a single model has nothing to compare it with. */
 static void
 test_compare_empty (void)
@@ -912,6 +944,7 @@ main (int   argc,
   g_test_add_func ("/list-views/hardware", test_hardware);
   g_test_add_func ("/list-views/compare", test_compare);
   g_test_add_func ("/list-views/compare-empty", test_compare_empty);
+  g_test_add_func ("/list-views/compare-no-fit-no-speed", test_compare_no_fit_no_speed);
   g_test_add_func ("/list-views/lifecycle", test_lifecycle);
 
   return g_test_run ();
