@@ -414,6 +414,150 @@ test_picker_whole_names (void)
   pump (20);
 }
 
+/* ------------------------------------------------------------ overview */
+
+static void
+collect_title_labels (GtkWidget *widget,
+                      GPtrArray *found)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "title-2"))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_title_labels (child, found);
+}
+
+/* The figures on the Overview's cards can be selected and copied. */
+static void
+test_overview_selectable (void)
+{
+  HrWindow *window = new_window ();
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect_title_labels (hr_window_get_view (window, "overview"), labels);
+  g_assert_cmpuint (labels->len, >=, 8);
+  for (guint i = 0; i < labels->len; i++)
+    if (!gtk_label_get_selectable (labels->pdata[i]))
+      g_error ("“%s” cannot be selected", gtk_label_get_label (labels->pdata[i]));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
+static void
+on_text_read (GObject      *clipboard,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  char **text = data;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (clipboard), result, NULL);
+  if (*text == NULL)
+    *text = g_strdup ("");
+}
+
+static char *
+clipboard_text (GtkWidget *widget)
+{
+  char *text = NULL;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, on_text_read, &text);
+  while (text == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return text;
+}
+
+static void
+assert_has (const char *text,
+            const char *expected)
+{
+  if (strstr (text, expected) == NULL)
+    g_error ("the summary lacks “%s”:\n%s", expected, text);
+}
+
+/* Copy Summary puts the current answer on the clipboard, plain or in
+ * Markdown; what does not run has no speeds in it. */
+static void
+test_copy_summary (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *plain = NULL;
+  g_autofree char *markdown = NULL;
+  g_autofree char *no_fit = NULL;
+
+  /* the first start's set-up (earlier tests changed the saved one) */
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "q4_k_m"));
+  hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (catalog, "fp16"));
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-3060-12gb"));
+  hr_calculator_set_context (calc, 32768);
+  hr_calculator_set_batch (calc, 1);
+  hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
+  hr_calculator_thaw (calc);
+  pump (100);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-summary", NULL));
+  plain = clipboard_text (GTK_WIDGET (window));
+  assert_has (plain, "Model: GLM-4-9B-0414\n");
+  assert_has (plain, "Precision: Q4_K_M\n");
+  assert_has (plain, "Context: 32,768\n");
+  assert_has (plain, "Parallel sequences: 1\n");
+  assert_has (plain, "KV cache: FP16\n");
+  assert_has (plain, "Engine: llama.cpp\n");
+  assert_has (plain, "Device: 1 × RTX 3060 12GB\n");
+  assert_has (plain, "Verdict: Fits comfortably on RTX 3060 12GB");
+  assert_has (plain, "Total memory: ");
+  assert_has (plain, "Max context before OOM: ");
+  assert_has (plain, "Decode speed: ");
+  assert_has (plain, "tok/s");
+  g_assert_null (strstr (plain, "**"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-summary-markdown",
+                                             NULL));
+  markdown = clipboard_text (GTK_WIDGET (window));
+  assert_has (markdown, "### GLM-4-9B-0414\n");
+  assert_has (markdown, "- **Device:** 1 × RTX 3060 12GB\n");
+  assert_has (markdown, "- **Decode speed:** ");
+
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "deepseek-ai/DeepSeek-R1-0528"));
+  pump (100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-summary", NULL));
+  no_fit = clipboard_text (GTK_WIDGET (window));
+  assert_has (no_fit, "Verdict: Does not run");
+  g_assert_null (strstr (no_fit, "tok/s"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
+/* Alt+1 … Alt+7 show the views, in the switcher's order. */
+static void
+test_view_shortcuts (void)
+{
+  static const char * const views[] = {
+    "overview", "matrix", "hardware", "model", "commands", "compare", "serving",
+  };
+  HrWindow *window = new_window ();
+  AdwViewStack *stack = NULL;
+  GtkWidget *w = hr_window_get_view (window, "overview");
+
+  stack = ADW_VIEW_STACK (gtk_widget_get_ancestor (w, ADW_TYPE_VIEW_STACK));
+  for (guint i = G_N_ELEMENTS (views); i-- > 0;)
+    {
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s",
+                                                 views[i]));
+      pump (20);
+      g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, views[i]);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
 static void
 on_activate (GApplication *app)
 {
@@ -446,6 +590,9 @@ main (int   argc,
   g_test_add_func ("/controls/picker-keyboard-choice", test_picker_keyboard_choice);
   g_test_add_func ("/controls/picker-no-match", test_picker_no_match);
   g_test_add_func ("/controls/picker-whole-names", test_picker_whole_names);
+  g_test_add_func ("/controls/overview-selectable", test_overview_selectable);
+  g_test_add_func ("/controls/copy-summary", test_copy_summary);
+  g_test_add_func ("/controls/view-shortcuts", test_view_shortcuts);
 
   status = g_test_run ();
   g_rmdir (home);

@@ -190,6 +190,35 @@ export_csv_action (GtkWidget  *widget,
   export (self, g_strcmp0 (page, "hardware") == 0 ? "hardware" : "matrix");
 }
 
+/* ---------------------------------------------------------- summary */
+
+/* The Overview's answer on the clipboard, as plain lines or Markdown. */
+static void
+copy_summary (HrWindow *self,
+              gboolean  markdown)
+{
+  g_autofree char *text = hr_overview_get_summary (self->overview, markdown);
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+  show_toast (self, markdown ? _("Summary copied as Markdown") : _("Summary copied"));
+}
+
+static void
+copy_summary_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  copy_summary (HR_WINDOW (widget), FALSE);
+}
+
+static void
+copy_summary_markdown_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *parameter)
+{
+  copy_summary (HR_WINDOW (widget), TRUE);
+}
+
 /* ---------------------------------------------------------------- import */
 
 /**
@@ -391,6 +420,12 @@ _hr_window_class_actions_init (HrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL,
                                    toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-summary-markdown", NULL,
+                                   copy_summary_markdown_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.copy-summary", NULL);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
                                        "win.search-model", NULL);
