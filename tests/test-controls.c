@@ -558,6 +558,65 @@ test_view_shortcuts (void)
   pump (20);
 }
 
+/* ------------------------------------------------------------- imports */
+
+/* An imported model can be removed from the main menu; the list of
+ * imports on disk forgets it and the catalog's own model comes back. */
+static void
+test_remove_imported_model (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *config = g_test_build_filename (G_TEST_DIST, "data", "hf",
+                                                   "google--gemma-3-27b-it.json", NULL);
+  g_autofree char *saved = g_build_filename (g_get_user_data_dir (), "headroom",
+                                             "imported-models.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (config);
+  g_autofree char *text = NULL;
+  const char *id = "google/gemma-3-27b-it";
+  HrModelSpec *model;
+
+  /* a catalog model: the action is disabled and does nothing */
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
+  pump (20);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.remove-model", NULL);
+  pump (20);
+  g_assert_cmpstr (hr_model_spec_get_id (hr_calculator_get_model (calc)), ==,
+                   "THUDM/GLM-4-9B-0414");
+  g_assert_nonnull (hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
+
+  hr_window_import_file (window, file);
+  pump (50);
+  model = hr_calculator_get_model (calc);
+  g_assert_cmpstr (hr_model_spec_get_id (model), ==, id);
+  g_assert_cmpint (hr_model_spec_get_origin (model), ==, HR_ORIGIN_USER);
+  g_assert_true (g_file_get_contents (saved, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, id));
+  g_clear_pointer (&text, g_free);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.remove-model", NULL));
+  pump (50);
+  g_assert_true (g_file_get_contents (saved, &text, NULL, NULL));
+  g_assert_null (strstr (text, id));
+  g_assert_false (hr_catalog_is_imported_model (catalog, id));
+  model = hr_catalog_find_model (catalog, id);
+  g_assert_nonnull (model);
+  g_assert_cmpint (hr_model_spec_get_origin (model), ==, HR_ORIGIN_BUILTIN);
+  /* the window shows a model that is not an import, and cannot remove it */
+  g_assert_false (hr_catalog_is_imported_model (catalog,
+                                                hr_model_spec_get_id (hr_calculator_get_model (calc))));
+  model = hr_calculator_get_model (calc);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.remove-model", NULL);
+  pump (20);
+  g_assert_true (hr_calculator_get_model (calc) == model);
+  g_assert_true (hr_catalog_find_model (catalog, hr_model_spec_get_id (model)) == model);
+
+  g_unlink (saved);
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
 static void
 on_activate (GApplication *app)
 {
@@ -593,6 +652,7 @@ main (int   argc,
   g_test_add_func ("/controls/overview-selectable", test_overview_selectable);
   g_test_add_func ("/controls/copy-summary", test_copy_summary);
   g_test_add_func ("/controls/view-shortcuts", test_view_shortcuts);
+  g_test_add_func ("/controls/remove-imported-model", test_remove_imported_model);
 
   status = g_test_run ();
   g_rmdir (home);

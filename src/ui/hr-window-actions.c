@@ -285,6 +285,62 @@ hr_window_import_file (HrWindow *self,
   show_toast (self, message);
 }
 
+/* Only a model the user imported can be removed. */
+static void
+update_remove_model (HrWindow *self)
+{
+  HrModelSpec *model = hr_calculator_get_model (self->calculator);
+  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.remove-model",
+                                 model != NULL &&
+                                 hr_catalog_is_imported_model (catalog,
+                                                               hr_model_spec_get_id (model)));
+}
+
+/* Removes the current model from the imports (the file is rewritten
+ * atomically) and shows the first model of the catalog instead. */
+static void
+remove_model_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+  g_autoptr(HrModelSpec) model = NULL;
+  g_autoptr(HrModelSpec) next = NULL;
+  g_autofree char *dir = hr_catalog_dup_user_dir ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  GListModel *models = hr_catalog_get_models (catalog);
+
+  if (hr_calculator_get_model (self->calculator) == NULL)
+    return;
+  model = g_object_ref (hr_calculator_get_model (self->calculator));
+  if (!hr_catalog_remove_imported_model (catalog, hr_model_spec_get_id (model), dir, &error))
+    {
+      /* TRANSLATORS: "Could not remove Qwen3-8B: …" */
+      message = g_strdup_printf (_("Could not remove %s: %s"), hr_model_spec_get_name (model),
+                                 error->message);
+      show_toast (self, message);
+      return;
+    }
+
+  for (guint i = 0; i < g_list_model_get_n_items (models) && next == NULL; i++)
+    {
+      g_autoptr(HrModelSpec) candidate = g_list_model_get_item (models, i);
+
+      if (!hr_catalog_is_imported_model (catalog, hr_model_spec_get_id (candidate)))
+        next = g_steal_pointer (&candidate);
+    }
+  if (next != NULL)
+    hr_calculator_set_model (self->calculator, next);
+  update_remove_model (self);
+  /* TRANSLATORS: "Removed Qwen3-8B" (an imported model) */
+  message = g_strdup_printf (_("Removed %s"), hr_model_spec_get_name (model));
+  show_toast (self, message);
+}
+
 static void
 on_import_response (GtkNativeDialog *dialog,
                     int              response,
@@ -420,6 +476,7 @@ _hr_window_class_actions_init (HrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL,
                                    toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+  gtk_widget_class_install_action (widget_class, "win.remove-model", NULL, remove_model_action);
   gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
   gtk_widget_class_install_action (widget_class, "win.copy-summary-markdown", NULL,
                                    copy_summary_markdown_action);
@@ -456,4 +513,8 @@ _hr_window_actions_init (HrWindow *self)
   /* In the window's action group, where gtk_application_window_set_help_overlay()
    * finds it and adds none of its own. */
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+
+  g_signal_connect_object (self->calculator, "notify::model",
+                           G_CALLBACK (update_remove_model), self, G_CONNECT_SWAPPED);
+  update_remove_model (self);
 }
