@@ -617,6 +617,59 @@ test_remove_imported_model (void)
   pump (20);
 }
 
+/* --------------------------------------------------------------- export */
+
+/* Ctrl+E exports the table on screen: the comparison from Compare, the
+ * hardware table from Hardware, the matrix from elsewhere; the file
+ * records the set-up (batch, KV cache, engine, device). */
+static void
+test_export_follows_view (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *dir = g_dir_make_tmp ("headroom-export-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "compare.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "q4_k_m"));
+  hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (catalog, "q8_0"));
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-3060-12gb"));
+  hr_calculator_set_context (calc, 32768);
+  hr_calculator_set_batch (calc, 3);
+  hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_thaw (calc);
+
+  hr_window_show_view (window, "compare");
+  pump (100);
+  g_assert_cmpstr (hr_window_get_export_target (window), ==, "compare");
+  g_assert_true (hr_window_export_csv_to (window, hr_window_get_export_target (window), file,
+                                          &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "precision,context,engine,kv_type,batch,device,gpus,"
+                                         "model,name,"));
+  g_assert_nonnull (strstr (text, "\r\nq4_k_m,32768,llamacpp,q8_0,3,rtx-3060-12gb,1,"
+                                  "THUDM/GLM-4-9B-0414,GLM-4-9B-0414,"));
+
+  hr_window_show_view (window, "hardware");
+  pump (50);
+  g_assert_cmpstr (hr_window_get_export_target (window), ==, "hardware");
+  hr_window_show_view (window, "overview");
+  pump (50);
+  g_assert_cmpstr (hr_window_get_export_target (window), ==, "matrix");
+
+  g_unlink (path);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
 static void
 on_activate (GApplication *app)
 {
@@ -653,6 +706,7 @@ main (int   argc,
   g_test_add_func ("/controls/copy-summary", test_copy_summary);
   g_test_add_func ("/controls/view-shortcuts", test_view_shortcuts);
   g_test_add_func ("/controls/remove-imported-model", test_remove_imported_model);
+  g_test_add_func ("/controls/export-follows-view", test_export_follows_view);
 
   status = g_test_run ();
   g_rmdir (home);

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-catalog.h"
+#include "hr-compare-view.h"
 #include "hr-csv.h"
 #include "hr-file.h"
 #include "hr-text.h"
@@ -77,7 +78,7 @@ csv_default_name (HrWindow   *self,
 
 /**
  * hr_window_export_csv_to:
- * @what: "matrix" or "hardware"
+ * @what: "matrix", "hardware" or "compare"
  *
  * Writes the table with the CLI's writer through hr_file_write_atomic():
  * a failed write (a full disk) leaves any existing file as it was.
@@ -97,6 +98,9 @@ hr_window_export_csv_to (HrWindow    *self,
   if (g_strcmp0 (what, "hardware") == 0)
     hr_csv_write_hardware (hr_hardware_view_get_table (HR_HARDWARE_VIEW (attach_view (self, "hardware"))),
                            out);
+  else if (g_strcmp0 (what, "compare") == 0)
+    hr_csv_write_comparison (hr_compare_view_get_comparison (HR_COMPARE_VIEW (attach_view (self, "compare"))),
+                             out);
   else
     hr_csv_write_matrix (get_matrix (self), out);
 
@@ -141,13 +145,18 @@ export (HrWindow   *self,
 {
   g_autofree char *name = csv_default_name (self, what);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  const char *title;
 
   if (self->chooser != NULL)
     return;
 
-  self->chooser = gtk_file_chooser_native_new (g_str_equal (what, "hardware")
-                                               ? _("Export Hardware Table")
-                                               : _("Export Matrix"),
+  if (g_str_equal (what, "hardware"))
+    title = _("Export Hardware Table");
+  else if (g_str_equal (what, "compare"))
+    title = _("Export Comparison");
+  else
+    title = _("Export Matrix");
+  self->chooser = gtk_file_chooser_native_new (title,
                                                GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
@@ -177,17 +186,39 @@ export_hardware_action (GtkWidget  *widget,
   export (HR_WINDOW (widget), "hardware");
 }
 
-/* Ctrl+E exports what is on screen: the hardware table from its view,
- * the matrix from anywhere else. */
+/* What Ctrl+E exports: the table on screen (the hardware table, the
+ * comparison), the matrix from anywhere else. */
+static const char *
+export_target (HrWindow *self)
+{
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  if (g_strcmp0 (page, "hardware") == 0 || g_strcmp0 (page, "compare") == 0)
+    return page;
+  return "matrix";
+}
+
 static void
 export_csv_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *parameter)
 {
   HrWindow *self = HR_WINDOW (widget);
-  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
 
-  export (self, g_strcmp0 (page, "hardware") == 0 ? "hardware" : "matrix");
+  export (self, export_target (self));
+}
+
+/**
+ * hr_window_get_export_target:
+ *
+ * What Export as CSV (Ctrl+E) writes from the view shown: "matrix",
+ * "hardware" or "compare".
+ */
+const char *
+hr_window_get_export_target (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return export_target (self);
 }
 
 /* ---------------------------------------------------------- summary */
