@@ -13,6 +13,7 @@
 
 #include <glib/gstdio.h>
 
+#include "hr-catalog-json.h"
 #include "hr-distributions.h"
 #include "hr-file.h"
 #include "hr-test-util.h"
@@ -585,6 +586,92 @@ test_import_failures (void)
   hr_test_remove_temp_dir (dir);
 }
 
+/* An imported model can be removed: from the catalog and from the file,
+ * written whole; the other entries stay; a reload does not bring it
+ * back.  Built-in models cannot be removed, nor anything from a file
+ * that cannot be parsed. */
+static void
+test_remove_imported (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrModelSpec) model = model_with_id (catalog, "me/new");
+  g_autoptr(HrModelSpec) other = model_with_id (catalog, "me/other");
+  g_autofree char *dir = hr_test_make_temp_dir ("headroom-import");
+  g_autofree char *path = g_build_filename (dir, "imported-models.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_catalog_import_model (catalog, model, dir, &error));
+  g_assert_true (hr_catalog_import_model (catalog, other, dir, &error));
+  g_assert_no_error (error);
+  g_assert_true (hr_catalog_is_imported_model (catalog, "me/new"));
+  g_assert_true (hr_catalog_is_imported_model (catalog, "ME/NEW"));
+  g_assert_false (hr_catalog_is_imported_model (catalog, "THUDM/GLM-4-9B-0414"));
+
+  /* a reload knows which models came from the imports */
+  {
+    g_autoptr(HrCatalog) reloaded = hr_test_builtin_catalog ();
+
+    hr_catalog_load_user_dir (reloaded, dir);
+    g_assert_true (hr_catalog_is_imported_model (reloaded, "me/new"));
+    g_assert_true (hr_catalog_is_imported_model (reloaded, "me/other"));
+  }
+
+  g_assert_true (hr_catalog_remove_imported_model (catalog, "me/new", dir, &error));
+  g_assert_no_error (error);
+  g_assert_null (hr_catalog_find_model (catalog, "me/new"));
+  g_assert_false (hr_catalog_is_imported_model (catalog, "me/new"));
+  g_assert_nonnull (hr_catalog_find_model (catalog, "me/other"));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_null (strstr (text, "me/new"));
+  g_assert_nonnull (strstr (text, "me/other"));
+  {
+    g_autoptr(HrCatalog) reloaded = hr_test_builtin_catalog ();
+
+    hr_catalog_load_user_dir (reloaded, dir);
+    g_assert_null (hr_catalog_find_model (reloaded, "me/new"));
+    g_assert_nonnull (hr_catalog_find_model (reloaded, "me/other"));
+  }
+
+  /* an import over a built-in model gives the built-in one back */
+  {
+    g_autoptr(HrModelSpec) over = model_with_id (catalog, "THUDM/GLM-4-9B-0414");
+    HrModelSpec *builtin = hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414");
+    g_autofree char *name = g_strdup (hr_model_spec_get_name (builtin));
+
+    g_assert_true (hr_catalog_import_model (catalog, over, dir, &error));
+    g_assert_true (hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414") == over);
+    g_assert_true (hr_catalog_remove_imported_model (catalog, "THUDM/GLM-4-9B-0414", dir,
+                                                     &error));
+    g_assert_no_error (error);
+    builtin = hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414");
+    g_assert_nonnull (builtin);
+    g_assert_true (builtin != over);
+    g_assert_cmpint (hr_model_spec_get_origin (builtin), ==, HR_ORIGIN_BUILTIN);
+    g_assert_cmpstr (hr_model_spec_get_name (builtin), ==, name);
+  }
+
+  /* a built-in model is not the user's to remove */
+  g_assert_false (hr_catalog_remove_imported_model (catalog, "THUDM/GLM-4-9B-0414", dir,
+                                                    &error));
+  g_assert_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_nonnull (hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
+
+  /* a file broken since is refused and left as it is */
+  g_assert_true (g_file_set_contents (path, "{ not json", -1, NULL));
+  g_assert_false (hr_catalog_remove_imported_model (catalog, "me/other", dir, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "{ not json");
+  g_assert_nonnull (hr_catalog_find_model (catalog, "me/other"));
+
+  g_unlink (path);
+  hr_test_remove_temp_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -603,6 +690,7 @@ main (int   argc,
   g_test_add_func ("/catalog/import-over-broken-file", test_import_over_broken_file);
   g_test_add_func ("/catalog/import-keeps-the-users-file", test_import_keeps_the_users_file);
   g_test_add_func ("/catalog/import-failures", test_import_failures);
+  g_test_add_func ("/catalog/remove-imported", test_remove_imported);
 
   return g_test_run ();
 }

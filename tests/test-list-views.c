@@ -764,6 +764,91 @@ test_compare (void)
   pump (20);
 }
 
+/* The precision chosen in the sidebar has a row even when it is not one
+ * of the eight, in order of bits per weight; it goes with the choice. */
+static gboolean
+matrix_has_nine (gpointer data)
+{
+  g_autoptr(GPtrArray) rows = row_texts (data);
+
+  return rows->len == G_N_ELEMENTS (seed_matrix) + 1;
+}
+
+static void
+test_matrix_current_precision (void)
+{
+  g_autoptr(HrCalculator) calculator = seed_calculator ();
+  HrCatalog *catalog = hr_calculator_get_catalog (calculator);
+  GtkWidget *view = hr_matrix_view_new ();
+  GtkWidget *window;
+
+  g_object_set (view, "calculator", calculator, NULL);
+  window = show_in_window (view);
+  wait_until (matrix_shows_seed, view);
+
+  hr_calculator_set_precision (calculator, hr_catalog_find_precision (catalog, "q3_k_m"));
+  wait_until (matrix_has_nine, view);
+  {
+    g_autoptr(GPtrArray) rows = row_texts (view);
+
+    /* 4.00 bpw: after IQ4_XS, the last of the eight */
+    g_assert_true (g_str_has_prefix (rows->pdata[8], "Q3_K_M | 4.00 | "));
+  }
+
+  hr_calculator_set_precision (calculator, hr_catalog_find_precision (catalog, "q5_k_s"));
+  pump (50);
+  wait_until (matrix_has_nine, view);
+  {
+    g_autoptr(GPtrArray) rows = row_texts (view);
+
+    /* 5.58 bpw: between Q5_K_M (5.69) and Q4_K_M (4.85) */
+    g_assert_true (g_str_has_prefix (rows->pdata[4], "Q5_K_M | "));
+    g_assert_true (g_str_has_prefix (rows->pdata[5], "Q5_K_S | 5.58 | "));
+    g_assert_true (g_str_has_prefix (rows->pdata[6], "Q4_K_M | "));
+    for (guint i = 0; i < rows->len; i++)
+      g_assert_null (strstr (rows->pdata[i], "Q3_K_M"));
+  }
+
+  /* back among the eight: no extra row */
+  hr_calculator_set_precision (calculator, hr_catalog_find_precision (catalog, "q4_k_m"));
+  wait_until (matrix_shows_seed, view);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
+/* A model that does not fit has no decode speed, only its verdict. */
+static void
+test_compare_no_fit_no_speed (void)
+{
+  g_autoptr(HrCalculator) calculator = seed_calculator ();
+  HrCatalog *catalog = hr_calculator_get_catalog (calculator);
+  GtkWidget *view = hr_compare_view_new ();
+  GtkWidget *window;
+  guint no_fit = 0;
+
+  hr_calculator_set_model (calculator,
+                           hr_catalog_find_model (catalog, "deepseek-ai/DeepSeek-R1-0528"));
+  g_object_set (view, "calculator", calculator, NULL);
+  window = show_in_window (view);
+  wait_for_row (view, "DeepSeek R1 0528 current");
+  {
+    g_autoptr(GPtrArray) rows = row_texts (view);
+
+    for (guint i = 0; i < rows->len; i++)
+      if (strstr (rows->pdata[i], "Does not fit") != NULL)
+        {
+          no_fit++;
+          if (strstr (rows->pdata[i], "tok/s") != NULL)
+            g_error ("a row that does not fit shows a speed: %s", (char *) rows->pdata[i]);
+        }
+  }
+  g_assert_cmpuint (no_fit, >, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
 /* A catalog with a single model has nothing to compare it with. */
 static void
 test_compare_empty (void)
@@ -912,6 +997,8 @@ main (int   argc,
   g_test_add_func ("/list-views/hardware", test_hardware);
   g_test_add_func ("/list-views/compare", test_compare);
   g_test_add_func ("/list-views/compare-empty", test_compare_empty);
+  g_test_add_func ("/list-views/compare-no-fit-no-speed", test_compare_no_fit_no_speed);
+  g_test_add_func ("/list-views/matrix-current-precision", test_matrix_current_precision);
   g_test_add_func ("/list-views/lifecycle", test_lifecycle);
 
   return g_test_run ();

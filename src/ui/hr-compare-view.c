@@ -156,10 +156,12 @@ update_cell (HrTableView *table,
 
     case CELL_DECODE:
       {
+        gboolean runs = valid && hr_comparison_row_get_verdict (row) != HR_VERDICT_NO_FIT;
         g_autofree char *text = NULL;
 
-        text = valid ? hr_format_rate (hr_comparison_row_get_decode_tokens_per_s (row))
-                     : g_strdup ("—");
+        /* What does not fit has no speed: the Fits column says it once. */
+        text = runs ? hr_format_rate (hr_comparison_row_get_decode_tokens_per_s (row))
+                    : g_strdup ("—");
         hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
       }
       break;

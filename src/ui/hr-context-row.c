@@ -5,8 +5,11 @@
  * Context lengths span four orders of magnitude, so the slider moves in
  * log2(tokens) and snaps to multiples of 256; marks sit at 8K, 32K and
  * 128K and at the model's trained maximum.  The spin button takes any
- * exact value up to 2^31 - 1 (the slider then pins at its end).  A value
- * past the trained maximum is flagged under the slider.
+ * exact value up to 2^31 - 1 (the slider then pins at its end).  A click
+ * or drag that ends a few pixels from a mark gives the mark's value
+ * exactly (131,072, not 122,368).  A value past the trained maximum is
+ * flagged on a line under the slider whose space is always kept, so that
+ * the controls below never move.
  */
 
 #define G_LOG_DOMAIN "hr-context-row"
@@ -25,6 +28,12 @@
 #define SLIDER_MAX_LOG2 21.0
 /* The slider snaps to multiples of this many tokens. */
 #define SLIDER_SNAP 256
+/* ... and to a mark this many pixels away, or this far in log2 before the
+ * slider has a width. */
+#define MARK_SNAP_PIXELS 5.0
+#define MARK_SNAP_LOG2 0.15
+/* The marks under the slider. */
+static const guint64 tick_marks[] = { 8192, 32768, 131072 };
 
 struct _HrContextRow
 {
@@ -59,6 +68,27 @@ context_from_slider (double value)
   return MAX (snapped, SLIDER_SNAP);
 }
 
+/* The mark @value is within a few pixels of, or 0. */
+static guint64
+nearest_mark (HrContextRow *self,
+              double        value)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self->scale));
+  double tolerance = MARK_SNAP_LOG2;
+
+  if (width > 0)
+    tolerance = MARK_SNAP_PIXELS * (SLIDER_MAX_LOG2 - SLIDER_MIN_LOG2) / width;
+
+  for (guint i = 0; i <= G_N_ELEMENTS (tick_marks); i++)
+    {
+      guint64 mark = i < G_N_ELEMENTS (tick_marks) ? tick_marks[i] : self->trained_max;
+
+      if (mark > 0 && fabs (value - log2 ((double) mark)) <= tolerance)
+        return mark;
+    }
+  return 0;
+}
+
 static void
 add_mark (HrContextRow *self,
           guint64       tokens,
@@ -72,9 +102,11 @@ static void
 update_marks (HrContextRow *self)
 {
   gtk_scale_clear_marks (self->scale);
-  add_mark (self, 8192, "8K", GTK_POS_BOTTOM);
-  add_mark (self, 32768, "32K", GTK_POS_BOTTOM);
-  add_mark (self, 131072, "128K", GTK_POS_BOTTOM);
+  for (guint i = 0; i < G_N_ELEMENTS (tick_marks); i++)
+    {
+      g_autofree char *label = hr_format_context_short (tick_marks[i]);
+      add_mark (self, tick_marks[i], label, GTK_POS_BOTTOM);
+    }
   if (self->trained_max > 0)
     /* TRANSLATORS: a mark on the context slider at the model's trained maximum */
     add_mark (self, self->trained_max, _("trained"), GTK_POS_TOP);
@@ -85,15 +117,27 @@ update_hint (HrContextRow *self)
 {
   gboolean past = self->trained_max > 0 && self->context > self->trained_max;
 
+  /* The line stays, empty, when there is nothing to say: its height is
+   * kept so that the rows below stay where they are. */
   if (past)
     {
       g_autofree char *max = hr_format_tokens (self->trained_max);
-      g_autofree char *text =
+      g_autofree char *text = NULL;
+      g_autofree char *full =
         g_strdup_printf (_("Past the model’s trained maximum of %s tokens: "
                            "quality may degrade"), max);
+
+      /* TRANSLATORS: one short line under the context slider; %s is a
+       * token count such as 32,768 */
+      text = g_strdup_printf (_("Past the trained %s tokens; quality may drop"), max);
       gtk_label_set_label (self->hint, text);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->hint), full);
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->hint), past);
+  else
+    {
+      gtk_label_set_label (self->hint, "");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->hint), NULL);
+    }
 }
 
 /* Shows @self->context in both controls without feeding back. */
@@ -113,9 +157,13 @@ sync_controls (HrContextRow *self)
 static void
 on_scale_changed (HrContextRow *self)
 {
+  double value = gtk_range_get_value (GTK_RANGE (self->scale));
+  guint64 mark;
+
   if (self->updating)
     return;
-  hr_context_row_set_context (self, context_from_slider (gtk_range_get_value (GTK_RANGE (self->scale))));
+  mark = nearest_mark (self, value);
+  hr_context_row_set_context (self, mark > 0 ? mark : context_from_slider (value));
 }
 
 static void
@@ -226,12 +274,14 @@ hr_context_row_init (HrContextRow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Context, logarithmic"), -1);
 
+  /* One line, always there: a wrapped or appearing line would push the
+   * rows below while the slider is dragged.  The tooltip says it all. */
   self->hint = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_wrap (self->hint, TRUE);
+  gtk_label_set_single_line_mode (self->hint, TRUE);
+  gtk_label_set_ellipsize (self->hint, PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (self->hint, 0);
   gtk_widget_add_css_class (GTK_WIDGET (self->hint), "caption");
   gtk_widget_add_css_class (GTK_WIDGET (self->hint), "warning");
-  gtk_widget_set_visible (GTK_WIDGET (self->hint), FALSE);
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_margin_top (box, 8);

@@ -554,7 +554,11 @@ static HrRowList *
 create_rows (HrTableView  *table,
              HrCalculator *calculator)
 {
-  return HR_ROW_LIST (hr_matrix_new (calculator));
+  HrMatrix *matrix = hr_matrix_new (calculator);
+
+  /* the precision chosen in the sidebar has a row, even outside the eight */
+  hr_matrix_set_include_current (matrix, TRUE);
+  return HR_ROW_LIST (matrix);
 }
 
 static void

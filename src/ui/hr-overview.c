@@ -55,7 +55,9 @@ struct _HrOverview
   GtkLabel *verdict_title;
   GtkLabel *verdict_subtitle;
   GtkLabel *advice_label;
+  GtkLabel *total_label;
   GtkLabel *total_caption;
+  GtkLabel *per_device_label;
   GtkLabel *per_device_caption;
   GtkLabel *decode_caption;
   GtkLabel *max_context_label;
@@ -912,7 +914,9 @@ hr_overview_class_init (HrOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_title);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_subtitle);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, advice_label);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, total_label);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, total_caption);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, per_device_label);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, per_device_caption);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, decode_caption);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, max_context_label);
@@ -934,4 +938,117 @@ static void
 hr_overview_init (HrOverview *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/* ------------------------------------------------------------ summary */
+
+static const char *
+summary_engine_name (HrEngine engine)
+{
+  switch (engine)
+    {
+    case HR_ENGINE_LLAMACPP:
+      return "llama.cpp";
+    case HR_ENGINE_OLLAMA:
+      return "Ollama";
+    case HR_ENGINE_VLLM:
+      return "vLLM";
+    case HR_ENGINE_SGLANG:
+      return "SGLang";
+    case HR_ENGINE_GENERIC:
+    case HR_ENGINE_AUTO:
+    default:
+      return _("The nominal method");
+    }
+}
+
+/* One "name: value" line, or a Markdown list item; a value that says
+ * nothing ("" or a dash) is left out. */
+static void
+summary_line (GString    *out,
+              gboolean    markdown,
+              const char *name,
+              const char *value)
+{
+  if (value == NULL || value[0] == '\0' || g_str_equal (value, "—"))
+    return;
+  if (markdown)
+    g_string_append_printf (out, "- **%s:** %s\n", name, value);
+  else
+    g_string_append_printf (out, "%s: %s\n", name, value);
+}
+
+/**
+ * hr_overview_get_summary:
+ * @markdown: a Markdown list rather than plain lines
+ *
+ * The answer the overview shows, as text to paste: the set-up (model,
+ * precision, context, batch, KV cache, engine, device), the verdict, the
+ * totals and the speeds, in the words and figures on screen.
+ *
+ * Returns: (transfer full): the summary
+ */
+char *
+hr_overview_get_summary (HrOverview *self,
+                         gboolean    markdown)
+{
+  HrCalculator *calculator;
+  const HrEstimate *e;
+  HrModelSpec *model;
+  HrHardware *hardware;
+  GString *out = g_string_new (NULL);
+  g_autofree char *context = NULL;
+  g_autofree char *batch = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *verdict = NULL;
+  const char *subtitle;
+
+  g_return_val_if_fail (HR_IS_OVERVIEW (self), NULL);
+
+  calculator = hr_view_get_calculator (HR_VIEW (self));
+  g_return_val_if_fail (calculator != NULL, g_string_free (out, FALSE));
+  e = hr_calculator_get_estimate (calculator);
+  model = hr_calculator_get_model (calculator);
+  hardware = hr_calculator_get_hardware (calculator);
+
+  context = hr_format_tokens (hr_calculator_get_context (calculator));
+  batch = g_strdup_printf ("%u", hr_calculator_get_batch (calculator));
+  if (hardware != NULL)
+    /* TRANSLATORS: a number of GPUs and the device, "2 × RTX 3090 24GB" */
+    device = g_strdup_printf (_("%u × %s"), hr_calculator_get_gpu_count (calculator),
+                              hr_hardware_get_name (hardware));
+  subtitle = gtk_label_get_label (self->verdict_subtitle);
+  verdict = subtitle != NULL && subtitle[0] != '\0'
+            /* TRANSLATORS: the verdict, then what it rests on:
+             * "Fits comfortably on RTX 3060 12GB — 7.41 GiB of 11.81 GiB usable" */
+            ? g_strdup_printf (_("%s — %s"), gtk_label_get_label (self->verdict_title), subtitle)
+            : g_strdup (gtk_label_get_label (self->verdict_title));
+
+  if (markdown)
+    g_string_append_printf (out, "### %s\n\n",
+                            model != NULL ? hr_model_spec_get_name (model) : "Headroom");
+  summary_line (out, markdown, _("Model"), model != NULL ? hr_model_spec_get_name (model) : NULL);
+  summary_line (out, markdown, _("Precision"),
+                hr_precision_get_label (hr_calculator_get_precision (calculator)));
+  summary_line (out, markdown, _("Context"), context);
+  summary_line (out, markdown, _("Parallel sequences"), batch);
+  summary_line (out, markdown, _("KV cache"),
+                hr_kv_type_get_label (hr_calculator_get_kv_type (calculator)));
+  summary_line (out, markdown, _("Engine"), summary_engine_name (e->engine));
+  summary_line (out, markdown, _("Device"), device);
+  if (markdown)
+    g_string_append_c (out, '\n');
+  summary_line (out, markdown, _("Verdict"), verdict);
+  if (hr_calculator_get_valid (calculator))
+    {
+      summary_line (out, markdown, _("Total memory"), gtk_label_get_label (self->total_label));
+      summary_line (out, markdown, _("Per device"), gtk_label_get_label (self->per_device_label));
+      summary_line (out, markdown, _("Max context before OOM"),
+                    gtk_label_get_label (self->max_context_label));
+      summary_line (out, markdown, _("Prompt speed"), gtk_label_get_label (self->prefill_label));
+      summary_line (out, markdown, _("First token"), gtk_label_get_label (self->ttft_label));
+      summary_line (out, markdown, _("Decode speed"), gtk_label_get_label (self->decode_label));
+      summary_line (out, markdown, _("Whole answer"), gtk_label_get_label (self->answer_label));
+    }
+  return g_string_free (out, FALSE);
 }

@@ -40,6 +40,8 @@ struct _HrPicker
   gboolean rows_stale;        /* rows are built when the list is first shown */
   char *status;
   gboolean busy;
+  char *no_match;             /* said when the search finds nothing */
+  GtkLabel *no_match_label;   /* NULL until first shown */
 };
 
 G_DEFINE_FINAL_TYPE (HrPicker, hr_picker, ADW_TYPE_BIN)
@@ -61,10 +63,16 @@ static guint signals[N_SIGNALS];
 
 /* Rows wider than this are ellipsized, not the popover widened. */
 #define ROW_MAX_WIDTH_CHARS 48
+/* The button's name: at least this wide, wrapped past the widest, and
+ * ellipsized only past this many lines. */
+#define BUTTON_MIN_WIDTH_CHARS 8
+#define BUTTON_MAX_WIDTH_CHARS 18
+#define BUTTON_MAX_LINES 3
 
 #define ITEM_KEY "hr-picker-item"
 #define GROUP_KEY "hr-picker-group"
 #define SEARCH_KEY "hr-picker-search"
+#define CHECK_KEY "hr-picker-check"
 
 static void
 update_button (HrPicker *self)
@@ -94,6 +102,7 @@ create_row (HrPicker *self,
 {
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *line, *check;
   g_autofree char *title = self->describer.title (item);
   g_autofree char *subtitle = self->describer.subtitle ? self->describer.subtitle (item) : NULL;
   g_autofree char *search = self->describer.search_text ? self->describer.search_text (item)
@@ -129,7 +138,17 @@ create_row (HrPicker *self,
           gtk_box_append (GTK_BOX (box), label);
         }
     }
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  /* The current item has a check mark, whatever the keyboard's row. */
+  gtk_widget_set_hexpand (box, TRUE);
+  check = gtk_image_new_from_icon_name ("object-select-symbolic");
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_end (check, 6);
+  gtk_widget_set_visible (check, item == (gpointer) self->selected);
+  line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_append (GTK_BOX (line), box);
+  gtk_box_append (GTK_BOX (line), check);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), line);
+  g_object_set_data (G_OBJECT (row), CHECK_KEY, check);
 
   g_object_set_data_full (G_OBJECT (row), ITEM_KEY, g_object_ref (item), g_object_unref);
   g_object_set_data_full (G_OBJECT (row), GROUP_KEY,
@@ -138,6 +157,8 @@ create_row (HrPicker *self,
   g_object_set_data_full (G_OBJECT (row), SEARCH_KEY, g_steal_pointer (&search), g_free);
   return row;
 }
+
+static void update_no_match (HrPicker *self);
 
 static void
 rebuild (HrPicker *self)
@@ -150,13 +171,28 @@ rebuild (HrPicker *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
     gtk_list_box_remove (self->list, child);
 
-  if (self->items == NULL)
-    return;
-
-  for (guint i = 0; i < g_list_model_get_n_items (self->items); i++)
+  for (guint i = 0; self->items != NULL && i < g_list_model_get_n_items (self->items); i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (self->items, i);
       gtk_list_box_append (self->list, create_row (self, item));
+    }
+  update_no_match (self);
+}
+
+static void
+update_checks (HrPicker *self)
+{
+  if (self->list == NULL)
+    return;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->list));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *check = g_object_get_data (G_OBJECT (child), CHECK_KEY);
+
+      if (check != NULL)
+        gtk_widget_set_visible (check, g_object_get_data (G_OBJECT (child), ITEM_KEY) ==
+                                       (gpointer) self->selected);
     }
 }
 
@@ -208,10 +244,24 @@ filter_row (GtkListBoxRow *row,
   return TRUE;
 }
 
+/* GTK 4.8's list box shows its placeholder only when it has no rows, not
+ * when the filter hides them all: the picker says it over the list. */
+static void
+update_no_match (HrPicker *self)
+{
+  gboolean any = FALSE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->list));
+       child != NULL && !any; child = gtk_widget_get_next_sibling (child))
+    any = GTK_IS_LIST_BOX_ROW (child) && filter_row (GTK_LIST_BOX_ROW (child), self);
+  gtk_widget_set_visible (GTK_WIDGET (self->no_match_label), !any);
+}
+
 static void
 on_search_changed (HrPicker *self)
 {
   gtk_list_box_invalidate_filter (self->list);
+  update_no_match (self);
 }
 
 static void
@@ -222,10 +272,53 @@ on_row_activated (HrPicker      *self,
   gtk_popover_popdown (self->popover);
 }
 
+/* The row the keyboard is on, when the focus is in the list; else NULL. */
+static GtkListBoxRow *
+focused_row (HrPicker *self)
+{
+  GtkWidget *child = gtk_widget_get_focus_child (GTK_WIDGET (self->list));
+
+  if (GTK_IS_LIST_BOX_ROW (child) && gtk_widget_get_child_visible (child) &&
+      gtk_widget_get_visible (child))
+    return GTK_LIST_BOX_ROW (child);
+  return NULL;
+}
+
+/* The search entry captures the popover's keys (to type while the list
+ * has the focus), Enter among them: Enter or Space on a row the arrows
+ * reached chooses that row, not the search's first match. */
+static gboolean
+on_popover_key_pressed (HrPicker        *self,
+                        guint            keyval,
+                        guint            keycode,
+                        GdkModifierType  state)
+{
+  GtkListBoxRow *row;
+
+  if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter &&
+      keyval != GDK_KEY_ISO_Enter && keyval != GDK_KEY_space &&
+      keyval != GDK_KEY_KP_Space)
+    return GDK_EVENT_PROPAGATE;
+  if ((state & gtk_accelerator_get_default_mod_mask ()) != 0)
+    return GDK_EVENT_PROPAGATE;
+  if ((row = focused_row (self)) == NULL)
+    return GDK_EVENT_PROPAGATE;
+  on_row_activated (self, row);
+  return GDK_EVENT_STOP;
+}
+
 /* Enter in the search entry picks the first visible row. */
 static void
 on_search_activate (HrPicker *self)
 {
+  GtkListBoxRow *row = focused_row (self);
+
+  if (row != NULL)
+    {
+      on_row_activated (self, row);
+      return;
+    }
+
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->list));
        child != NULL; child = gtk_widget_get_next_sibling (child))
     {
@@ -288,7 +381,8 @@ ensure_popover (GtkMenuButton *button,
                 gpointer       user_data)
 {
   HrPicker *self = user_data;
-  GtkWidget *box, *scrolled;
+  GtkWidget *box, *scrolled, *overlay;
+  GtkEventController *key;
 
   if (self->popover != NULL)
     return;
@@ -309,6 +403,21 @@ ensure_popover (GtkMenuButton *button,
   gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
 
+  /* A search that finds nothing says so rather than leaving a blank. */
+  self->no_match_label = GTK_LABEL (gtk_label_new (self->no_match));
+  gtk_label_set_wrap (self->no_match_label, TRUE);
+  gtk_label_set_justify (self->no_match_label, GTK_JUSTIFY_CENTER);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->no_match_label), 24);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->no_match_label), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->no_match_label), 12);
+  gtk_widget_set_valign (GTK_WIDGET (self->no_match_label), GTK_ALIGN_START);
+  gtk_widget_add_css_class (GTK_WIDGET (self->no_match_label), "dim-label");
+  gtk_widget_set_can_target (GTK_WIDGET (self->no_match_label), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->no_match_label), FALSE);
+  overlay = gtk_overlay_new ();
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), scrolled);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), GTK_WIDGET (self->no_match_label));
+
   self->status_spinner = GTK_SPINNER (gtk_spinner_new ());
   self->status_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->status_label, 0);
@@ -326,7 +435,7 @@ ensure_popover (GtkMenuButton *button,
   gtk_widget_set_size_request (box, 320, -1);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search));
   gtk_box_append (GTK_BOX (box), self->status_box);
-  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_box_append (GTK_BOX (box), overlay);
   update_status (self);
 
   self->popover = GTK_POPOVER (gtk_popover_new ());
@@ -345,6 +454,12 @@ ensure_popover (GtkMenuButton *button,
   g_signal_connect_object (self->popover, "show",
                            G_CALLBACK (on_popover_show), self, G_CONNECT_SWAPPED);
   gtk_search_entry_set_key_capture_widget (self->search, GTK_WIDGET (self->popover));
+  key = gtk_event_controller_key_new ();
+  gtk_event_controller_set_name (key, "hr-picker-keys");
+  gtk_event_controller_set_propagation_phase (key, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (key, "key-pressed",
+                           G_CALLBACK (on_popover_key_pressed), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->popover), key);
 }
 
 static void
@@ -357,6 +472,7 @@ hr_picker_dispose (GObject *object)
   g_clear_object (&self->items);
   g_clear_object (&self->selected);
   g_clear_pointer (&self->status, g_free);
+  g_clear_pointer (&self->no_match, g_free);
   G_OBJECT_CLASS (hr_picker_parent_class)->dispose (object);
 }
 
@@ -425,9 +541,15 @@ hr_picker_init (HrPicker *self)
 {
   GtkWidget *button_box, *arrow;
 
+  /* A long name wraps rather than ending in "Deep…": DeepSeek V3 and R1
+   * must stay apart, and the sidebar keeps its width. */
   self->button_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->button_label, TRUE);
+  gtk_label_set_wrap_mode (self->button_label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (self->button_label, BUTTON_MAX_LINES);
   gtk_label_set_ellipsize (self->button_label, PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (self->button_label, 22);
+  gtk_label_set_width_chars (self->button_label, BUTTON_MIN_WIDTH_CHARS);
+  gtk_label_set_max_width_chars (self->button_label, BUTTON_MAX_WIDTH_CHARS);
   gtk_label_set_xalign (self->button_label, 0);
   arrow = gtk_image_new_from_icon_name ("pan-down-symbolic");
   button_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -440,6 +562,7 @@ hr_picker_init (HrPicker *self)
   gtk_widget_set_valign (GTK_WIDGET (self->button), GTK_ALIGN_CENTER);
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->button));
 
+  self->no_match = g_strdup (_("No matches"));
   update_button (self);
 }
 
@@ -482,6 +605,7 @@ hr_picker_set_selected (HrPicker *self,
   if (!g_set_object (&self->selected, item))
     return;
   update_button (self);
+  update_checks (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
 }
 
@@ -524,4 +648,38 @@ hr_picker_is_open (HrPicker *self)
 {
   g_return_val_if_fail (HR_IS_PICKER (self), FALSE);
   return self->popover != NULL && gtk_widget_get_visible (GTK_WIDGET (self->popover));
+}
+
+/**
+ * hr_picker_set_no_match:
+ * @text: what the list says when the search finds nothing
+ */
+void
+hr_picker_set_no_match (HrPicker   *self,
+                        const char *text)
+{
+  g_return_if_fail (HR_IS_PICKER (self));
+  g_return_if_fail (text != NULL);
+
+  g_free (self->no_match);
+  self->no_match = g_strdup (text);
+  if (self->no_match_label != NULL)
+    gtk_label_set_label (self->no_match_label, text);
+}
+
+/* The list's rows (GtkListBoxRow, one per item, filtered rows hidden), or
+ * %NULL before the list was first shown.  For tests. */
+GtkListBox *
+hr_picker_get_list (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), NULL);
+  return self->list;
+}
+
+/* The search entry, or %NULL before the list was first shown.  For tests. */
+GtkEditable *
+hr_picker_get_search (HrPicker *self)
+{
+  g_return_val_if_fail (HR_IS_PICKER (self), NULL);
+  return self->search != NULL ? GTK_EDITABLE (self->search) : NULL;
 }

@@ -34,5 +34,9 @@ void      hr_picker_set_status    (HrPicker                *self,
                                    gboolean                 busy);
 const char *hr_picker_get_status  (HrPicker                *self);
 gboolean  hr_picker_is_open       (HrPicker                *self);
+void      hr_picker_set_no_match  (HrPicker                *self,
+                                   const char              *text);
+GtkListBox  *hr_picker_get_list   (HrPicker                *self);
+GtkEditable *hr_picker_get_search (HrPicker                *self);
 
 G_END_DECLS

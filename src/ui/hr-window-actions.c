@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-catalog.h"
+#include "hr-compare-view.h"
 #include "hr-csv.h"
 #include "hr-file.h"
 #include "hr-text.h"
@@ -77,7 +78,7 @@ csv_default_name (HrWindow   *self,
 
 /**
  * hr_window_export_csv_to:
- * @what: "matrix" or "hardware"
+ * @what: "matrix", "hardware" or "compare"
  *
  * Writes the table with the CLI's writer through hr_file_write_atomic():
  * a failed write (a full disk) leaves any existing file as it was.
@@ -97,6 +98,9 @@ hr_window_export_csv_to (HrWindow    *self,
   if (g_strcmp0 (what, "hardware") == 0)
     hr_csv_write_hardware (hr_hardware_view_get_table (HR_HARDWARE_VIEW (attach_view (self, "hardware"))),
                            out);
+  else if (g_strcmp0 (what, "compare") == 0)
+    hr_csv_write_comparison (hr_compare_view_get_comparison (HR_COMPARE_VIEW (attach_view (self, "compare"))),
+                             out);
   else
     hr_csv_write_matrix (get_matrix (self), out);
 
@@ -141,13 +145,18 @@ export (HrWindow   *self,
 {
   g_autofree char *name = csv_default_name (self, what);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  const char *title;
 
   if (self->chooser != NULL)
     return;
 
-  self->chooser = gtk_file_chooser_native_new (g_str_equal (what, "hardware")
-                                               ? _("Export Hardware Table")
-                                               : _("Export Matrix"),
+  if (g_str_equal (what, "hardware"))
+    title = _("Export Hardware Table");
+  else if (g_str_equal (what, "compare"))
+    title = _("Export Comparison");
+  else
+    title = _("Export Matrix");
+  self->chooser = gtk_file_chooser_native_new (title,
                                                GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), _("_Cancel"));
@@ -177,17 +186,68 @@ export_hardware_action (GtkWidget  *widget,
   export (HR_WINDOW (widget), "hardware");
 }
 
-/* Ctrl+E exports what is on screen: the hardware table from its view,
- * the matrix from anywhere else. */
+/* What Ctrl+E exports: the table on screen (the hardware table, the
+ * comparison), the matrix from anywhere else. */
+static const char *
+export_target (HrWindow *self)
+{
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  if (g_strcmp0 (page, "hardware") == 0 || g_strcmp0 (page, "compare") == 0)
+    return page;
+  return "matrix";
+}
+
 static void
 export_csv_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *parameter)
 {
   HrWindow *self = HR_WINDOW (widget);
-  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
 
-  export (self, g_strcmp0 (page, "hardware") == 0 ? "hardware" : "matrix");
+  export (self, export_target (self));
+}
+
+/**
+ * hr_window_get_export_target:
+ *
+ * What Export as CSV (Ctrl+E) writes from the view shown: "matrix",
+ * "hardware" or "compare".
+ */
+const char *
+hr_window_get_export_target (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), NULL);
+  return export_target (self);
+}
+
+/* ---------------------------------------------------------- summary */
+
+/* The Overview's answer on the clipboard, as plain lines or Markdown. */
+static void
+copy_summary (HrWindow *self,
+              gboolean  markdown)
+{
+  g_autofree char *text = hr_overview_get_summary (self->overview, markdown);
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+  show_toast (self, markdown ? _("Summary copied as Markdown") : _("Summary copied"));
+}
+
+static void
+copy_summary_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  copy_summary (HR_WINDOW (widget), FALSE);
+}
+
+static void
+copy_summary_markdown_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *parameter)
+{
+  copy_summary (HR_WINDOW (widget), TRUE);
 }
 
 /* ---------------------------------------------------------------- import */
@@ -253,6 +313,62 @@ hr_window_import_file (HrWindow *self,
   else
     /* TRANSLATORS: "Imported Qwen3-8B" */
     message = g_strdup_printf (_("Imported %s"), hr_model_spec_get_name (model));
+  show_toast (self, message);
+}
+
+/* Only a model the user imported can be removed. */
+static void
+update_remove_model (HrWindow *self)
+{
+  HrModelSpec *model = hr_calculator_get_model (self->calculator);
+  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.remove-model",
+                                 model != NULL &&
+                                 hr_catalog_is_imported_model (catalog,
+                                                               hr_model_spec_get_id (model)));
+}
+
+/* Removes the current model from the imports (the file is rewritten
+ * atomically) and shows the first model of the catalog instead. */
+static void
+remove_model_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+  g_autoptr(HrModelSpec) model = NULL;
+  g_autoptr(HrModelSpec) next = NULL;
+  g_autofree char *dir = hr_catalog_dup_user_dir ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  GListModel *models = hr_catalog_get_models (catalog);
+
+  if (hr_calculator_get_model (self->calculator) == NULL)
+    return;
+  model = g_object_ref (hr_calculator_get_model (self->calculator));
+  if (!hr_catalog_remove_imported_model (catalog, hr_model_spec_get_id (model), dir, &error))
+    {
+      /* TRANSLATORS: "Could not remove Qwen3-8B: …" */
+      message = g_strdup_printf (_("Could not remove %s: %s"), hr_model_spec_get_name (model),
+                                 error->message);
+      show_toast (self, message);
+      return;
+    }
+
+  for (guint i = 0; i < g_list_model_get_n_items (models) && next == NULL; i++)
+    {
+      g_autoptr(HrModelSpec) candidate = g_list_model_get_item (models, i);
+
+      if (!hr_catalog_is_imported_model (catalog, hr_model_spec_get_id (candidate)))
+        next = g_steal_pointer (&candidate);
+    }
+  if (next != NULL)
+    hr_calculator_set_model (self->calculator, next);
+  update_remove_model (self);
+  /* TRANSLATORS: "Removed Qwen3-8B" (an imported model) */
+  message = g_strdup_printf (_("Removed %s"), hr_model_spec_get_name (model));
   show_toast (self, message);
 }
 
@@ -391,6 +507,13 @@ _hr_window_class_actions_init (HrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL,
                                    toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+  gtk_widget_class_install_action (widget_class, "win.remove-model", NULL, remove_model_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-summary-markdown", NULL,
+                                   copy_summary_markdown_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.copy-summary", NULL);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
                                        "win.search-model", NULL);
@@ -421,4 +544,8 @@ _hr_window_actions_init (HrWindow *self)
   /* In the window's action group, where gtk_application_window_set_help_overlay()
    * finds it and adds none of its own. */
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+
+  g_signal_connect_object (self->calculator, "notify::model",
+                           G_CALLBACK (update_remove_model), self, G_CONNECT_SWAPPED);
+  update_remove_model (self);
 }

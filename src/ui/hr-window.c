@@ -471,6 +471,8 @@ hr_window_init (HrWindow *self)
                        &model_describer);
   hr_picker_set_items (self->hardware_picker, hr_catalog_get_hardware (catalog),
                        &hardware_describer);
+  hr_picker_set_no_match (self->model_picker, _("No model matches"));
+  hr_picker_set_no_match (self->hardware_picker, _("No device matches"));
 
   gtk_menu_button_set_create_popup_func (self->menu_button, create_primary_menu, self, NULL);
   _hr_window_settings_init (self);

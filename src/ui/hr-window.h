@@ -25,6 +25,7 @@ gboolean      hr_window_export_csv_to    (HrWindow      *self,
                                           const char    *what,
                                           GFile         *file,
                                           GError       **error);
+const char   *hr_window_get_export_target (HrWindow     *self);
 void          hr_window_import_file      (HrWindow      *self,
                                           GFile         *file);
 GtkWidget    *hr_window_get_view         (HrWindow      *self,

@@ -42,6 +42,7 @@ struct _HrCatalog
   GListStore *kv_types;
   GPtrArray *tier_ladder;   /* of HrHardware */
   GPtrArray *problems;      /* of char *, NULL-terminated */
+  GHashTable *imported;     /* lower-case ids of models from imported-models.json */
 };
 
 G_DEFINE_FINAL_TYPE (HrCatalog, hr_catalog, G_TYPE_OBJECT)
@@ -112,6 +113,7 @@ hr_catalog_dispose (GObject *object)
   g_clear_object (&self->kv_types);
   g_clear_pointer (&self->tier_ladder, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_clear_pointer (&self->imported, g_hash_table_unref);
 
   G_OBJECT_CLASS (hr_catalog_parent_class)->dispose (object);
 }
@@ -132,6 +134,7 @@ hr_catalog_init (HrCatalog *self)
   self->tier_ladder = g_ptr_array_new_with_free_func (g_object_unref);
   self->problems = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->problems, NULL);
+  self->imported = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 HrCatalog *
@@ -624,11 +627,82 @@ hr_catalog_import_model_full (HrCatalog    *self,
                          hr_model_spec_get_id (model), entry, TRUE, kept_as, error))
     return FALSE;
 
+  g_hash_table_add (self->imported, g_ascii_strdown (hr_model_spec_get_id (model), -1));
   if (find_in_store (self->models, (EntryId) hr_model_spec_get_id,
                      hr_model_spec_get_id (model), &position))
     g_list_store_splice (self->models, position, 1, (gpointer *) &model, 1);
   else
     g_list_store_append (self->models, model);
+  return TRUE;
+}
+
+/**
+ * hr_catalog_is_imported_model:
+ *
+ * Whether the model @id came from the user's imports (imported this run
+ * or loaded from imported-models.json by hr_catalog_load_user_dir()).
+ */
+gboolean
+hr_catalog_is_imported_model (HrCatalog  *self,
+                              const char *id)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+
+  if (id == NULL)
+    return FALSE;
+  key = g_ascii_strdown (id, -1);
+  return g_hash_table_contains (self->imported, key);
+}
+
+/**
+ * hr_catalog_remove_imported_model:
+ * @dir: the user directory (hr_catalog_dup_user_dir() in the app)
+ *
+ * Removes the imported model @id from the catalog and from
+ * @dir/imported-models.json, written with hr_file_write_atomic(); the
+ * other entries stay; a built-in model the import had replaced comes
+ * back.  A file that cannot be parsed is refused, not replaced.  Models of the built-in catalog or of the user's own files
+ * cannot be removed.  On error nothing changes.
+ */
+gboolean
+hr_catalog_remove_imported_model (HrCatalog   *self,
+                                  const char  *id,
+                                  const char  *dir,
+                                  GError     **error)
+{
+  g_autofree char *key = NULL;
+  guint position;
+
+  g_return_val_if_fail (HR_IS_CATALOG (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (dir != NULL, FALSE);
+
+  if (!hr_catalog_is_imported_model (self, id))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "“%s” is not an imported model", id);
+      return FALSE;
+    }
+  if (!update_user_file (dir, IMPORTED_FILE_NAME, "models", id, NULL, FALSE, NULL, error))
+    return FALSE;
+
+  key = g_ascii_strdown (id, -1);
+  g_hash_table_remove (self->imported, key);
+  if (find_in_store (self->models, (EntryId) hr_model_spec_get_id, id, &position))
+    {
+      /* An import that replaced a built-in model gives it back. */
+      g_autoptr(HrCatalog) builtin = hr_catalog_new ();
+      HrModelSpec *original = NULL;
+
+      if (hr_catalog_load_builtin (builtin, NULL))
+        original = hr_catalog_find_model (builtin, id);
+      if (original != NULL)
+        g_list_store_splice (self->models, position, 1, (gpointer *) &original, 1);
+      else
+        g_list_store_remove (self->models, position);
+    }
   return TRUE;
 }
 
@@ -805,6 +879,35 @@ compare_names (gconstpointer a,
   return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
 }
 
+/* Records the ids of the models @path (imported-models.json) added. */
+static void
+mark_imported (HrCatalog  *self,
+               const char *path)
+{
+  g_autoptr(JsonNode) root = hr_json_load_file (path, CATALOG_MAX_FILE_BYTES, NULL);
+  JsonNode *models;
+  JsonArray *array;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return;
+  models = json_object_get_member (json_node_get_object (root), "models");
+  if (models == NULL || !JSON_NODE_HOLDS_ARRAY (models))
+    return;
+  array = json_node_get_array (models);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      JsonNode *id;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      id = json_object_get_member (json_node_get_object (element), "id");
+      if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING &&
+          hr_catalog_find_model (self, json_node_get_string (id)) != NULL)
+        g_hash_table_add (self->imported, g_ascii_strdown (json_node_get_string (id), -1));
+    }
+}
+
 /**
  * hr_catalog_load_user_dir:
  *
@@ -838,6 +941,8 @@ hr_catalog_load_user_dir (HrCatalog  *self,
 
       if (hr_catalog_load_file (self, path, NULL))
         loaded++;
+      if (g_str_equal (names->pdata[i], IMPORTED_FILE_NAME))
+        mark_imported (self, path);
     }
   return loaded;
 }

@@ -48,6 +48,12 @@ gboolean      hr_catalog_import_model_full  (HrCatalog    *self,
                                              const char   *dir,
                                              char        **kept_as,
                                              GError      **error);
+gboolean      hr_catalog_is_imported_model  (HrCatalog    *self,
+                                             const char   *id);
+gboolean      hr_catalog_remove_imported_model (HrCatalog *self,
+                                             const char   *id,
+                                             const char   *dir,
+                                             GError      **error);
 
 void          hr_catalog_add_hardware       (HrCatalog    *self,
                                              HrHardware   *hardware);

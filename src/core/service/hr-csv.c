@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "hr-csv.h"
+#include "hr-scenario.h"
 
 #define GIB ((double) (1ull << 30))
 
@@ -75,19 +76,92 @@ hr_csv_end_row (GString *out)
   g_string_append (out, "\r\n");
 }
 
+/* The set-up a table was computed for leads each row, so that a file says
+ * what it holds (batch, KV cache, engine, device) and a spreadsheet can
+ * put files side by side.  The engine is the one the row ran with: the
+ * automatic profile picks one per model and precision. */
+typedef enum
+{
+  SETUP_MODEL = 1 << 0,
+  SETUP_PRECISION = 1 << 1,
+  SETUP_CONTEXT = 1 << 2,
+  SETUP_ENGINE = 1 << 3,
+  SETUP_KV_TYPE = 1 << 4,
+  SETUP_BATCH = 1 << 5,
+  SETUP_HARDWARE = 1 << 6,
+} SetupFields;
+
+static void
+append_setup_header (GString     *out,
+                     SetupFields  fields)
+{
+  if (fields & SETUP_MODEL)
+    hr_csv_append_field (out, "model");
+  if (fields & SETUP_PRECISION)
+    hr_csv_append_field (out, "precision");
+  if (fields & SETUP_CONTEXT)
+    hr_csv_append_field (out, "context");
+  if (fields & SETUP_ENGINE)
+    hr_csv_append_field (out, "engine");
+  if (fields & SETUP_KV_TYPE)
+    hr_csv_append_field (out, "kv_type");
+  if (fields & SETUP_BATCH)
+    hr_csv_append_field (out, "batch");
+  if (fields & SETUP_HARDWARE)
+    {
+      hr_csv_append_field (out, "device");
+      hr_csv_append_field (out, "gpus");
+    }
+}
+
+static void
+append_setup (GString          *out,
+              const HrScenario *scenario,
+              SetupFields       fields)
+{
+  if (fields & SETUP_MODEL)
+    hr_csv_append_field (out, scenario->model ? hr_model_spec_get_id (scenario->model) : "");
+  if (fields & SETUP_PRECISION)
+    hr_csv_append_field (out, scenario->precision ? hr_precision_get_id (scenario->precision)
+                                                  : "");
+  if (fields & SETUP_CONTEXT)
+    hr_csv_append_number (out, (double) scenario->context, 0);
+  if (fields & SETUP_ENGINE)
+    hr_csv_append_field (out, hr_engine_to_string (hr_scenario_engine (scenario)));
+  if (fields & SETUP_KV_TYPE)
+    hr_csv_append_field (out, scenario->kv_type ? hr_kv_type_get_id (scenario->kv_type) : "");
+  if (fields & SETUP_BATCH)
+    hr_csv_append_number (out, scenario->batch, 0);
+  if (fields & SETUP_HARDWARE)
+    {
+      hr_csv_append_field (out, scenario->hardware ? hr_hardware_get_id (scenario->hardware)
+                                                   : "");
+      hr_csv_append_number (out, scenario->gpus, 0);
+    }
+}
+
+#define MATRIX_SETUP (SETUP_MODEL | SETUP_ENGINE | SETUP_KV_TYPE | SETUP_BATCH | SETUP_HARDWARE)
+#define HARDWARE_SETUP (SETUP_MODEL | SETUP_PRECISION | SETUP_CONTEXT | SETUP_ENGINE | \
+                        SETUP_KV_TYPE | SETUP_BATCH)
+#define COMPARISON_SETUP (SETUP_PRECISION | SETUP_CONTEXT | SETUP_ENGINE | SETUP_KV_TYPE | \
+                          SETUP_BATCH | SETUP_HARDWARE)
+
 void
 hr_csv_write_matrix (HrMatrix *matrix,
                      GString  *out)
 {
   guint n_contexts;
   guint n_rows;
+  HrScenario base;
 
   g_return_if_fail (HR_IS_MATRIX (matrix));
   g_return_if_fail (out != NULL);
 
   n_contexts = hr_matrix_get_n_contexts (matrix);
   n_rows = g_list_model_get_n_items (G_LIST_MODEL (matrix));
+  base = *hr_calculator_get_scenario (hr_matrix_get_calculator (matrix));
 
+  append_setup_header (out, MATRIX_SETUP);
   hr_csv_append_field (out, "precision");
   hr_csv_append_field (out, "label");
   hr_csv_append_field (out, "bpw");
@@ -108,7 +182,10 @@ hr_csv_write_matrix (HrMatrix *matrix,
       g_autoptr(HrMatrixRow) row = g_list_model_get_item (G_LIST_MODEL (matrix), r);
       HrPrecision *precision = hr_matrix_row_get_precision (row);
       HrHardware *tier = hr_matrix_row_get_tier (row);
+      HrScenario scenario = base;
 
+      scenario.precision = precision;
+      append_setup (out, &scenario, MATRIX_SETUP);
       hr_csv_append_field (out, hr_precision_get_id (precision));
       hr_csv_append_field (out, hr_precision_get_label (precision));
       hr_csv_append_number (out, hr_precision_get_bpw (precision), 2);
@@ -140,12 +217,15 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
                             GString         *out)
 {
   guint n_rows;
+  HrScenario base;
 
   g_return_if_fail (HR_IS_HARDWARE_TABLE (table));
   g_return_if_fail (out != NULL);
 
   n_rows = g_list_model_get_n_items (G_LIST_MODEL (table));
+  base = *hr_calculator_get_scenario (hr_row_list_get_calculator (HR_ROW_LIST (table)));
 
+  append_setup_header (out, HARDWARE_SETUP);
   hr_csv_append_field (out, "hardware");
   hr_csv_append_field (out, "name");
   hr_csv_append_field (out, "memory_gib");
@@ -162,8 +242,12 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
       HrHardware *hw = hr_hardware_row_get_hardware (row);
       gboolean valid = hr_hardware_row_get_valid (row);
 
+      HrScenario scenario = base;
+
       if (only != NULL && hw != only)
         continue;
+      scenario.hardware = hw;
+      append_setup (out, &scenario, HARDWARE_SETUP);
       hr_csv_append_field (out, hr_hardware_get_id (hw));
       hr_csv_append_field (out, hr_hardware_get_name (hw));
       hr_csv_append_number (out, hr_hardware_get_memory_bytes (hw) / GIB, 2);
@@ -180,6 +264,67 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
           for (int i = 0; i < 4; i++)
             hr_csv_append_field (out, "");
         }
+      hr_csv_end_row (out);
+    }
+}
+
+/**
+ * hr_csv_write_comparison:
+ *
+ * The Compare view's table: one row per similar model at the current
+ * precision, context and device, after the set-up they share.
+ */
+void
+hr_csv_write_comparison (HrComparison *comparison,
+                         GString      *out)
+{
+  HrScenario base;
+  guint n_rows;
+
+  g_return_if_fail (HR_IS_COMPARISON (comparison));
+  g_return_if_fail (out != NULL);
+
+  n_rows = g_list_model_get_n_items (G_LIST_MODEL (comparison));
+  base = *hr_calculator_get_scenario (hr_row_list_get_calculator (HR_ROW_LIST (comparison)));
+
+  append_setup_header (out, COMPARISON_SETUP);
+  hr_csv_append_field (out, "model");
+  hr_csv_append_field (out, "name");
+  hr_csv_append_field (out, "params");
+  hr_csv_append_field (out, "active_params");
+  hr_csv_append_field (out, "total_gib");
+  hr_csv_append_field (out, "per_device_gib");
+  hr_csv_append_field (out, "verdict");
+  hr_csv_append_field (out, "decode_tokens_per_s");
+  hr_csv_append_field (out, "max_context");
+  hr_csv_end_row (out);
+
+  for (guint r = 0; r < n_rows; r++)
+    {
+      g_autoptr(HrComparisonRow) row = g_list_model_get_item (G_LIST_MODEL (comparison), r);
+      HrModelSpec *model = hr_comparison_row_get_model (row);
+      const HrModelArch *arch = hr_model_spec_get_arch (model);
+      HrVerdict verdict = hr_comparison_row_get_verdict (row);
+      HrScenario scenario = base;
+
+      scenario.model = model;
+      append_setup (out, &scenario, COMPARISON_SETUP);
+      hr_csv_append_field (out, hr_model_spec_get_id (model));
+      hr_csv_append_field (out, hr_model_spec_get_name (model));
+      hr_csv_append_number (out, arch->params_total, 0);
+      hr_csv_append_number (out, arch->params_active, 0);
+      hr_csv_append_number (out, hr_comparison_row_get_total_bytes (row) / GIB, 3);
+      hr_csv_append_number (out, hr_comparison_row_get_per_device_bytes (row) / GIB, 3);
+      hr_csv_append_field (out, hr_verdict_to_string (verdict));
+      /* what does not fit has no speed, as on screen */
+      if (verdict != HR_VERDICT_NO_FIT)
+        hr_csv_append_number (out, hr_comparison_row_get_decode_tokens_per_s (row), 1);
+      else
+        hr_csv_append_field (out, "");
+      if (verdict != HR_VERDICT_NO_FIT && hr_comparison_row_get_max_context (row) > 0)
+        hr_csv_append_number (out, (double) hr_comparison_row_get_max_context (row), 0);
+      else
+        hr_csv_append_field (out, "");
       hr_csv_end_row (out);
     }
 }

@@ -4,11 +4,14 @@
  *
  * One writer for the CLI and the window's “Export as CSV”: UTF-8, CRLF
  * line ends, a header row naming units, '.' as the decimal separator
- * whatever the locale.
+ * whatever the locale.  Each row starts with the set-up it was computed
+ * for (model or precision, engine, KV cache, batch, device), so that a
+ * file says what it holds.
  */
 
 #pragma once
 
+#include "hr-comparison.h"
 #include "hr-hardware-table.h"
 #include "hr-matrix.h"
 
@@ -28,5 +31,7 @@ void hr_csv_write_hardware  (HrHardwareTable *table,
 void hr_csv_write_hardware_rows (HrHardwareTable *table,
                                  HrHardware      *only,
                                  GString         *out);
+void hr_csv_write_comparison (HrComparison    *comparison,
+                              GString         *out);
 
 G_END_DECLS

@@ -6,7 +6,9 @@
  * the calculator's scenario with that precision and context; the row's
  * tier is the first device of the catalog's ladder that holds the middle
  * context.  Rows are kept and updated in place; after a refresh the whole
- * range is reported changed so that sorted views re-sort.
+ * range is reported changed so that sorted views re-sort.  A matrix that
+ * includes the current precision (the window's) adds a row for it, in
+ * order of bits per weight, when it is not among the chosen ones.
  */
 
 #define G_LOG_DOMAIN "hr-matrix"
@@ -41,6 +43,9 @@ struct _HrMatrix
 
   guint64 contexts[MAX_CONTEXTS];
   guint n_contexts;
+  GPtrArray *chosen;          /* HrPrecision: the rows asked for */
+  gboolean include_current;
+  HrPrecision *extra;         /* borrowed: the current precision's own row */
 };
 
 G_DEFINE_FINAL_TYPE (HrMatrixRow, hr_matrix_row, G_TYPE_OBJECT)
@@ -183,18 +188,52 @@ update_rows (HrMatrix *self)
     row_update (rows->pdata[i], self, base);
 }
 
-/* The calculator changed: rows are updated in place and views told. */
+static void rebuild_rows (HrMatrix *self);
+
+/* The precision that needs a row of its own: the current one when it is
+ * not among the chosen. */
+static HrPrecision *
+wanted_extra (HrMatrix *self)
+{
+  HrPrecision *current;
+
+  if (!self->include_current || self->chosen == NULL)
+    return NULL;
+  current = hr_calculator_get_precision (hr_matrix_get_calculator (self));
+  if (current == NULL || g_ptr_array_find (self->chosen, current, NULL))
+    return NULL;
+  return current;
+}
+
+/* The calculator changed: rows are updated in place and views told; a
+ * new precision outside the chosen ones replaces the rows. */
 static void
 refresh (HrRowList *list)
 {
-  update_rows (HR_MATRIX (list));
+  HrMatrix *self = HR_MATRIX (list);
+
+  if (wanted_extra (self) != self->extra)
+    rebuild_rows (self);
+  else
+    update_rows (self);
   hr_row_list_refreshed (list);
+}
+
+static void
+hr_matrix_dispose (GObject *object)
+{
+  HrMatrix *self = (HrMatrix *) object;
+
+  g_clear_pointer (&self->chosen, g_ptr_array_unref);
+  G_OBJECT_CLASS (hr_matrix_parent_class)->dispose (object);
 }
 
 static void
 hr_matrix_class_init (HrMatrixClass *klass)
 {
   HrRowListClass *list_class = HR_ROW_LIST_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = hr_matrix_dispose;
 
   list_class->row_type = HR_TYPE_MATRIX_ROW;
   list_class->refresh = refresh;
@@ -245,26 +284,77 @@ hr_matrix_get_calculator (HrMatrix *self)
   return hr_row_list_get_calculator (HR_ROW_LIST (self));
 }
 
+static void
+add_row (HrMatrix         *self,
+         GPtrArray        *rows,
+         HrPrecision      *precision,
+         const HrScenario *base)
+{
+  HrMatrixRow *row = g_object_new (HR_TYPE_MATRIX_ROW, NULL);
+
+  row->precision = g_object_ref (precision);
+  row_update (row, self, base);
+  g_ptr_array_add (rows, row);
+}
+
+/* One row per chosen precision, and the current one's in its place by
+ * bits per weight (the chosen run from most to fewest). */
+static void
+rebuild_rows (HrMatrix *self)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  const HrScenario *base = hr_calculator_get_scenario (hr_matrix_get_calculator (self));
+  HrPrecision *extra = wanted_extra (self);
+
+  for (guint i = 0; i < self->chosen->len; i++)
+    {
+      HrPrecision *precision = self->chosen->pdata[i];
+
+      if (extra != NULL && hr_precision_get_bpw (extra) > hr_precision_get_bpw (precision))
+        {
+          add_row (self, rows, extra, base);
+          extra = NULL;
+        }
+      add_row (self, rows, precision, base);
+    }
+  if (extra != NULL)
+    add_row (self, rows, extra, base);
+  self->extra = wanted_extra (self);
+  hr_row_list_replace_rows (HR_ROW_LIST (self), rows);
+}
+
 void
 hr_matrix_set_precisions (HrMatrix  *self,
                           GPtrArray *precisions)
 {
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-  const HrScenario *base;
-
   g_return_if_fail (HR_IS_MATRIX (self));
   g_return_if_fail (precisions != NULL);
 
-  base = hr_calculator_get_scenario (hr_matrix_get_calculator (self));
+  g_clear_pointer (&self->chosen, g_ptr_array_unref);
+  self->chosen = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < precisions->len; i++)
-    {
-      HrMatrixRow *row = g_object_new (HR_TYPE_MATRIX_ROW, NULL);
+    g_ptr_array_add (self->chosen, g_object_ref (precisions->pdata[i]));
+  rebuild_rows (self);
+}
 
-      row->precision = g_object_ref (precisions->pdata[i]);
-      row_update (row, self, base);
-      g_ptr_array_add (rows, row);
-    }
-  hr_row_list_replace_rows (HR_ROW_LIST (self), rows);
+/**
+ * hr_matrix_set_include_current:
+ *
+ * Whether the calculator's precision gets a row when it is not among the
+ * chosen ones (the window's matrix; the CLI's shows what it was asked).
+ */
+void
+hr_matrix_set_include_current (HrMatrix *self,
+                               gboolean  include_current)
+{
+  g_return_if_fail (HR_IS_MATRIX (self));
+
+  include_current = !!include_current;
+  if (self->include_current == include_current)
+    return;
+  self->include_current = include_current;
+  if (self->chosen != NULL && wanted_extra (self) != self->extra)
+    rebuild_rows (self);
 }
 
 guint

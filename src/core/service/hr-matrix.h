@@ -27,6 +27,8 @@ void           hr_matrix_set_contexts        (HrMatrix      *self,
 guint          hr_matrix_get_tier_index      (HrMatrix      *self);
 void           hr_matrix_set_precisions      (HrMatrix      *self,
                                               GPtrArray     *precisions);
+void           hr_matrix_set_include_current (HrMatrix      *self,
+                                              gboolean       include_current);
 
 HrPrecision   *hr_matrix_row_get_precision   (HrMatrixRow   *self);
 guint64        hr_matrix_row_get_weights_bytes (HrMatrixRow *self);
