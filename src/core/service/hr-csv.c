@@ -76,10 +76,11 @@ hr_csv_end_row (GString *out)
   g_string_append (out, "\r\n");
 }
 
-/* The set-up a table was computed for leads each row, so that a file says
+/* The set-up a table was computed for ends each row, so that a file says
  * what it holds (batch, KV cache, engine, device) and a spreadsheet can
- * put files side by side.  The engine is the one the row ran with: the
- * automatic profile picks one per model and precision. */
+ * put files side by side.  After the table's own columns: those keep the
+ * positions and names CLI.md gave them.  The engine is the one the row ran
+ * with: the automatic profile picks one per model and precision. */
 typedef enum
 {
   SETUP_MODEL = 1 << 0,
@@ -161,7 +162,6 @@ hr_csv_write_matrix (HrMatrix *matrix,
   n_rows = g_list_model_get_n_items (G_LIST_MODEL (matrix));
   base = *hr_calculator_get_scenario (hr_matrix_get_calculator (matrix));
 
-  append_setup_header (out, MATRIX_SETUP);
   hr_csv_append_field (out, "precision");
   hr_csv_append_field (out, "label");
   hr_csv_append_field (out, "bpw");
@@ -175,6 +175,7 @@ hr_csv_write_matrix (HrMatrix *matrix,
     }
   hr_csv_append_field (out, "tier");
   hr_csv_append_field (out, "tier_name");
+  append_setup_header (out, MATRIX_SETUP);
   hr_csv_end_row (out);
 
   for (guint r = 0; r < n_rows; r++)
@@ -185,7 +186,6 @@ hr_csv_write_matrix (HrMatrix *matrix,
       HrScenario scenario = base;
 
       scenario.precision = precision;
-      append_setup (out, &scenario, MATRIX_SETUP);
       hr_csv_append_field (out, hr_precision_get_id (precision));
       hr_csv_append_field (out, hr_precision_get_label (precision));
       hr_csv_append_number (out, hr_precision_get_bpw (precision), 2);
@@ -199,6 +199,7 @@ hr_csv_write_matrix (HrMatrix *matrix,
         }
       hr_csv_append_field (out, tier ? hr_hardware_get_id (tier) : "");
       hr_csv_append_field (out, tier ? hr_hardware_get_name (tier) : "");
+      append_setup (out, &scenario, MATRIX_SETUP);
       hr_csv_end_row (out);
     }
 }
@@ -225,7 +226,6 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
   n_rows = g_list_model_get_n_items (G_LIST_MODEL (table));
   base = *hr_calculator_get_scenario (hr_row_list_get_calculator (HR_ROW_LIST (table)));
 
-  append_setup_header (out, HARDWARE_SETUP);
   hr_csv_append_field (out, "hardware");
   hr_csv_append_field (out, "name");
   hr_csv_append_field (out, "memory_gib");
@@ -234,6 +234,7 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
   hr_csv_append_field (out, "share_percent");
   hr_csv_append_field (out, "verdict");
   hr_csv_append_field (out, "decode_tokens_per_s");
+  append_setup_header (out, HARDWARE_SETUP);
   hr_csv_end_row (out);
 
   for (guint r = 0; r < n_rows; r++)
@@ -247,7 +248,6 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
       if (only != NULL && hw != only)
         continue;
       scenario.hardware = hw;
-      append_setup (out, &scenario, HARDWARE_SETUP);
       hr_csv_append_field (out, hr_hardware_get_id (hw));
       hr_csv_append_field (out, hr_hardware_get_name (hw));
       hr_csv_append_number (out, hr_hardware_get_memory_bytes (hw) / GIB, 2);
@@ -264,6 +264,7 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
           for (int i = 0; i < 4; i++)
             hr_csv_append_field (out, "");
         }
+      append_setup (out, &scenario, HARDWARE_SETUP);
       hr_csv_end_row (out);
     }
 }
@@ -287,7 +288,6 @@ hr_csv_write_comparison (HrComparison *comparison,
   n_rows = g_list_model_get_n_items (G_LIST_MODEL (comparison));
   base = *hr_calculator_get_scenario (hr_row_list_get_calculator (HR_ROW_LIST (comparison)));
 
-  append_setup_header (out, COMPARISON_SETUP);
   hr_csv_append_field (out, "model");
   hr_csv_append_field (out, "name");
   hr_csv_append_field (out, "params");
@@ -297,6 +297,7 @@ hr_csv_write_comparison (HrComparison *comparison,
   hr_csv_append_field (out, "verdict");
   hr_csv_append_field (out, "decode_tokens_per_s");
   hr_csv_append_field (out, "max_context");
+  append_setup_header (out, COMPARISON_SETUP);
   hr_csv_end_row (out);
 
   for (guint r = 0; r < n_rows; r++)
@@ -308,7 +309,6 @@ hr_csv_write_comparison (HrComparison *comparison,
       HrScenario scenario = base;
 
       scenario.model = model;
-      append_setup (out, &scenario, COMPARISON_SETUP);
       hr_csv_append_field (out, hr_model_spec_get_id (model));
       hr_csv_append_field (out, hr_model_spec_get_name (model));
       hr_csv_append_number (out, arch->params_total, 0);
@@ -325,6 +325,7 @@ hr_csv_write_comparison (HrComparison *comparison,
         hr_csv_append_number (out, (double) hr_comparison_row_get_max_context (row), 0);
       else
         hr_csv_append_field (out, "");
+      append_setup (out, &scenario, COMPARISON_SETUP);
       hr_csv_end_row (out);
     }
 }
