@@ -16,6 +16,8 @@
 /* GNOME's narrowest supported width (a phone in portrait). */
 #define NARROW_WIDTH 360
 #define NARROW_HEIGHT 720
+#define WIDE_WIDTH 1280
+#define WIDE_HEIGHT 800
 
 static const char * const views[] = {
   "overview", "matrix", "hardware", "model", "commands", "compare", "serving",
@@ -134,6 +136,37 @@ test_minimum_width (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Wide, the sidebar has its natural width: neither its phone-sized
+ * minimum nor half the window. */
+static void
+test_wide_sidebar (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  GtkWidget *flap;
+  GtkWidget *sidebar;
+  int nat = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDE_WIDTH, WIDE_HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  flap = find_flap (GTK_WIDGET (window));
+  sidebar = adw_flap_get_flap (ADW_FLAP (flap));
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      hr_window_get_view (window, views[i]);
+      hr_window_show_view (window, views[i]);
+      iterate ();
+      g_assert_false (adw_flap_get_folded (ADW_FLAP (flap)));
+      gtk_widget_measure (sidebar, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat, NULL, NULL);
+      g_test_message ("%s: sidebar %d px of %d", views[i], gtk_widget_get_width (sidebar), nat);
+      g_assert_cmpint (gtk_widget_get_width (sidebar), ==, nat);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 on_activate (GApplication *app)
 {
@@ -159,6 +192,7 @@ main (int   argc,
   g_object_set_data (G_OBJECT (app), "app", app);
 
   g_test_add_func ("/narrow/minimum-width", test_minimum_width);
+  g_test_add_func ("/narrow/wide-sidebar", test_wide_sidebar);
 
   status = g_test_run ();
   g_rmdir (home);
