@@ -693,6 +693,62 @@ test_impossible_fix (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Settings that cannot be estimated are one state in every view: the
+ * reason, no zeros, no formula of a profile that computed nothing. */
+static void
+test_no_estimate_views (void)
+{
+  static const char * const views[] = { "matrix", "hardware", "compare", "model" };
+  const char *reason = "llama.cpp needs flash attention for a quantized V cache";
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrEngineOptions options;
+
+  set_seed_case (calc);
+  iterate ();
+  /* the model view once kept the valid run's formulas */
+  {
+    g_autofree char *text = view_text (window, "model");
+
+    assert_shows (text, "KV heads \u00d7");
+  }
+
+  options = *hr_calculator_get_engine_options (calc);
+  options.flash_attn = HR_FLASH_ATTN_OFF;
+  hr_calculator_freeze (calc);
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (hr_calculator_get_catalog (calc),
+                                                            "q8_0"));
+  hr_calculator_set_engine_options (calc, &options);
+  hr_calculator_thaw (calc);
+  iterate ();
+  g_assert_false (hr_calculator_get_valid (calc));
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *expected = g_strdup_printf ("No estimate: %s", reason);
+
+      hr_window_show_view (window, views[i]);
+      iterate ();
+      text = view_text (window, views[i]);
+      assert_shows (text, expected);
+      g_assert_null (strstr (text, "0.00\u00a0GiB"));
+    }
+
+  {
+    g_autofree char *text = view_text (window, "model");
+
+    /* the architecture stays, the formulas go */
+    assert_shows (text, "THUDM/GLM-4-9B-0414");
+    assert_shows (text, "Grouped-query attention");
+    g_assert_null (strstr (text, "KV heads \u00d7"));
+    g_assert_null (strstr (text, "tok/s"));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GSettings *
 app_settings (void)
 {
@@ -838,6 +894,7 @@ main (int   argc,
   g_test_add_func ("/window/gpu-layers-control", test_gpu_layers_control);
   g_test_add_func ("/window/prompt-presets", test_prompt_presets);
   g_test_add_func ("/window/impossible-fix", test_impossible_fix);
+  g_test_add_func ("/window/no-estimate-views", test_no_estimate_views);
   g_test_add_func ("/window/settings-restored", test_settings_restored);
   g_test_add_func ("/window/settings-fallback", test_settings_fallback);
   g_test_add_func ("/window/settings-saved", test_settings_saved);

@@ -37,6 +37,7 @@ struct _HrCompareView
 
   /* template children */
   GtkLabel *caption_label;
+  GtkLabel *status_label;
   GtkStack *stack;
   GtkColumnView *column_view;
   GtkSortListModel *sort_model;
@@ -398,6 +399,7 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
                                                "/io/github/headroom_app/Headroom/"
                                                "ui/hr-compare-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, caption_label);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, status_label);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, stack);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, column_view);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, sort_model);
@@ -428,6 +430,7 @@ hr_compare_view_init (HrCompareView *self)
   fits_sorter = gtk_custom_sorter_new (compare_verdicts, NULL, NULL);
   gtk_column_view_column_set_sorter (self->fits_column, GTK_SORTER (fits_sorter));
 
+  hr_table_view_set_status_label (table, self->status_label);
   hr_table_view_set_column_view (table, self->column_view, self->sort_model, NULL, self->stack);
 }
 

@@ -56,6 +56,7 @@ struct _HrMatrixView
 
   /* template children */
   GtkLabel *caption_label;
+  GtkLabel *status_label;
   GtkEntry *contexts_entry;
   GtkColumnView *column_view;
   GtkSortListModel *sort_model;
@@ -235,7 +236,14 @@ update_cell (HrTableView *table,
       break;
 
     case CELL_WEIGHTS:
-      text = hr_format_size (hr_matrix_row_get_weights_bytes (row), units);
+      /* no context of the row could be estimated: no weights either */
+      if (hr_matrix_row_get_weights_bytes (row) > 0)
+        text = hr_format_size (hr_matrix_row_get_weights_bytes (row), units);
+      else
+        {
+          text = g_strdup ("—");
+          tooltip = _("These settings cannot be estimated");
+        }
       break;
 
     case CELL_TOTAL:
@@ -678,6 +686,7 @@ hr_matrix_view_class_init (HrMatrixViewClass *klass)
                                                "/io/github/headroom_app/Headroom/"
                                                "ui/hr-matrix-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrMatrixView, caption_label);
+  gtk_widget_class_bind_template_child (widget_class, HrMatrixView, status_label);
   gtk_widget_class_bind_template_child (widget_class, HrMatrixView, contexts_entry);
   gtk_widget_class_bind_template_child (widget_class, HrMatrixView, column_view);
   gtk_widget_class_bind_template_child (widget_class, HrMatrixView, sort_model);
@@ -711,6 +720,7 @@ hr_matrix_view_init (HrMatrixView *self)
 
   sorter = gtk_custom_sorter_new (compare_tiers, NULL, NULL);
   gtk_column_view_column_set_sorter (self->tier_column, GTK_SORTER (sorter));
+  hr_table_view_set_status_label (table, self->status_label);
   hr_table_view_set_column_view (table, self->column_view, self->sort_model, NULL, NULL);
   contexts_entry_changed_cb (self, GTK_EDITABLE (self->contexts_entry));
 }

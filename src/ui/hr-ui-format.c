@@ -78,6 +78,14 @@ hr_ui_format_params (gpointer self,
 }
 
 char *
+hr_ui_no_estimate_text (HrCalculator *calculator)
+{
+  /* TRANSLATORS: %s is the reason, e.g. "llama.cpp needs flash attention
+   * for a quantized V cache" */
+  return g_strdup_printf (_("No estimate: %s"), hr_calculator_get_error_message (calculator));
+}
+
+char *
 hr_ui_format_verdict (gpointer  self,
                       HrVerdict verdict)
 {

@@ -38,6 +38,9 @@ char *hr_ui_format_bpw         (gpointer self, double bpw);
 char *hr_ui_format_params      (gpointer self, double params);
 /* "Fits comfortably" / "Tight" / "Does not fit" (translated) */
 char *hr_ui_format_verdict     (gpointer self, HrVerdict verdict);
+/* "No estimate: llama.cpp needs flash attention for a quantized V cache":
+ * the calculator's one state when its settings cannot be estimated */
+char *hr_ui_no_estimate_text   (HrCalculator *calculator);
 /* "success" / "warning" / "error": a CSS class name for the verdict */
 char *hr_ui_verdict_css_class  (gpointer self, HrVerdict verdict);
 /* "emblem-ok-symbolic" / "dialog-warning-symbolic" / "dialog-error-symbolic" */
