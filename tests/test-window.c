@@ -749,6 +749,67 @@ test_no_estimate_views (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static AdwActionRow *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return ADW_ACTION_ROW (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      AdwActionRow *found = find_row (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The GPUs row names how the engine that answers spreads the model:
+ * under Automatic, the engine it picked; tensor parallelism is vLLM's and
+ * SGLang's, llama.cpp splits layers. */
+static void
+test_gpus_subtitle (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  AdwActionRow *row = find_row (GTK_WIDGET (window), "GPUs");
+  g_autofree char *text = NULL;
+
+  g_assert_nonnull (row);
+  set_seed_case (calc);
+  hr_calculator_set_gpu_count (calc, 2);
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);   /* Q4_K_M: llama.cpp */
+  iterate ();
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (row)));
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==,
+                   "Layer split: whole layers on each GPU");
+  /* the assumptions name the engine Automatic picked, not the generic one */
+  {
+    guint index = 0;
+    GtkWidget *expander = find_nth (hr_window_get_view (window, "overview"),
+                                    GTK_TYPE_EXPANDER, &index);
+
+    gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+    iterate ();
+  }
+  text = view_text (window, "overview");
+  assert_shows (text, "Engine profile: llama.cpp");
+  g_assert_null (strstr (text, "generic"));
+
+  hr_calculator_set_split_mode (calc, HR_SPLIT_ROW);
+  iterate ();
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, "Row split: each layer over every GPU");
+
+  hr_calculator_set_engine (calc, HR_ENGINE_GENERIC);
+  iterate ();
+  g_assert_null (strstr (adw_action_row_get_subtitle (row), "Tensor parallel"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GSettings *
 app_settings (void)
 {
@@ -895,6 +956,7 @@ main (int   argc,
   g_test_add_func ("/window/prompt-presets", test_prompt_presets);
   g_test_add_func ("/window/impossible-fix", test_impossible_fix);
   g_test_add_func ("/window/no-estimate-views", test_no_estimate_views);
+  g_test_add_func ("/window/gpus-subtitle", test_gpus_subtitle);
   g_test_add_func ("/window/settings-restored", test_settings_restored);
   g_test_add_func ("/window/settings-fallback", test_settings_fallback);
   g_test_add_func ("/window/settings-saved", test_settings_saved);
