@@ -590,9 +590,18 @@ update_assumptions (HrOverview *self)
                           HR_DISCRETE_RESERVE_GIB, HR_UNIFIED_GPU_SHARE * 100,
                           HR_UNIFIED_GPU_SHARE_SMALL * 100, HR_UNIFIED_SMALL_MEMORY_GIB);
   g_string_append_c (text, '\n');
-  g_string_append_printf (text, _("“Fits comfortably” up to %.0f %% of usable memory; "
-                                  "“tight” up to 100 %%."),
-                          HR_COMFORTABLE_FRACTION * 100);
+  if (hr_ui_engine_has_budget (e->engine))
+    /* vLLM and SGLang fill their budget whatever the load (hr_serving_verdict) */
+    g_string_append_printf (text, _("“Fits comfortably” while the parallel sequences are "
+                                    "at most %.0f %% of those the KV cache holds at once "
+                                    "at this context; “tight” beyond (requests wait); "
+                                    "“does not fit” when one sequence of the context does "
+                                    "not fit."),
+                            HR_COMFORTABLE_FRACTION * 100);
+  else
+    g_string_append_printf (text, _("“Fits comfortably” up to %.0f %% of usable memory; "
+                                    "“tight” up to 100 %%."),
+                            HR_COMFORTABLE_FRACTION * 100);
   g_string_append_c (text, '\n');
   if (e->prefill_tokens_per_s > 0)
     g_string_append_printf (text, _("Speed: decode reads every active weight at %.0f %% of "
