@@ -810,6 +810,43 @@ test_gpus_subtitle (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* An 8 GB Mac and an 8 GB card at a similar share of their usable memory
+ * are worded alike: the Mac's unified pool once failed the host-RAM check
+ * of a model that fits its GPU, "Does not run: system RAM is too small". */
+static void
+test_unified_wording (void)
+{
+  static const char * const devices[][2] = {
+    { "apple-m1-8gb", "Fits comfortably on Apple M1 8GB" },
+    { "rtx-3070-8gb", "Fits comfortably on RTX 3070 8GB" },
+  };
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "Qwen/Qwen3-4B"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "q4_k_m"));
+  hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (catalog, "fp16"));
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_context (calc, 8192);
+  hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_thaw (calc);
+
+  for (guint i = 0; i < G_N_ELEMENTS (devices); i++)
+    {
+      g_autofree char *text = NULL;
+
+      hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, devices[i][0]));
+      iterate ();
+      text = view_text (window, "overview");
+      assert_shows (text, devices[i][1]);
+      g_assert_null (strstr (text, "system RAM is too small"));
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GSettings *
 app_settings (void)
 {
@@ -957,6 +994,7 @@ main (int   argc,
   g_test_add_func ("/window/impossible-fix", test_impossible_fix);
   g_test_add_func ("/window/no-estimate-views", test_no_estimate_views);
   g_test_add_func ("/window/gpus-subtitle", test_gpus_subtitle);
+  g_test_add_func ("/window/unified-wording", test_unified_wording);
   g_test_add_func ("/window/settings-restored", test_settings_restored);
   g_test_add_func ("/window/settings-fallback", test_settings_fallback);
   g_test_add_func ("/window/settings-saved", test_settings_saved);
