@@ -746,6 +746,8 @@ test_no_estimate_views (void)
     g_assert_null (strstr (text, "tok/s"));
   }
 
+  /* the engine is saved: the settings tests expect the default */
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -807,6 +809,8 @@ test_gpus_subtitle (void)
   iterate ();
   g_assert_null (strstr (adw_action_row_get_subtitle (row), "Tensor parallel"));
 
+  /* the engine is saved: the settings tests expect the default */
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -844,6 +848,42 @@ test_unified_wording (void)
       g_assert_null (strstr (text, "system RAM is too small"));
     }
 
+  /* the engine is saved: the settings tests expect the default */
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* vLLM fills its budget whatever the load: its verdict's 90 % is of the
+ * concurrency the cache holds, and the Assumptions say that rule, not the
+ * memory rule its "Fits comfortably" at 92 % of memory would contradict. */
+static void
+test_serving_rule_text (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *text = NULL;
+  guint index = 0;
+  GtkWidget *expander;
+
+  set_seed_case (calc);
+  hr_calculator_freeze (calc);
+  hr_calculator_set_engine (calc, HR_ENGINE_VLLM);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "fp16"));
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-4090-24gb"));
+  hr_calculator_thaw (calc);
+  iterate ();
+  expander = find_nth (hr_window_get_view (window, "overview"), GTK_TYPE_EXPANDER, &index);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+  iterate ();
+  text = view_text (window, "overview");
+  assert_shows (text, "Fits comfortably on RTX 4090 24GB");
+  assert_shows (text, "“Fits comfortably” while the parallel sequences are at most 90 % "
+                      "of those the KV cache holds at once");
+  g_assert_null (strstr (text, "of usable memory; “tight”"));
+
+  /* the engine is saved: the settings tests expect the default */
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -995,6 +1035,7 @@ main (int   argc,
   g_test_add_func ("/window/no-estimate-views", test_no_estimate_views);
   g_test_add_func ("/window/gpus-subtitle", test_gpus_subtitle);
   g_test_add_func ("/window/unified-wording", test_unified_wording);
+  g_test_add_func ("/window/serving-rule-text", test_serving_rule_text);
   g_test_add_func ("/window/settings-restored", test_settings_restored);
   g_test_add_func ("/window/settings-fallback", test_settings_fallback);
   g_test_add_func ("/window/settings-saved", test_settings_saved);
