@@ -136,6 +136,26 @@ test_minimum_width (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The first label shown ellipsized under @widget, if any. */
+static GtkLabel *
+find_ellipsized (GtkWidget *widget)
+{
+  if (!gtk_widget_get_visible (widget))
+    return NULL;
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_width (widget) > 0 &&
+      pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))))
+    return GTK_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_ellipsized (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* Wide, the sidebar has its natural width: neither its phone-sized
  * minimum nor half the window. */
 static void
@@ -163,6 +183,14 @@ test_wide_sidebar (void)
       g_test_message ("%s: sidebar %d px of %d", views[i], gtk_widget_get_width (sidebar), nat);
       g_assert_cmpint (gtk_widget_get_width (sidebar), ==, nat);
     }
+
+  /* no combo row's value is cut to "Au…" beside its subtitle */
+  {
+    GtkLabel *cut = find_ellipsized (sidebar);
+
+    if (cut != NULL)
+      g_error ("the sidebar ellipsizes “%s”", gtk_label_get_label (cut));
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
