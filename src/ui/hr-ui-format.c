@@ -79,6 +79,8 @@ hr_ui_format_params (gpointer self,
 
 /* Below this, one decimal: ×0.4, ×5.2; above, whole sequences: ×52. */
 #define CONCURRENCY_DECIMALS_BELOW 10.0
+/* Below this the cache holds nothing worth a decimal. */
+#define CONCURRENCY_NONE 0.05
 
 gboolean
 hr_ui_engine_has_budget (HrEngine engine)
@@ -89,9 +91,12 @@ hr_ui_engine_has_budget (HrEngine engine)
 char *
 hr_ui_format_concurrency (double max_concurrency)
 {
+  /* no room for the cache at all: ×0, not ×0.0 */
+  int decimals = max_concurrency < CONCURRENCY_NONE ? 0
+                 : max_concurrency < CONCURRENCY_DECIMALS_BELOW ? 1 : 0;
+
   /* TRANSLATORS: how many sequences of a context fit at once, "×5.2" */
-  return g_strdup_printf (_("×%.*f"), max_concurrency < CONCURRENCY_DECIMALS_BELOW ? 1 : 0,
-                          MAX (max_concurrency, 0.0));
+  return g_strdup_printf (_("×%.*f"), decimals, MAX (max_concurrency, 0.0));
 }
 
 char *
