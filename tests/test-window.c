@@ -736,6 +736,23 @@ test_no_estimate_views (void)
       g_assert_null (strstr (text, "0.00\u00a0GiB"));
     }
 
+  /* the Serving view, for the engine that has no Q8_0 cache */
+  hr_calculator_set_engine (calc, HR_ENGINE_VLLM);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (hr_calculator_get_catalog (calc),
+                                                                "fp16"));
+  hr_window_show_view (window, "serving");
+  iterate ();
+  {
+    g_autofree char *text = view_text (window, "serving");
+
+    assert_shows (text, "No estimate");
+    assert_shows (text, "vLLM has no such KV cache type (it offers FP16/BF16 and FP8)");
+  }
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (hr_calculator_get_catalog (calc),
+                                                                "q4_k_m"));
+  iterate ();
+
   {
     g_autofree char *text = view_text (window, "model");
 
