@@ -271,7 +271,13 @@ update_fix (HrOverview       *self,
       }
   gtk_widget_set_visible (self->fix_button, label != NULL);
   if (label != NULL)
-    gtk_button_set_label (GTK_BUTTON (self->fix_button), label);
+    {
+      gtk_button_set_label (GTK_BUTTON (self->fix_button), label);
+      /* on a phone the reason and the button share 300 pixels */
+      gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (self->fix_button))), TRUE);
+      gtk_label_set_justify (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (self->fix_button))),
+                             GTK_JUSTIFY_CENTER);
+    }
 }
 
 static void
