@@ -16,12 +16,48 @@
 /* GNOME's narrowest supported width (a phone in portrait). */
 #define NARROW_WIDTH 360
 #define NARROW_HEIGHT 720
+/* Widgets wider than this are named on failure: the window adds its frame
+ * to its content. */
+#define REPORT_WIDTH (NARROW_WIDTH - 40)
+#define MIDDLE_WIDTH 520
 #define WIDE_WIDTH 1280
 #define WIDE_HEIGHT 800
 
 static const char * const views[] = {
   "overview", "matrix", "hardware", "model", "commands", "compare", "serving",
 };
+
+/* The default estimate, and the two impossible ones whose one fix is a
+ * button beside the reason. */
+enum {
+  STATE_DEFAULT,
+  STATE_NO_FLASH,
+  STATE_VLLM_GGUF,
+  N_STATES
+};
+
+static const char * const state_names[N_STATES] = {
+  "the default", "a quantized V cache without flash attention", "vLLM with a GGUF",
+};
+
+static void
+set_state (HrCalculator *calc,
+           guint         state)
+{
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  HrEngineOptions options = *hr_calculator_get_engine_options (calc);
+
+  options.flash_attn = state == STATE_NO_FLASH ? HR_FLASH_ATTN_OFF : HR_FLASH_ATTN_DEFAULT;
+  hr_calculator_freeze (calc);
+  hr_calculator_set_engine (calc, state == STATE_NO_FLASH ? HR_ENGINE_LLAMACPP
+                                  : state == STATE_VLLM_GGUF ? HR_ENGINE_VLLM
+                                  : HR_ENGINE_AUTO);
+  hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (catalog, state == STATE_NO_FLASH
+                                                                     ? "q8_0" : "fp16"));
+  hr_calculator_set_engine_options (calc, &options);
+  hr_calculator_thaw (calc);
+  g_assert_true (hr_calculator_get_valid (calc) == (state == STATE_DEFAULT));
+}
 
 static void
 iterate (void)
@@ -43,7 +79,7 @@ report_wide (GtkWidget *widget,
   if (!gtk_widget_get_visible (widget))
     return;
   gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-  if (min <= NARROW_WIDTH)
+  if (min <= REPORT_WIDTH)
     return;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
@@ -53,7 +89,7 @@ report_wide (GtkWidget *widget,
       if (!gtk_widget_get_visible (child))
         continue;
       gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, NULL, NULL, NULL);
-      if (child_min > NARROW_WIDTH)
+      if (child_min > REPORT_WIDTH)
         wide_child = TRUE;
     }
   g_string_append_printf (out, "%*s%s %s: %d px %s\n", depth * 2, "",
@@ -93,25 +129,30 @@ test_minimum_width (void)
   gtk_window_present (GTK_WINDOW (window));
   iterate ();
 
-  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+  for (guint state = 0; state < N_STATES; state++)
     {
-      int min = 0;
-
-      hr_window_get_view (window, views[i]);
-      hr_window_show_view (window, views[i]);
-      iterate ();
-      gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1,
-                          &min, NULL, NULL, NULL);
-      g_test_message ("%s: %d px", views[i], min);
-      if (min > NARROW_WIDTH)
+      set_state (hr_window_get_calculator (window), state);
+      for (guint i = 0; i < G_N_ELEMENTS (views); i++)
         {
-          g_autoptr(GString) out = g_string_new (NULL);
+          int min = 0;
 
-          report_wide (GTK_WIDGET (window), out, 0);
-          g_error ("with the %s view the window is at least %d px wide:\n%s",
-                   views[i], min, out->str);
+          hr_window_get_view (window, views[i]);
+          hr_window_show_view (window, views[i]);
+          iterate ();
+          gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1,
+                              &min, NULL, NULL, NULL);
+          g_test_message ("%s, %s: %d px", state_names[state], views[i], min);
+          if (min > NARROW_WIDTH)
+            {
+              g_autoptr(GString) out = g_string_new (NULL);
+
+              report_wide (GTK_WIDGET (window), out, 0);
+              g_error ("%s, with the %s view the window is at least %d px wide:\n%s",
+                       state_names[state], views[i], min, out->str);
+            }
         }
     }
+  set_state (hr_window_get_calculator (window), STATE_DEFAULT);
 
   /* the sidebar, folded over the content, fits too */
   {
@@ -195,6 +236,36 @@ test_wide_sidebar (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Between a phone and a laptop the sidebar folds away rather than leave
+ * a view less than a phone's width beside it. */
+static void
+test_folds (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  GtkWidget *flap;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), MIDDLE_WIDTH, NARROW_HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  flap = find_flap (GTK_WIDGET (window));
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      GtkWidget *content = adw_flap_get_content (ADW_FLAP (flap));
+
+      hr_window_get_view (window, views[i]);
+      hr_window_show_view (window, views[i]);
+      iterate ();
+      g_test_message ("%s: folded %d, the view %d px", views[i],
+                      adw_flap_get_folded (ADW_FLAP (flap)), gtk_widget_get_width (content));
+      if (!adw_flap_get_folded (ADW_FLAP (flap)))
+        g_assert_cmpint (gtk_widget_get_width (content), >=, NARROW_WIDTH - 20);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 on_activate (GApplication *app)
 {
@@ -221,6 +292,7 @@ main (int   argc,
 
   g_test_add_func ("/narrow/minimum-width", test_minimum_width);
   g_test_add_func ("/narrow/wide-sidebar", test_wide_sidebar);
+  g_test_add_func ("/narrow/folds", test_folds);
 
   status = g_test_run ();
   g_rmdir (home);
