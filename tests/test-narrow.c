@@ -31,13 +31,15 @@ static const char * const views[] = {
  * button beside the reason. */
 enum {
   STATE_DEFAULT,
+  STATE_VLLM,
   STATE_NO_FLASH,
   STATE_VLLM_GGUF,
   N_STATES
 };
 
 static const char * const state_names[N_STATES] = {
-  "the default", "a quantized V cache without flash attention", "vLLM with a GGUF",
+  "the default", "vLLM on two GPUs", "a quantized V cache without flash attention",
+  "vLLM with a GGUF",
 };
 
 static void
@@ -50,13 +52,17 @@ set_state (HrCalculator *calc,
   options.flash_attn = state == STATE_NO_FLASH ? HR_FLASH_ATTN_OFF : HR_FLASH_ATTN_DEFAULT;
   hr_calculator_freeze (calc);
   hr_calculator_set_engine (calc, state == STATE_NO_FLASH ? HR_ENGINE_LLAMACPP
-                                  : state == STATE_VLLM_GGUF ? HR_ENGINE_VLLM
-                                  : HR_ENGINE_AUTO);
+                                  : state == STATE_VLLM_GGUF || state == STATE_VLLM
+                                  ? HR_ENGINE_VLLM : HR_ENGINE_AUTO);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, state == STATE_VLLM
+                                                                         ? "fp16" : "q4_k_m"));
+  hr_calculator_set_gpu_count (calc, state == STATE_VLLM ? 2 : 1);
   hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (catalog, state == STATE_NO_FLASH
                                                                      ? "q8_0" : "fp16"));
   hr_calculator_set_engine_options (calc, &options);
   hr_calculator_thaw (calc);
-  g_assert_true (hr_calculator_get_valid (calc) == (state == STATE_DEFAULT));
+  g_assert_true (hr_calculator_get_valid (calc) ==
+                 (state == STATE_DEFAULT || state == STATE_VLLM));
 }
 
 static void
