@@ -532,9 +532,11 @@ append_engine_assumptions (GString          *text,
                                       "several GPUs, whole layers in proportion to their "
                                       "memory (split mode “layer”), which adds memory but "
                                       "not speed. System RAM keeps %.0f GiB for the "
-                                      "system; unless you give yours, it is assumed "
-                                      "%.0f GiB at %.1f GB/s."),
+                                      "system (on Apple silicon at most %.0f %% of the "
+                                      "pool, beside the GPU’s share); unless you give "
+                                      "yours, it is assumed %.0f GiB at %.1f GB/s."),
                               HR_FIT_TARGET_MIB, HR_RAM_SYSTEM_RESERVE_GIB,
+                              HR_RAM_UNIFIED_RESERVE_SHARE * 100,
                               HR_RAM_DEFAULT_GIB, HR_RAM_DEFAULT_BANDWIDTH_GBPS);
       break;
     case HR_ENGINE_VLLM:
