@@ -822,9 +822,28 @@ test_gpus_subtitle (void)
   iterate ();
   g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, "Row split: each layer over every GPU");
 
+  /* the nominal method divides weights and replicates KV heads as
+   * tensor parallelism does */
   hr_calculator_set_engine (calc, HR_ENGINE_GENERIC);
   iterate ();
-  g_assert_null (strstr (adw_action_row_get_subtitle (row), "Tensor parallel"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, "Tensor parallel");
+
+  /* what would fit, under llama.cpp: more devices split by layers */
+  hr_calculator_freeze (calc);
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_split_mode (calc, HR_SPLIT_DEFAULT);
+  hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_set_model (calc, hr_catalog_find_model (hr_calculator_get_catalog (calc),
+                                                        "google/gemma-3-27b-it"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (hr_calculator_get_catalog (calc),
+                                                                "q8_0"));
+  hr_calculator_set_context (calc, 131072);
+  hr_calculator_thaw (calc);
+  iterate ();
+  g_free (text);
+  text = view_text (window, "overview");
+  assert_shows (text, "such devices, whole layers on each");
+  g_assert_null (strstr (text, "tensor parallelism"));
 
   /* the engine is saved: the settings tests expect the default */
   hr_calculator_set_engine (calc, HR_ENGINE_AUTO);

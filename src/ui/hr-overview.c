@@ -355,7 +355,16 @@ update_advice (HrOverview       *self,
                                                        hr_kv_type_get_label (advice.kv_type));
       g_string_append_printf (text, "\n• %s", line);
     }
-  if (advice.gpus > 0)
+  if (advice.gpus > 0 && (e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA))
+    {
+      /* llama.cpp splits layers, not tensors */
+      g_autofree char *line =
+        g_markup_printf_escaped (ngettext ("%u such device, whole layers on each",
+                                           "%u such devices, whole layers on each",
+                                           advice.gpus), advice.gpus);
+      g_string_append_printf (text, "\n• %s", line);
+    }
+  else if (advice.gpus > 0)
     {
       g_autofree char *line =
         g_markup_printf_escaped (ngettext ("%u such device with tensor parallelism",

@@ -144,10 +144,9 @@ window_gpus_subtitle (gpointer self,
       return g_strdup (_("Layer split: whole layers on each GPU"));
     case HR_ENGINE_VLLM:
     case HR_ENGINE_SGLANG:
-      return g_strdup (_("Tensor parallel"));
-    case HR_ENGINE_GENERIC:
+    case HR_ENGINE_GENERIC:   /* the seed page's method counts tensor parallelism */
     default:
-      return g_strdup (_("Weights and cache divided evenly"));
+      return g_strdup (_("Tensor parallel"));
     }
 }
 
