@@ -128,11 +128,11 @@ typedef struct
   int count;
 } Run;
 
-/* Where a colour occurs along a row, and whether it is one run. */
+/* Where a colour occurs along a row, in one run or cut by the marker. */
 static Run
-find_run (cairo_surface_t *surface,
-          int              y,
-          guint32          color)
+find_pixels (cairo_surface_t *surface,
+             int              y,
+             guint32          color)
 {
   int width = cairo_image_surface_get_width (surface);
   Run run = { -1, -1, 0 };
@@ -146,6 +146,17 @@ find_run (cairo_surface_t *surface,
       run.last = x;
       run.count++;
     }
+
+  return run;
+}
+
+/* Where a colour occurs along a row, and whether it is one run. */
+static Run
+find_run (cairo_surface_t *surface,
+          int              y,
+          guint32          color)
+{
+  Run run = find_pixels (surface, y, color);
 
   if (run.count > 0)
     g_assert_cmpint (run.count, ==, run.last - run.first + 1);
@@ -287,32 +298,58 @@ test_overflow_pixels (void)
   int y = BAR_HEIGHT / 2;
   double scale = (double) BAR_WIDTH / (13.0 * GIB);
   double limit_x = SEED_USABLE * scale;
-  Run weights, kv, overhead, marker, overflow;
+  int band_y = BAR_HEIGHT - 2;
+  Run weights, kv, overhead, marker;
 
   init_data (&data, 8 * GIB, 3 * GIB, 2 * GIB, SEED_USABLE, SEED_CAPACITY);
   surface = render (&data, BAR_WIDTH, BAR_HEIGHT, FALSE, BAR_WIDTH, BAR_HEIGHT);
 
   weights = find_run (surface, y, RED);
   kv = find_run (surface, y, GREEN);
-  overhead = find_run (surface, y, BLUE);
+  /* the marker crosses the overhead */
+  overhead = find_pixels (surface, y, BLUE);
   marker = find_run (surface, y, BLACK);
-  overflow = find_run (surface, y, MAGENTA);
 
   assert_near (weights.count, 8 * GIB * scale, 2);
   assert_near (kv.count, 3 * GIB * scale, 2);
-  /* Overhead shows only up to the limit; the rest is overflow. */
-  assert_near (overhead.last + 1, limit_x, 2);
+  /* Every part to scale, past the limit too: the bar runs on. */
+  assert_near (overhead.last - overhead.first + 1, 2 * GIB * scale, 2);
+  assert_near (overhead.last + 1, BAR_WIDTH, 1);
+  g_assert_cmpint (overhead.last, >, limit_x);
   assert_near ((marker.first + marker.last + 1) / 2.0, limit_x, 2);
+  g_assert_cmpint (find_run (surface, y, MAGENTA).count, ==, 0);
 
-  g_assert_cmpint (overflow.count, >, 0);
-  g_assert_cmpint (overflow.first, >, marker.last);
-  assert_near (overflow.first, limit_x, 2);
-  g_assert_cmpint (overflow.last, ==, BAR_WIDTH - 1);
-  assert_near (overflow.count, (13 * GIB - SEED_USABLE) * scale, 2);
+  /* the excess is marked by a band along the bottom, from the marker to
+   * the end of the bar (its rounded corner aside) */
+  for (int x = 0; x < BAR_WIDTH - BAR_HEIGHT / 4; x++)
+    {
+      gboolean band = pixel (surface, x, band_y) == MAGENTA;
+
+      if (x < marker.first)
+        g_assert_false (band);
+      else if (x > marker.last)
+        g_assert_true (band);
+    }
 
   g_assert_cmpint (find_run (surface, y, YELLOW).count, ==, 0);
   g_assert_cmpint (find_run (surface, y, GREY).count, ==, 0);
 
+  cairo_surface_destroy (surface);
+}
+
+/* A part too small for a pixel still shows, as the legend lists it. */
+static void
+test_small_part_shows (void)
+{
+  HrChartData data;
+  cairo_surface_t *surface;
+  int y = BAR_HEIGHT / 2;
+
+  /* 40 GiB over a 12 GiB device: 4 MiB of overhead is 0.06 px */
+  init_data (&data, 38 * GIB, 2 * GIB, 4 << 20, SEED_USABLE, SEED_CAPACITY);
+  surface = render (&data, BAR_WIDTH, BAR_HEIGHT, FALSE, BAR_WIDTH, BAR_HEIGHT);
+  g_assert_cmpint (find_run (surface, y, BLUE).count, >=, 1);
+  g_assert_cmpint (find_run (surface, y, GREEN).count, >, 0);
   cairo_surface_destroy (surface);
 }
 
@@ -578,6 +615,7 @@ main (int   argc,
   g_test_add_func ("/chart-render/part-at", test_part_at);
   g_test_add_func ("/chart-render/bar-pixels", test_bar_pixels);
   g_test_add_func ("/chart-render/overflow-pixels", test_overflow_pixels);
+  g_test_add_func ("/chart-render/small-part-shows", test_small_part_shows);
   g_test_add_func ("/chart-render/legend", test_legend);
   g_test_add_func ("/chart-render/legend-overflow", test_legend_overflow);
   g_test_add_func ("/chart-render/describe", test_describe);

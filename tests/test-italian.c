@@ -64,6 +64,26 @@ test_italian_window (void)
   g_assert_null (strstr (text->str, "Total memory"));
   g_assert_null (strstr (text->str, "Fits comfortably"));
 
+  /* the reason there is no estimate is translated too */
+  {
+    HrCalculator *calc = hr_window_get_calculator (window);
+    HrEngineOptions options = *hr_calculator_get_engine_options (calc);
+
+    options.flash_attn = HR_FLASH_ATTN_OFF;
+    hr_calculator_freeze (calc);
+    hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+    hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (hr_calculator_get_catalog (calc),
+                                                              "q8_0"));
+    hr_calculator_set_engine_options (calc, &options);
+    hr_calculator_thaw (calc);
+    for (int i = 0; i < 50; i++)
+      g_main_context_iteration (NULL, FALSE);
+    g_string_truncate (text, 0);
+    collect_labels (GTK_WIDGET (window), text);
+    assert_shows (text->str, "Nessuna stima");
+    assert_shows (text->str, "llama.cpp richiede la flash attention per una cache V quantizzata");
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

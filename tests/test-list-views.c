@@ -983,6 +983,67 @@ test_lifecycle (void)
   hr_calculator_set_context (first, 8192);
 }
 
+/* vLLM takes the same budget at every context and for every model: the
+ * matrix and the comparison show what varies, the sequences of the
+ * context the KV cache holds at once, coloured as the verdict. */
+static gboolean
+matrix_shows_budget (gpointer data)
+{
+  GtkWidget *row = find_row (data, "FP16 / BF16");
+
+  return row != NULL && find_text (row, "×9.2") != NULL;
+}
+
+static void
+test_vllm_budget (void)
+{
+  g_autoptr(HrCalculator) calculator = seed_calculator ();
+  HrCatalog *catalog = hr_calculator_get_catalog (calculator);
+  GtkWidget *view = hr_matrix_view_new ();
+  GtkWidget *window, *row, *cell;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+
+  hr_calculator_freeze (calculator);
+  hr_calculator_set_engine (calculator, HR_ENGINE_VLLM);
+  hr_calculator_set_precision (calculator, hr_catalog_find_precision (catalog, "fp16"));
+  hr_calculator_set_hardware (calculator, hr_catalog_find_hardware (catalog, "rtx-4090-24gb"));
+  hr_calculator_thaw (calculator);
+
+  g_object_set (view, "calculator", calculator, NULL);
+  window = show_in_window (view);
+  wait_until (matrix_shows_budget, view);
+
+  row = find_row (view, "FP16 / BF16");
+  collect_texts (row, texts);
+  /* the budget, the same at every context, is no longer the cells' text */
+  for (guint i = 0; i < texts->len; i++)
+    g_assert_null (strstr (texts->pdata[i], "21.69"));
+  cell = find_text (row, "×9.2");   /* 8K: comfortable */
+  g_assert_false (gtk_widget_has_css_class (cell, "warning"));
+  g_assert_false (gtk_widget_has_css_class (cell, "error"));
+  g_assert_nonnull (strstr (hr_ui_get_cell_tooltip (cell), "vLLM takes 21.69" NBSP "GiB"));
+  g_assert_nonnull (strstr (hr_ui_get_cell_tooltip (cell), "Fits comfortably"));
+  cell = find_text (row, "×0.6");   /* 128K: one sequence does not fit */
+  g_assert_true (gtk_widget_has_css_class (cell, "error"));
+  g_assert_nonnull (find_text (view, "vLLM and SGLang take the same memory at every context: "
+                                     "their cells show how many sequences of that context "
+                                     "their KV cache holds at once (×)"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+
+  /* the comparison: one budget, a capacity per model */
+  view = hr_compare_view_new ();
+  g_object_set (view, "calculator", calculator, NULL);
+  window = show_in_window (view);
+  wait_for_row (view, "GLM-4-9B-0414");
+  row = find_row (view, "GLM-4-9B-0414");
+  g_assert_nonnull (find_text (row, "×2.3"));
+  g_assert_nonnull (find_text (row, "Fits comfortably"));
+  g_assert_null (find_text (row, "21.69" NBSP "GiB"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -999,6 +1060,7 @@ main (int   argc,
   g_test_add_func ("/list-views/compare-empty", test_compare_empty);
   g_test_add_func ("/list-views/compare-no-fit-no-speed", test_compare_no_fit_no_speed);
   g_test_add_func ("/list-views/matrix-current-precision", test_matrix_current_precision);
+  g_test_add_func ("/list-views/vllm-budget", test_vllm_budget);
   g_test_add_func ("/list-views/lifecycle", test_lifecycle);
 
   return g_test_run ();

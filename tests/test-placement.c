@@ -476,15 +476,53 @@ test_partial_verdicts (void)
                     hr_hardware_get_memory_bytes (s.hardware) - 4 * GIB - e.usable_bytes);
 
   /* an 8 GB Mac cannot hold gpt-oss-20b by moving layers to "RAM": the
-   * GPU already has the pool's usable part */
+   * GPU already has most of the pool, the system (a quarter, 2 GiB) the
+   * rest but for the small host buffers */
   s.model = hr_catalog_find_model (catalog, "openai/gpt-oss-20b");
   s.precision = hr_catalog_find_precision (catalog, "mxfp4");
   s.hardware = hr_catalog_find_hardware (catalog, "apple-m1-8gb");
   s.context = 4096;
   g_assert_true (hr_scenario_estimate (&s, &e, NULL));
-  g_assert_cmpuint (e.ram_usable_bytes, ==, 0);
+  g_assert_cmpuint (e.ram_usable_bytes, ==,
+                    hr_hardware_get_memory_bytes (s.hardware) - 2 * GIB - e.usable_bytes);
   g_assert_false (e.ram_fits);
   g_assert_cmpint (e.verdict, ==, HR_VERDICT_NO_FIT);
+}
+
+/* An 8 GB Mac and an 8 GB card at the same share of their usable memory
+ * get the same verdict: the Mac's small host buffers (the CPU's compute
+ * buffer, the token embeddings) fit the pool the GPU does not wire. */
+static void
+test_unified_same_rule (void)
+{
+  static const guint64 contexts[] = { 2048, 8192, 16384 };
+  static const char * const devices[] = { "apple-m1-8gb", "rtx-3070-8gb" };
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-4B"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 1,
+  };
+  HrEstimate e;
+
+  for (guint d = 0; d < G_N_ELEMENTS (devices); d++)
+    for (guint i = 0; i < G_N_ELEMENTS (contexts); i++)
+      {
+        double share;
+        HrVerdict expected;
+
+        s.hardware = hr_catalog_find_hardware (catalog, devices[d]);
+        s.context = contexts[i];
+        g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+        g_assert_cmpint (e.placement, ==, HR_PLACEMENT_GPU);
+        g_assert_true (e.ram_fits);
+        share = (double) e.per_device_bytes / (double) e.usable_bytes;
+        expected = share <= 0.9 ? HR_VERDICT_COMFORTABLE
+                   : share <= 1.0 ? HR_VERDICT_TIGHT : HR_VERDICT_NO_FIT;
+        g_test_message ("%s at %" G_GUINT64_FORMAT ": %.3f of usable", devices[d],
+                        contexts[i], share);
+        g_assert_cmpint (e.verdict, ==, expected);
+      }
 }
 
 /* Ollama does not spread a model that fits one GPU (unless
@@ -538,6 +576,7 @@ main (int   argc,
   g_test_add_func ("/placement/logs/tied-pipeline", test_log_tied_pipeline);
   g_test_add_func ("/placement/verdicts", test_partial_verdicts);
   g_test_add_func ("/placement/ollama-single-gpu", test_ollama_single_gpu);
+  g_test_add_func ("/placement/unified-same-rule", test_unified_same_rule);
 
   status = g_test_run ();
   g_object_unref (catalog);

@@ -693,6 +693,236 @@ test_impossible_fix (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Settings that cannot be estimated are one state in every view: the
+ * reason, no zeros, no formula of a profile that computed nothing. */
+static void
+test_no_estimate_views (void)
+{
+  static const char * const views[] = { "matrix", "hardware", "compare", "model" };
+  const char *reason = "llama.cpp needs flash attention for a quantized V cache";
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrEngineOptions options;
+
+  set_seed_case (calc);
+  iterate ();
+  /* the model view once kept the valid run's formulas */
+  {
+    g_autofree char *text = view_text (window, "model");
+
+    assert_shows (text, "KV heads \u00d7");
+  }
+
+  options = *hr_calculator_get_engine_options (calc);
+  options.flash_attn = HR_FLASH_ATTN_OFF;
+  hr_calculator_freeze (calc);
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (hr_calculator_get_catalog (calc),
+                                                            "q8_0"));
+  hr_calculator_set_engine_options (calc, &options);
+  hr_calculator_thaw (calc);
+  iterate ();
+  g_assert_false (hr_calculator_get_valid (calc));
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *expected = g_strdup_printf ("No estimate: %s", reason);
+
+      hr_window_show_view (window, views[i]);
+      iterate ();
+      text = view_text (window, views[i]);
+      assert_shows (text, expected);
+      g_assert_null (strstr (text, "0.00\u00a0GiB"));
+    }
+
+  /* the Serving view, for the engine that has no Q8_0 cache */
+  hr_calculator_set_engine (calc, HR_ENGINE_VLLM);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (hr_calculator_get_catalog (calc),
+                                                                "fp16"));
+  hr_window_show_view (window, "serving");
+  iterate ();
+  {
+    g_autofree char *text = view_text (window, "serving");
+
+    assert_shows (text, "No estimate");
+    assert_shows (text, "vLLM has no such KV cache type (it offers FP16/BF16 and FP8)");
+  }
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (hr_calculator_get_catalog (calc),
+                                                                "q4_k_m"));
+  iterate ();
+
+  {
+    g_autofree char *text = view_text (window, "model");
+
+    /* the architecture stays, the formulas go */
+    assert_shows (text, "THUDM/GLM-4-9B-0414");
+    assert_shows (text, "Grouped-query attention");
+    g_assert_null (strstr (text, "KV heads \u00d7"));
+    g_assert_null (strstr (text, "tok/s"));
+  }
+
+  /* the engine is saved: the settings tests expect the default */
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static AdwActionRow *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return ADW_ACTION_ROW (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      AdwActionRow *found = find_row (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The GPUs row names how the engine that answers spreads the model:
+ * under Automatic, the engine it picked; tensor parallelism is vLLM's and
+ * SGLang's, llama.cpp splits layers. */
+static void
+test_gpus_subtitle (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  AdwActionRow *row = find_row (GTK_WIDGET (window), "GPUs");
+  g_autofree char *text = NULL;
+
+  g_assert_nonnull (row);
+  set_seed_case (calc);
+  hr_calculator_set_gpu_count (calc, 2);
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);   /* Q4_K_M: llama.cpp */
+  iterate ();
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (row)));
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==,
+                   "Layer split: whole layers on each GPU");
+  /* the assumptions name the engine Automatic picked, not the generic one */
+  {
+    guint index = 0;
+    GtkWidget *expander = find_nth (hr_window_get_view (window, "overview"),
+                                    GTK_TYPE_EXPANDER, &index);
+
+    gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+    iterate ();
+  }
+  text = view_text (window, "overview");
+  assert_shows (text, "Engine profile: llama.cpp");
+  g_assert_null (strstr (text, "generic"));
+
+  hr_calculator_set_split_mode (calc, HR_SPLIT_ROW);
+  iterate ();
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, "Row split: each layer over every GPU");
+
+  /* the nominal method divides weights and replicates KV heads as
+   * tensor parallelism does */
+  hr_calculator_set_engine (calc, HR_ENGINE_GENERIC);
+  iterate ();
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, "Tensor parallel");
+
+  /* what would fit, under llama.cpp: more devices split by layers */
+  hr_calculator_freeze (calc);
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_split_mode (calc, HR_SPLIT_DEFAULT);
+  hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_set_model (calc, hr_catalog_find_model (hr_calculator_get_catalog (calc),
+                                                        "google/gemma-3-27b-it"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (hr_calculator_get_catalog (calc),
+                                                                "q8_0"));
+  hr_calculator_set_context (calc, 131072);
+  hr_calculator_thaw (calc);
+  iterate ();
+  g_free (text);
+  text = view_text (window, "overview");
+  assert_shows (text, "such devices, whole layers on each");
+  g_assert_null (strstr (text, "tensor parallelism"));
+
+  /* the engine is saved: the settings tests expect the default */
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* An 8 GB Mac and an 8 GB card at a similar share of their usable memory
+ * are worded alike: the Mac's unified pool once failed the host-RAM check
+ * of a model that fits its GPU, "Does not run: system RAM is too small". */
+static void
+test_unified_wording (void)
+{
+  static const char * const devices[][2] = {
+    { "apple-m1-8gb", "Fits comfortably on Apple M1 8GB" },
+    { "rtx-3070-8gb", "Fits comfortably on RTX 3070 8GB" },
+  };
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "Qwen/Qwen3-4B"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "q4_k_m"));
+  hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (catalog, "fp16"));
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_context (calc, 8192);
+  hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_thaw (calc);
+
+  for (guint i = 0; i < G_N_ELEMENTS (devices); i++)
+    {
+      g_autofree char *text = NULL;
+
+      hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, devices[i][0]));
+      iterate ();
+      text = view_text (window, "overview");
+      assert_shows (text, devices[i][1]);
+      g_assert_null (strstr (text, "system RAM is too small"));
+    }
+
+  /* the engine is saved: the settings tests expect the default */
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* vLLM fills its budget whatever the load: its verdict's 90 % is of the
+ * concurrency the cache holds, and the Assumptions say that rule, not the
+ * memory rule its "Fits comfortably" at 92 % of memory would contradict. */
+static void
+test_serving_rule_text (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *text = NULL;
+  guint index = 0;
+  GtkWidget *expander;
+
+  set_seed_case (calc);
+  hr_calculator_freeze (calc);
+  hr_calculator_set_engine (calc, HR_ENGINE_VLLM);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "fp16"));
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-4090-24gb"));
+  hr_calculator_thaw (calc);
+  iterate ();
+  expander = find_nth (hr_window_get_view (window, "overview"), GTK_TYPE_EXPANDER, &index);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+  iterate ();
+  text = view_text (window, "overview");
+  assert_shows (text, "Fits comfortably on RTX 4090 24GB");
+  assert_shows (text, "“Fits comfortably” while the parallel sequences are at most 90 % "
+                      "of those the KV cache holds at once");
+  g_assert_null (strstr (text, "of usable memory; “tight”"));
+
+  /* the engine is saved: the settings tests expect the default */
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GSettings *
 app_settings (void)
 {
@@ -838,6 +1068,10 @@ main (int   argc,
   g_test_add_func ("/window/gpu-layers-control", test_gpu_layers_control);
   g_test_add_func ("/window/prompt-presets", test_prompt_presets);
   g_test_add_func ("/window/impossible-fix", test_impossible_fix);
+  g_test_add_func ("/window/no-estimate-views", test_no_estimate_views);
+  g_test_add_func ("/window/gpus-subtitle", test_gpus_subtitle);
+  g_test_add_func ("/window/unified-wording", test_unified_wording);
+  g_test_add_func ("/window/serving-rule-text", test_serving_rule_text);
   g_test_add_func ("/window/settings-restored", test_settings_restored);
   g_test_add_func ("/window/settings-fallback", test_settings_fallback);
   g_test_add_func ("/window/settings-saved", test_settings_saved);

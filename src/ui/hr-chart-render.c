@@ -30,6 +30,8 @@
 #define BAR_RADIUS      6.0
 #define MARKER_WIDTH    2.0
 #define MARKER_OVERHANG 3.0   /* below the bar */
+#define MIN_SEGMENT     2.0   /* a part of a few bytes still shows */
+#define EXCESS_BAND     0.3   /* the excess: a band this share of the bar high */
 #define LABEL_GAP       3.0   /* between the limit label and the bar */
 #define LABEL_SPACING   5.0   /* between the limit label and the marker */
 #define LEGEND_GAP      12.0  /* between the bar and the legend */
@@ -568,19 +570,33 @@ draw_bar (cairo_t           *cr,
 
   for (guint i = 0; i < 4; i++)
     {
-      if (segments[i].width <= 0.0)
+      guint64 bytes[3] = { data->weights_bytes, data->kv_bytes, data->overhead_bytes };
+      double segment_x = segments[i].x;
+      double segment_width = segments[i].width;
+
+      /* the legend lists every part: none may vanish for being small,
+       * nor past the bar's end */
+      if (i < 3 && bytes[i] > 0 && segment_width < MIN_SEGMENT)
+        {
+          segment_width = MIN_SEGMENT;
+          segment_x = MIN (segment_x, width - MIN_SEGMENT);
+        }
+      if (segment_width <= 0.0)
         continue;
       set_source (cr, colors[i], 1.0);
-      cairo_rectangle (cr, segments[i].x, bar_y, segments[i].width, bar_height);
+      cairo_rectangle (cr, segment_x, bar_y, segment_width, bar_height);
       cairo_fill (cr);
     }
 
+  /* Past the limit every part stays drawn to scale; the excess is marked
+   * by a band along the bottom of the bar. */
   if (hr_chart_data_is_overflowing (data))
     {
       double end = segments[2].x + segments[2].width;
+      double band = MAX (MIN_SEGMENT, round (bar_height * EXCESS_BAND));
 
       set_source (cr, &data->overflow, 1.0);
-      cairo_rectangle (cr, limit_x, bar_y, end - limit_x, bar_height);
+      cairo_rectangle (cr, limit_x, bar_y + bar_height - band, end - limit_x, band);
       cairo_fill (cr);
     }
 

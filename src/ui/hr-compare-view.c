@@ -37,6 +37,8 @@ struct _HrCompareView
 
   /* template children */
   GtkLabel *caption_label;
+  GtkLabel *status_label;
+  GtkLabel *budget_label;
   GtkStack *stack;
   GtkColumnView *column_view;
   GtkSortListModel *sort_model;
@@ -138,7 +140,17 @@ update_cell (HrTableView *table,
         g_autofree char *tooltip = NULL;
 
         text = valid ? hr_format_size (total, units) : g_strdup ("—");
-        if (valid && per_device != total)
+        if (valid && hr_ui_engine_has_budget (hr_comparison_row_get_engine (row)))
+          {
+            /* every model gets the same budget: the cache's capacity differs */
+            g_free (text);
+            text = hr_ui_format_concurrency (hr_comparison_row_get_max_concurrency (row));
+            tooltip = hr_ui_budget_tooltip (hr_comparison_row_get_engine (row), total,
+                                            hr_comparison_row_get_kv_capacity_tokens (row),
+                                            hr_comparison_row_get_max_concurrency (row),
+                                            hr_comparison_row_get_context (row), units);
+          }
+        else if (valid && per_device != total)
           {
             g_autofree char *size = hr_format_size (per_device, units);
 
@@ -302,6 +314,7 @@ update_caption (HrCompareView *self)
   g_autofree char *device = NULL;
   HrPrecision *precision;
   HrHardware *hardware;
+  guint engine = HR_ENGINE_GENERIC;
   guint gpus;
 
   if (calculator == NULL)
@@ -329,6 +342,8 @@ update_caption (HrCompareView *self)
                                "Double-click a model to use it."),
                              precision != NULL ? hr_precision_get_label (precision) : "—",
                              context, device);
+  g_object_get (calculator, "engine-used", &engine, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->budget_label), hr_ui_engine_has_budget (engine));
   gtk_label_set_text (self->caption_label, caption);
 }
 
@@ -400,6 +415,8 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
                                                "/io/github/headroom_app/Headroom/"
                                                "ui/hr-compare-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, caption_label);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, budget_label);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, stack);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, column_view);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, sort_model);
@@ -430,6 +447,7 @@ hr_compare_view_init (HrCompareView *self)
   fits_sorter = gtk_custom_sorter_new (compare_verdicts, NULL, NULL);
   gtk_column_view_column_set_sorter (self->fits_column, GTK_SORTER (fits_sorter));
 
+  hr_table_view_set_status_label (table, self->status_label);
   hr_table_view_set_column_view (table, self->column_view, self->sort_model, NULL, self->stack);
 }
 

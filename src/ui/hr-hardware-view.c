@@ -49,6 +49,7 @@ struct _HrHardwareView
 
   /* template children */
   GtkLabel *caption_label;
+  GtkLabel *status_label;
   GtkSearchEntry *search_entry;
   GtkDropDown *vendor_dropdown;
   GtkStringList *vendor_list;
@@ -659,6 +660,7 @@ hr_hardware_view_class_init (HrHardwareViewClass *klass)
                                                "/io/github/headroom_app/Headroom/"
                                                "ui/hr-hardware-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, caption_label);
+  gtk_widget_class_bind_template_child (widget_class, HrHardwareView, status_label);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, vendor_dropdown);
   gtk_widget_class_bind_template_child (widget_class, HrHardwareView, vendor_list);
@@ -719,6 +721,7 @@ hr_hardware_view_init (HrHardwareView *self)
   self->filter = gtk_custom_filter_new (filter_row, self, NULL);
   gtk_filter_list_model_set_filter (self->filter_model, GTK_FILTER (self->filter));
 
+  hr_table_view_set_status_label (table, self->status_label);
   hr_table_view_set_column_view (table, self->column_view, self->sort_model, self->filter_model,
                                  self->stack);
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->column_view));

@@ -56,6 +56,8 @@ struct _HrMatrixView
 
   /* template children */
   GtkLabel *caption_label;
+  GtkLabel *status_label;
+  GtkLabel *budget_label;
   GtkEntry *contexts_entry;
   GtkColumnView *column_view;
   GtkSortListModel *sort_model;
@@ -235,7 +237,14 @@ update_cell (HrTableView *table,
       break;
 
     case CELL_WEIGHTS:
-      text = hr_format_size (hr_matrix_row_get_weights_bytes (row), units);
+      /* no context of the row could be estimated: no weights either */
+      if (hr_matrix_row_get_weights_bytes (row) > 0)
+        text = hr_format_size (hr_matrix_row_get_weights_bytes (row), units);
+      else
+        {
+          text = g_strdup ("—");
+          tooltip = _("These settings cannot be estimated");
+        }
       break;
 
     case CELL_TOTAL:
@@ -245,7 +254,22 @@ update_cell (HrTableView *table,
                          hr_matrix_row_get_valid (row, index);
         HrVerdict verdict = valid ? hr_matrix_row_get_verdict (row, index) : HR_VERDICT_NO_FIT;
 
-        if (valid)
+        if (valid && hr_ui_engine_has_budget (hr_matrix_row_get_engine (row, index)))
+          {
+            g_autofree char *budget = NULL;
+
+            /* the same budget at every context: what varies is how many
+             * sequences of the context the cache holds */
+            text = hr_ui_format_concurrency (hr_matrix_row_get_max_concurrency (row, index));
+            budget = hr_ui_budget_tooltip (hr_matrix_row_get_engine (row, index),
+                                           hr_matrix_row_get_total_bytes (row, index),
+                                           hr_matrix_row_get_kv_capacity_tokens (row, index),
+                                           hr_matrix_row_get_max_concurrency (row, index),
+                                           hr_matrix_get_context (matrix, index), units);
+            tooltip = tooltip_owned = g_strdup_printf ("%s\n%s", budget,
+                                                       self->verdict_tooltips[verdict]);
+          }
+        else if (valid)
           {
             text = hr_format_size (hr_matrix_row_get_total_bytes (row, index), units);
             tooltip = self->verdict_tooltips[verdict];
@@ -474,6 +498,7 @@ update_caption (HrMatrixView *self)
   g_autofree char *device = NULL;
   HrKvType *kv_type;
   HrHardware *hardware;
+  HrEngine engine;
   guint gpus;
 
   if (calculator == NULL)
@@ -501,6 +526,10 @@ update_caption (HrMatrixView *self)
                              hr_calculator_get_batch (calculator),
                              kv_type != NULL ? hr_kv_type_get_label (kv_type) : "—",
                              device);
+  /* Automatic runs BF16, FP8, AWQ and GPTQ rows on vLLM */
+  engine = hr_calculator_get_engine (calculator);
+  gtk_widget_set_visible (GTK_WIDGET (self->budget_label),
+                          engine == HR_ENGINE_AUTO || hr_ui_engine_has_budget (engine));
   gtk_label_set_text (self->caption_label, caption);
 }
 
@@ -682,6 +711,8 @@ hr_matrix_view_class_init (HrMatrixViewClass *klass)
                                                "/io/github/headroom_app/Headroom/"
                                                "ui/hr-matrix-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrMatrixView, caption_label);
+  gtk_widget_class_bind_template_child (widget_class, HrMatrixView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, HrMatrixView, budget_label);
   gtk_widget_class_bind_template_child (widget_class, HrMatrixView, contexts_entry);
   gtk_widget_class_bind_template_child (widget_class, HrMatrixView, column_view);
   gtk_widget_class_bind_template_child (widget_class, HrMatrixView, sort_model);
@@ -715,6 +746,7 @@ hr_matrix_view_init (HrMatrixView *self)
 
   sorter = gtk_custom_sorter_new (compare_tiers, NULL, NULL);
   gtk_column_view_column_set_sorter (self->tier_column, GTK_SORTER (sorter));
+  hr_table_view_set_status_label (table, self->status_label);
   hr_table_view_set_column_view (table, self->column_view, self->sort_model, NULL, NULL);
   contexts_entry_changed_cb (self, GTK_EDITABLE (self->contexts_entry));
 }

@@ -33,6 +33,10 @@ struct _HrModelView
 
 G_DEFINE_FINAL_TYPE (HrModelView, hr_model_view, HR_TYPE_VIEW)
 
+/* The formula group's description (also in the template, for xgettext). */
+#define FORMULA_DESCRIPTION \
+  N_("Each formula with the current values, so you can check the arithmetic")
+
 enum {
   ARCH_CHECKPOINT,
   ARCH_OLLAMA,
@@ -234,12 +238,26 @@ update (HrView *view)
   if (calculator == NULL)
     return;
   model = hr_calculator_get_model (calculator);
-  if (model == NULL || !hr_calculator_get_valid (calculator))
+  if (model == NULL)
     return;
 
+  /* the architecture is the model's, estimable or not */
   update_arch (self, model);
-  update_formulas (self);
   update_file_types (self, model);
+  if (hr_calculator_get_valid (calculator))
+    {
+      adw_preferences_group_set_description (self->formula_group, _(FORMULA_DESCRIPTION));
+      update_formulas (self);
+    }
+  else
+    {
+      g_autofree char *text = hr_ui_no_estimate_text (calculator);
+
+      /* no profile computed anything: no formula, the reason instead */
+      adw_preferences_group_set_description (self->formula_group, text);
+      for (guint i = 0; i < HR_N_FORMULAS; i++)
+        gtk_widget_set_visible (g_ptr_array_index (self->formula_rows, i), FALSE);
+    }
 }
 
 static void

@@ -273,7 +273,13 @@ update_fix (HrOverview       *self,
       }
   gtk_widget_set_visible (self->fix_button, label != NULL);
   if (label != NULL)
-    gtk_button_set_label (GTK_BUTTON (self->fix_button), label);
+    {
+      gtk_button_set_label (GTK_BUTTON (self->fix_button), label);
+      /* on a phone the reason and the button share 300 pixels */
+      gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (self->fix_button))), TRUE);
+      gtk_label_set_justify (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (self->fix_button))),
+                             GTK_JUSTIFY_CENTER);
+    }
 }
 
 static void
@@ -351,7 +357,16 @@ update_advice (HrOverview       *self,
                                                        hr_kv_type_get_label (advice.kv_type));
       g_string_append_printf (text, "\n• %s", line);
     }
-  if (advice.gpus > 0)
+  if (advice.gpus > 0 && (e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA))
+    {
+      /* llama.cpp splits layers, not tensors */
+      g_autofree char *line =
+        g_markup_printf_escaped (ngettext ("%u such device, whole layers on each",
+                                           "%u such devices, whole layers on each",
+                                           advice.gpus), advice.gpus);
+      g_string_append_printf (text, "\n• %s", line);
+    }
+  else if (advice.gpus > 0)
     {
       g_autofree char *line =
         g_markup_printf_escaped (ngettext ("%u such device with tensor parallelism",
@@ -528,9 +543,11 @@ append_engine_assumptions (GString          *text,
                                       "several GPUs, whole layers in proportion to their "
                                       "memory (split mode “layer”), which adds memory but "
                                       "not speed. System RAM keeps %.0f GiB for the "
-                                      "system; unless you give yours, it is assumed "
-                                      "%.0f GiB at %.1f GB/s."),
+                                      "system (on Apple silicon at most %.0f %% of the "
+                                      "pool, beside the GPU’s share); unless you give "
+                                      "yours, it is assumed %.0f GiB at %.1f GB/s."),
                               HR_FIT_TARGET_MIB, HR_RAM_SYSTEM_RESERVE_GIB,
+                              HR_RAM_UNIFIED_RESERVE_SHARE * 100,
                               HR_RAM_DEFAULT_GIB, HR_RAM_DEFAULT_BANDWIDTH_GBPS);
       break;
     case HR_ENGINE_VLLM:
@@ -592,9 +609,18 @@ update_assumptions (HrOverview *self)
                           HR_DISCRETE_RESERVE_GIB, HR_UNIFIED_GPU_SHARE * 100,
                           HR_UNIFIED_GPU_SHARE_SMALL * 100, HR_UNIFIED_SMALL_MEMORY_GIB);
   g_string_append_c (text, '\n');
-  g_string_append_printf (text, _("“Fits comfortably” up to %.0f %% of usable memory; "
-                                  "“tight” up to 100 %%."),
-                          HR_COMFORTABLE_FRACTION * 100);
+  if (hr_ui_engine_has_budget (e->engine))
+    /* vLLM and SGLang fill their budget whatever the load (hr_serving_verdict) */
+    g_string_append_printf (text, _("“Fits comfortably” while the parallel sequences are "
+                                    "at most %.0f %% of those the KV cache holds at once "
+                                    "at this context; “tight” beyond (requests wait); "
+                                    "“does not fit” when one sequence of the context does "
+                                    "not fit."),
+                            HR_COMFORTABLE_FRACTION * 100);
+  else
+    g_string_append_printf (text, _("“Fits comfortably” up to %.0f %% of usable memory; "
+                                    "“tight” up to 100 %%."),
+                            HR_COMFORTABLE_FRACTION * 100);
   g_string_append_c (text, '\n');
   if (e->prefill_tokens_per_s > 0)
     g_string_append_printf (text, _("Speed: decode reads every active weight at %.0f %% of "

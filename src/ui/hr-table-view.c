@@ -44,6 +44,7 @@ typedef struct
   GtkSortListModel *sort_model;
   GtkFilterListModel *filter_model;
   GtkStack *stack;
+  GtkLabel *status_label;
 } HrTableViewPrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (HrTableView, hr_table_view, HR_TYPE_VIEW)
@@ -229,6 +230,18 @@ hr_table_view_refresh (HrView *view)
   HrTableView *self = HR_TABLE_VIEW (view);
   HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
   guint units = hr_view_get_units (view);
+  HrCalculator *calculator = hr_view_get_calculator (view);
+
+  /* Settings that cannot be estimated: every row says so, the reason once
+   * above them. */
+  if (priv->status_label != NULL)
+    {
+      gboolean invalid = calculator != NULL && !hr_calculator_get_valid (calculator);
+      g_autofree char *text = invalid ? hr_ui_no_estimate_text (calculator) : NULL;
+
+      gtk_label_set_text (priv->status_label, text ? text : "");
+      gtk_widget_set_visible (GTK_WIDGET (priv->status_label), invalid);
+    }
 
   if (priv->cells_replaced || priv->cell_units != units)
     {
@@ -293,6 +306,26 @@ hr_table_view_init (HrTableView *self)
   HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
 
   priv->bound_cells = g_hash_table_new (NULL, NULL);
+}
+
+/**
+ * hr_table_view_set_status_label:
+ * @label: the template's label for "No estimate" and its reason
+ *
+ * Called once from the subclass's init; the label shows only while the
+ * calculator's settings cannot be estimated.
+ */
+void
+hr_table_view_set_status_label (HrTableView *self,
+                                GtkLabel    *label)
+{
+  HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
+
+  g_return_if_fail (HR_IS_TABLE_VIEW (self));
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  priv->status_label = label;
+  gtk_widget_set_visible (GTK_WIDGET (label), FALSE);
 }
 
 /**
@@ -466,7 +499,7 @@ hr_table_cell_verdict_update (GtkWidget *cell,
   g_autofree char *icon_name = hr_ui_verdict_icon (NULL, verdict);
   g_autofree char *text = NULL;
 
-  text = valid ? hr_ui_format_verdict (NULL, verdict) : g_strdup (_("Cannot estimate"));
+  text = valid ? hr_ui_format_verdict (NULL, verdict) : g_strdup (_("No estimate"));
   hr_ui_image_set_icon_name (GTK_IMAGE (icon), valid ? icon_name : NULL);
   hr_ui_inscription_set_text (GTK_INSCRIPTION (label), text);
   hr_table_cell_set_verdict_class (cell, verdict, valid);

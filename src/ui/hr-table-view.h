@@ -49,6 +49,8 @@ struct _HrTableViewClass
   gpointer padding[6];
 };
 
+void                hr_table_view_set_status_label  (HrTableView         *self,
+                                                     GtkLabel            *label);
 void                hr_table_view_set_column_view   (HrTableView         *self,
                                                      GtkColumnView       *column_view,
                                                      GtkSortListModel    *sort_model,

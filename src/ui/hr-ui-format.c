@@ -77,6 +77,59 @@ hr_ui_format_params (gpointer self,
   return hr_format_params (params);
 }
 
+/* Below this, one decimal: ×0.4, ×5.2; above, whole sequences: ×52. */
+#define CONCURRENCY_DECIMALS_BELOW 10.0
+/* Below this the cache holds nothing worth a decimal. */
+#define CONCURRENCY_NONE 0.05
+
+gboolean
+hr_ui_engine_has_budget (HrEngine engine)
+{
+  return engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG;
+}
+
+char *
+hr_ui_format_concurrency (double max_concurrency)
+{
+  /* no room for the cache at all: ×0, not ×0.0 */
+  int decimals = max_concurrency < CONCURRENCY_NONE ? 0
+                 : max_concurrency < CONCURRENCY_DECIMALS_BELOW ? 1 : 0;
+
+  /* TRANSLATORS: how many sequences of a context fit at once, "×5.2" */
+  return g_strdup_printf (_("×%.*f"), decimals, MAX (max_concurrency, 0.0));
+}
+
+char *
+hr_ui_budget_tooltip (HrEngine engine,
+                      guint64  total_bytes,
+                      guint64  kv_capacity_tokens,
+                      double   max_concurrency,
+                      guint64  context,
+                      guint    units)
+{
+  g_autofree char *total = hr_format_size (total_bytes, units);
+  g_autofree char *capacity = hr_format_tokens (kv_capacity_tokens);
+  g_autofree char *tokens = hr_format_tokens (context);
+  const char *name = engine == HR_ENGINE_SGLANG ? "SGLang" : "vLLM";
+
+  /* TRANSLATORS: tooltip of a table cell under vLLM or SGLang: the engine,
+   * its fixed memory, the tokens its KV cache holds, how many sequences of
+   * the context that is, the context; "vLLM takes 21.69 GiB at every
+   * context; its KV cache holds 170,512 tokens: 5.2 sequences of 32,768
+   * tokens at once" */
+  return g_strdup_printf (_("%s takes %s at every context; its KV cache holds %s tokens: "
+                            "%.1f sequences of %s tokens at once"),
+                          name, total, capacity, MAX (max_concurrency, 0.0), tokens);
+}
+
+char *
+hr_ui_no_estimate_text (HrCalculator *calculator)
+{
+  /* TRANSLATORS: %s is the reason, e.g. "llama.cpp needs flash attention
+   * for a quantized V cache" */
+  return g_strdup_printf (_("No estimate: %s"), hr_calculator_get_error_message (calculator));
+}
+
 char *
 hr_ui_format_verdict (gpointer  self,
                       HrVerdict verdict)

@@ -38,6 +38,22 @@ char *hr_ui_format_bpw         (gpointer self, double bpw);
 char *hr_ui_format_params      (gpointer self, double params);
 /* "Fits comfortably" / "Tight" / "Does not fit" (translated) */
 char *hr_ui_format_verdict     (gpointer self, HrVerdict verdict);
+/* "No estimate: llama.cpp needs flash attention for a quantized V cache":
+ * the calculator's one state when its settings cannot be estimated */
+char *hr_ui_no_estimate_text   (HrCalculator *calculator);
+/* vLLM and SGLang take a fixed budget whatever the context: tables show
+ * how many sequences of the context their KV cache holds at once. */
+gboolean hr_ui_engine_has_budget (HrEngine engine);
+/* "×5.2" */
+char *hr_ui_format_concurrency (double max_concurrency);
+/* "vLLM takes 21.69 GiB at every context; its KV cache holds 170,512
+ * tokens: 5.2 sequences of 32,768 tokens at once" */
+char *hr_ui_budget_tooltip     (HrEngine engine,
+                                guint64  total_bytes,
+                                guint64  kv_capacity_tokens,
+                                double   max_concurrency,
+                                guint64  context,
+                                guint    units);
 /* "success" / "warning" / "error": a CSS class name for the verdict */
 char *hr_ui_verdict_css_class  (gpointer self, HrVerdict verdict);
 /* "emblem-ok-symbolic" / "dialog-warning-symbolic" / "dialog-error-symbolic" */

@@ -126,6 +126,30 @@ hardware_search (gpointer item)
   return g_utf8_strdown (text, -1);
 }
 
+/* Template closure: how the engine that answers (Automatic's pick
+ * included) spreads the model over the GPUs. */
+static char *
+window_gpus_subtitle (gpointer self,
+                      guint    engine,
+                      guint    split_mode)
+{
+  switch (engine)
+    {
+    case HR_ENGINE_LLAMACPP:
+    case HR_ENGINE_OLLAMA:
+      if (split_mode == HR_SPLIT_ROW)
+        return g_strdup (_("Row split: each layer over every GPU"));
+      if (split_mode == HR_SPLIT_NONE)
+        return g_strdup (_("Split mode None: one GPU holds the model"));
+      return g_strdup (_("Layer split: whole layers on each GPU"));
+    case HR_ENGINE_VLLM:
+    case HR_ENGINE_SGLANG:
+    case HR_ENGINE_GENERIC:   /* the seed page's method counts tensor parallelism */
+    default:
+      return g_strdup (_("Tensor parallel"));
+    }
+}
+
 /* Template closure: what each engine profile assumes. */
 static char *
 window_engine_subtitle (gpointer self,
@@ -436,6 +460,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, serving_slot);
   gtk_widget_class_bind_template_callback_full (widget_class, "model_subtitle",
                                                 G_CALLBACK (window_model_subtitle));
+  gtk_widget_class_bind_template_callback_full (widget_class, "gpus_subtitle",
+                                                G_CALLBACK (window_gpus_subtitle));
   gtk_widget_class_bind_template_callback_full (widget_class, "engine_subtitle",
                                                 G_CALLBACK (window_engine_subtitle));
   gtk_widget_class_bind_template_callback_full (widget_class, "catalog_precisions",

@@ -65,6 +65,11 @@ G_BEGIN_DECLS
 /* What the operating system, the desktop and a browser keep of system
  * memory: the model may use the rest. */
 #define HR_RAM_SYSTEM_RESERVE_GIB        4.0
+/* On unified memory at most this share of the pool: macOS on an 8 GB Mac
+ * runs in about 2 GiB, and a 4 GiB reserve on top of the GPU's wired two
+ * thirds would leave a model that fits the GPU no room for its small
+ * host buffers — a verdict no discrete card at the same share gets. */
+#define HR_RAM_UNIFIED_RESERVE_SHARE     0.25
 
 /* The share of theoretical RAM bandwidth a CPU reaches reading weights:
  * STREAM-class benchmarks reach 0.75–0.9 on desktops, llama.cpp's CPU

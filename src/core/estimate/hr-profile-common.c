@@ -148,7 +148,8 @@ hr_profile_ram (const HrEstimateInput *input,
   /* On unified memory the GPU's share of the pool is not the CPU's too:
    * layers left to the CPU get what the GPU and the system leave. */
   if (device->kind == HR_DEVICE_UNIFIED)
-    reserve += (double) hr_device_usable_bytes (device);
+    reserve = MIN (reserve, HR_RAM_UNIFIED_RESERVE_SHARE * (double) device->memory_bytes) +
+              (double) hr_device_usable_bytes (device);
   result->ram_usable_bytes = (double) result->ram_bytes > reserve
                              ? result->ram_bytes - (guint64) reserve : 0;
 }

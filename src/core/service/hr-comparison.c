@@ -29,6 +29,10 @@ struct _HrComparisonRow
   gboolean is_current;
   gboolean valid;
   HrVerdict verdict;
+  HrEngine engine;             /* the profile that answered */
+  double max_concurrency;      /* vLLM, SGLang */
+  guint64 kv_capacity_tokens;
+  guint64 context;
 };
 
 struct _HrComparison
@@ -139,6 +143,10 @@ row_update (HrComparisonRow  *self,
   self->max_context_past_trained = self->valid && estimate.max_context_past_trained;
   self->decode_tokens_per_s = estimate.decode_tokens_per_s;
   self->verdict = self->valid ? estimate.verdict : HR_VERDICT_NO_FIT;
+  self->engine = hr_scenario_engine (&scenario);
+  self->max_concurrency = estimate.max_concurrency;
+  self->kv_capacity_tokens = estimate.kv_capacity_tokens;
+  self->context = scenario.context;
   self->is_current = self->model == base->model;
 
   hr_fields_notify_changes (self, &previous, row_fields, G_N_ELEMENTS (row_fields),
@@ -281,3 +289,9 @@ ROW_GETTER (guint64, max_context, 0)
 ROW_GETTER (gboolean, max_context_unbounded, FALSE)
 ROW_GETTER (gboolean, max_context_past_trained, FALSE)
 ROW_GETTER (gboolean, is_current, FALSE)
+/* The engine that answered; with vLLM and SGLang the total is a fixed
+ * budget and the KV cache's capacity is what differs between models. */
+ROW_GETTER (HrEngine, engine, HR_ENGINE_GENERIC)
+ROW_GETTER (double, max_concurrency, 0)
+ROW_GETTER (guint64, kv_capacity_tokens, 0)
+ROW_GETTER (guint64, context, 0)

@@ -25,6 +25,9 @@ typedef struct
   guint64 total_bytes;
   HrVerdict verdict;
   gboolean valid;
+  HrEngine engine;           /* the profile that answered */
+  double max_concurrency;    /* vLLM, SGLang: sequences of the context at once */
+  guint64 kv_capacity_tokens;
 } Cell;
 
 struct _HrMatrixRow
@@ -153,6 +156,9 @@ row_update (HrMatrixRow       *self,
       cell->valid = hr_scenario_estimate (&scenario, &estimate, NULL);
       cell->total_bytes = estimate.total_bytes;
       cell->verdict = estimate.verdict;
+      cell->engine = hr_scenario_engine (&scenario);
+      cell->max_concurrency = estimate.max_concurrency;
+      cell->kv_capacity_tokens = estimate.kv_capacity_tokens;
       if (cell->valid)
         weights = estimate.weights_bytes;
     }
@@ -444,6 +450,37 @@ hr_matrix_row_get_valid (HrMatrixRow *self,
   g_return_val_if_fail (HR_IS_MATRIX_ROW (self), FALSE);
   g_return_val_if_fail (index < MAX_CONTEXTS, FALSE);
   return self->cells[index].valid;
+}
+
+/* The engine that computed a cell: under Automatic it may differ from row
+ * to row (vLLM for BF16, llama.cpp for GGUF). */
+HrEngine
+hr_matrix_row_get_engine (HrMatrixRow *self,
+                          guint        index)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), HR_ENGINE_GENERIC);
+  g_return_val_if_fail (index < MAX_CONTEXTS, HR_ENGINE_GENERIC);
+  return self->cells[index].engine;
+}
+
+/* vLLM and SGLang: how many sequences of the cell's context the KV cache
+ * holds at once (their total is the same fixed budget at every context). */
+double
+hr_matrix_row_get_max_concurrency (HrMatrixRow *self,
+                                   guint        index)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), 0.0);
+  g_return_val_if_fail (index < MAX_CONTEXTS, 0.0);
+  return self->cells[index].max_concurrency;
+}
+
+guint64
+hr_matrix_row_get_kv_capacity_tokens (HrMatrixRow *self,
+                                      guint        index)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), 0);
+  g_return_val_if_fail (index < MAX_CONTEXTS, 0);
+  return self->cells[index].kv_capacity_tokens;
 }
 
 HrHardware *

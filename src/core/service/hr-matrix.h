@@ -38,6 +38,12 @@ HrVerdict      hr_matrix_row_get_verdict     (HrMatrixRow   *self,
                                               guint          index);
 gboolean       hr_matrix_row_get_valid       (HrMatrixRow   *self,
                                               guint          index);
+HrEngine       hr_matrix_row_get_engine      (HrMatrixRow   *self,
+                                              guint          index);
+double         hr_matrix_row_get_max_concurrency (HrMatrixRow *self,
+                                                  guint        index);
+guint64        hr_matrix_row_get_kv_capacity_tokens (HrMatrixRow *self,
+                                                     guint        index);
 HrHardware    *hr_matrix_row_get_tier        (HrMatrixRow   *self);
 
 G_END_DECLS

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "hr-parallel-layout.h"
 #include "hr-profile-common.h"
 #include "hr-estimate-constants.h"
@@ -124,8 +126,9 @@ hr_profile_serving_check (const HrEstimateInput  *input,
     {
       result->fix = HR_FIX_ENGINE_AUTO;
       return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
-                              "%s serves safetensors checkpoints; GGUF files are "
-                              "llama.cpp's", engine);
+                              /* TRANSLATORS: %s is vLLM or SGLang */
+                              _("%s serves safetensors checkpoints; GGUF files are "
+                                "llama.cpp's"), engine);
     }
   if (!hr_layout_resolve (input, layout, error))
     return FALSE;
@@ -134,15 +137,17 @@ hr_profile_serving_check (const HrEstimateInput  *input,
       result->fix = HR_FIX_GPU_COUNT;
       result->fix_gpus = hr_vllm_nearest_tp (model, layout->tp) * layout->pp * layout->dp;
       return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
-                              "%s needs the %u attention heads (and %u KV heads) to divide "
-                              "evenly over the tensor-parallel GPUs; %u do not",
+                              /* TRANSLATORS: vLLM or SGLang, heads, KV heads, GPUs */
+                              _("%s needs the %u attention heads (and %u KV heads) to "
+                                "divide evenly over the tensor-parallel GPUs; %u do not"),
                               engine, model->n_heads, model->n_kv_heads, layout->tp);
     }
   if (!kv_type_supported (input->kv_bytes_per_element))
     {
       result->fix = HR_FIX_KV_FP16;
       return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
-                              "%s has no such KV cache type (it offers FP16/BF16 and FP8)",
+                              /* TRANSLATORS: %s is vLLM or SGLang */
+                              _("%s has no such KV cache type (it offers FP16/BF16 and FP8)"),
                               engine);
     }
   return TRUE;

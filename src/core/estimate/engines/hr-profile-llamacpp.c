@@ -266,12 +266,12 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
     {
       result->fix = HR_FIX_ENGINE_AUTO;
       return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
-                              "llama.cpp reads GGUF files; AWQ, GPTQ and FP8 checkpoints "
-                              "are served by vLLM");
+                              _("llama.cpp reads GGUF files; AWQ, GPTQ and FP8 checkpoints "
+                                "are served by vLLM"));
     }
   if (input->n_gpus > HR_MAX_DEVICES)
     return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
-                            "llama.cpp uses at most %d GPUs", HR_MAX_DEVICES);
+                            _("llama.cpp uses at most %d GPUs"), HR_MAX_DEVICES);
   if (input->placement.gpu_layers_fixed &&
       input->placement.gpu_layers > model->n_layers + 1)
     return hr_profile_fail (error, HR_ESTIMATE_ERROR_INVALID,
@@ -431,7 +431,7 @@ llamacpp_launch (const HrEstimateInput  *input,
     {
       *fix = HR_FIX_FLASH_ATTN_ON;
       return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
-                              "llama.cpp needs flash attention for a quantized V cache");
+                              _("llama.cpp needs flash attention for a quantized V cache"));
     }
   *n_ctx = context * input->batch;
   return TRUE;

@@ -1,0 +1,306 @@
+/* test-narrow.c — the window fits a phone: 360 pixels wide
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs under xvfb-run with GTK_A11Y=none, GSK_RENDERER=cairo,
+ * GSETTINGS_BACKEND=memory and G_DEBUG=fatal-criticals.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "hr-window.h"
+
+/* GNOME's narrowest supported width (a phone in portrait). */
+#define NARROW_WIDTH 360
+#define NARROW_HEIGHT 720
+/* Widgets wider than this are named on failure: the window adds its frame
+ * to its content. */
+#define REPORT_WIDTH (NARROW_WIDTH - 40)
+#define MIDDLE_WIDTH 520
+#define WIDE_WIDTH 1280
+#define WIDE_HEIGHT 800
+
+static const char * const views[] = {
+  "overview", "matrix", "hardware", "model", "commands", "compare", "serving",
+};
+
+/* The default estimate, and the two impossible ones whose one fix is a
+ * button beside the reason. */
+enum {
+  STATE_DEFAULT,
+  STATE_VLLM,
+  STATE_NO_FLASH,
+  STATE_VLLM_GGUF,
+  N_STATES
+};
+
+static const char * const state_names[N_STATES] = {
+  "the default", "vLLM on two GPUs", "a quantized V cache without flash attention",
+  "vLLM with a GGUF",
+};
+
+static void
+set_state (HrCalculator *calc,
+           guint         state)
+{
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  HrEngineOptions options = *hr_calculator_get_engine_options (calc);
+
+  options.flash_attn = state == STATE_NO_FLASH ? HR_FLASH_ATTN_OFF : HR_FLASH_ATTN_DEFAULT;
+  hr_calculator_freeze (calc);
+  hr_calculator_set_engine (calc, state == STATE_NO_FLASH ? HR_ENGINE_LLAMACPP
+                                  : state == STATE_VLLM_GGUF || state == STATE_VLLM
+                                  ? HR_ENGINE_VLLM : HR_ENGINE_AUTO);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, state == STATE_VLLM
+                                                                         ? "fp16" : "q4_k_m"));
+  hr_calculator_set_gpu_count (calc, state == STATE_VLLM ? 2 : 1);
+  hr_calculator_set_kv_type (calc, hr_catalog_find_kv_type (catalog, state == STATE_NO_FLASH
+                                                                     ? "q8_0" : "fp16"));
+  hr_calculator_set_engine_options (calc, &options);
+  hr_calculator_thaw (calc);
+  g_assert_true (hr_calculator_get_valid (calc) ==
+                 (state == STATE_DEFAULT || state == STATE_VLLM));
+}
+
+static void
+iterate (void)
+{
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* Names the deepest widgets that ask for more than the narrow width, so
+ * that a failure says where to look. */
+static void
+report_wide (GtkWidget *widget,
+             GString   *out,
+             int        depth)
+{
+  int min = 0;
+  gboolean wide_child = FALSE;
+
+  if (!gtk_widget_get_visible (widget))
+    return;
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  if (min <= REPORT_WIDTH)
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int child_min = 0;
+
+      if (!gtk_widget_get_visible (child))
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, NULL, NULL, NULL);
+      if (child_min > REPORT_WIDTH)
+        wide_child = TRUE;
+    }
+  g_string_append_printf (out, "%*s%s %s: %d px %s\n", depth * 2, "",
+                          G_OBJECT_TYPE_NAME (widget),
+                          gtk_widget_get_name (widget), min,
+                          GTK_IS_LABEL (widget) ? gtk_label_get_label (GTK_LABEL (widget)) : "");
+  if (wide_child)
+    for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+         child = gtk_widget_get_next_sibling (child))
+      report_wide (child, out, depth + 1);
+}
+
+static GtkWidget *
+find_flap (GtkWidget *widget)
+{
+  if (ADW_IS_FLAP (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_flap (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Every view, shown, leaves the window at most 360 pixels wide. */
+static void
+test_minimum_width (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+
+  for (guint state = 0; state < N_STATES; state++)
+    {
+      set_state (hr_window_get_calculator (window), state);
+      for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+        {
+          int min = 0;
+
+          hr_window_get_view (window, views[i]);
+          hr_window_show_view (window, views[i]);
+          iterate ();
+          gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1,
+                              &min, NULL, NULL, NULL);
+          g_test_message ("%s, %s: %d px", state_names[state], views[i], min);
+          if (min > NARROW_WIDTH)
+            {
+              g_autoptr(GString) out = g_string_new (NULL);
+
+              report_wide (GTK_WIDGET (window), out, 0);
+              g_error ("%s, with the %s view the window is at least %d px wide:\n%s",
+                       state_names[state], views[i], min, out->str);
+            }
+        }
+    }
+  set_state (hr_window_get_calculator (window), STATE_DEFAULT);
+
+  /* the sidebar, folded over the content, fits too */
+  {
+    GtkWidget *flap = find_flap (GTK_WIDGET (window));
+    GtkWidget *sidebar = adw_flap_get_flap (ADW_FLAP (flap));
+    int min = 0;
+
+    g_assert_true (adw_flap_get_folded (ADW_FLAP (flap)));
+    adw_flap_set_reveal_flap (ADW_FLAP (flap), TRUE);
+    iterate ();
+    gtk_widget_measure (sidebar, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+    g_test_message ("sidebar: %d px", min);
+    if (min > NARROW_WIDTH)
+      {
+        g_autoptr(GString) out = g_string_new (NULL);
+
+        report_wide (sidebar, out, 0);
+        g_error ("the sidebar is at least %d px wide:\n%s", min, out->str);
+      }
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The first label shown ellipsized under @widget, if any. */
+static GtkLabel *
+find_ellipsized (GtkWidget *widget)
+{
+  if (!gtk_widget_get_visible (widget))
+    return NULL;
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_width (widget) > 0 &&
+      pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))))
+    return GTK_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_ellipsized (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Wide, the sidebar has its natural width: neither its phone-sized
+ * minimum nor half the window. */
+static void
+test_wide_sidebar (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  GtkWidget *flap;
+  GtkWidget *sidebar;
+  int nat = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDE_WIDTH, WIDE_HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  flap = find_flap (GTK_WIDGET (window));
+  sidebar = adw_flap_get_flap (ADW_FLAP (flap));
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      hr_window_get_view (window, views[i]);
+      hr_window_show_view (window, views[i]);
+      iterate ();
+      g_assert_false (adw_flap_get_folded (ADW_FLAP (flap)));
+      gtk_widget_measure (sidebar, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat, NULL, NULL);
+      g_test_message ("%s: sidebar %d px of %d", views[i], gtk_widget_get_width (sidebar), nat);
+      g_assert_cmpint (gtk_widget_get_width (sidebar), ==, nat);
+    }
+
+  /* no combo row's value is cut to "Au…" beside its subtitle */
+  {
+    GtkLabel *cut = find_ellipsized (sidebar);
+
+    if (cut != NULL)
+      g_error ("the sidebar ellipsizes “%s”", gtk_label_get_label (cut));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Between a phone and a laptop the sidebar folds away rather than leave
+ * a view less than a phone's width beside it. */
+static void
+test_folds (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  GtkWidget *flap;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), MIDDLE_WIDTH, NARROW_HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  flap = find_flap (GTK_WIDGET (window));
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      GtkWidget *content = adw_flap_get_content (ADW_FLAP (flap));
+
+      hr_window_get_view (window, views[i]);
+      hr_window_show_view (window, views[i]);
+      iterate ();
+      g_test_message ("%s: folded %d, the view %d px", views[i],
+                      adw_flap_get_folded (ADW_FLAP (flap)), gtk_widget_get_width (content));
+      if (!adw_flap_get_folded (ADW_FLAP (flap)))
+        g_assert_cmpint (gtk_widget_get_width (content), >=, NARROW_WIDTH - 20);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+on_activate (GApplication *app)
+{
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(HrApplication) app = NULL;
+  g_autofree char *home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
+  int status;
+
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_object_set_data (G_OBJECT (app), "app", app);
+
+  g_test_add_func ("/narrow/minimum-width", test_minimum_width);
+  g_test_add_func ("/narrow/wide-sidebar", test_wide_sidebar);
+  g_test_add_func ("/narrow/folds", test_folds);
+
+  status = g_test_run ();
+  g_rmdir (home);
+  return status;
+}
