@@ -161,6 +161,34 @@ test_json_big_integers (void)
   assert_close (json_object_get_double_member (o, "f"), 1.0, 1e-12);
 }
 
+/* A number past the largest double (json-glib reads it as infinity, and
+ * a file written back with it would not parse) is refused, wherever it
+ * stands; the largest finite one is read.  Found by fuzz-imported. */
+static void
+test_json_past_double (void)
+{
+  static const char * const refused[] = {
+    "{\"a\": 11e308536}", "[1, [2, -1e309]]", "{\"m\": [{\"x\": {\"y\": 1e400}}]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) root = load (refused[i], &error);
+
+      g_assert_null (root);
+      g_assert_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, "too large"));
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) root = load ("{\"a\": 1.7976931348623157e308}", &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (root);
+  }
+}
+
 static void
 test_json_malformed (void)
 {
@@ -203,6 +231,7 @@ main (int   argc,
   g_test_add_func ("/json/deep", test_json_deep);
   g_test_add_func ("/json/big-integers", test_json_big_integers);
   g_test_add_func ("/json/malformed", test_json_malformed);
+  g_test_add_func ("/json/past-double", test_json_past_double);
 
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "hr-catalog-json.h"
@@ -178,6 +179,44 @@ scan (const char  *data,
   return SCAN_OK;
 }
 
+/* Whether every number under @node is finite: json-glib reads 1e400 as
+ * infinity, which no field can use and which JSON cannot write back (a
+ * file rewritten with it would no longer parse).  The scan has bounded
+ * the depth. */
+static gboolean
+all_finite (JsonNode *node)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_VALUE:
+      return json_node_get_value_type (node) != G_TYPE_DOUBLE ||
+             isfinite (json_node_get_double (node));
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          if (!all_finite (json_array_get_element (array, i)))
+            return FALSE;
+        return TRUE;
+      }
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, NULL, &member))
+          if (!all_finite (member))
+            return FALSE;
+        return TRUE;
+      }
+    case JSON_NODE_NULL:
+    default:
+      return TRUE;
+    }
+}
+
 /**
  * hr_json_load_data:
  * @data: the document
@@ -252,6 +291,13 @@ hr_json_load_data (const char  *data,
     {
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
                    "%s: not valid JSON: the file holds only white space", display);
+      return NULL;
+    }
+  if (!all_finite (root))
+    {
+      json_node_unref (root);
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: a number is too large to be a number (past 1.8e308)", display);
       return NULL;
     }
   return root;
