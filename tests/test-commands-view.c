@@ -16,7 +16,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
-#include "hr-application.h"
+#include "hr-test-app.h"
 #include "hr-catalog.h"
 #include "hr-command-card.h"
 #include "hr-commands-view.h"
@@ -374,31 +374,15 @@ test_view_fixes (void)
 
 /* ---------------------------------------------------------------- main */
 
-static void
-on_activate (GApplication *app)
-{
-  /* tests run from main, once the app is registered */
-}
-
 int
 main (int   argc,
       char *argv[])
 {
   g_autoptr(HrApplication) app = NULL;
-  g_autofree char *home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
   g_autoptr(GError) error = NULL;
   int status;
 
-  /* Only the built-in catalog: a developer's own files must not count. */
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
+  app = hr_test_app_init (&argc, &argv);
 
   catalog = hr_catalog_new ();
   hr_catalog_load_builtin (catalog, &error);
@@ -411,6 +395,5 @@ main (int   argc,
 
   status = g_test_run ();
   g_object_unref (catalog);
-  g_rmdir (home);
   return status;
 }

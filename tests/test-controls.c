@@ -11,6 +11,8 @@
 #include "config.h"
 
 #include <adwaita.h>
+
+#include "hr-test-app.h"
 #include <glib/gstdio.h>
 #include <math.h>
 
@@ -677,31 +679,14 @@ test_export_follows_view (void)
   pump (20);
 }
 
-static void
-on_activate (GApplication *app)
-{
-  /* tests run from main, once the app is registered */
-}
-
 int
 main (int   argc,
       char *argv[])
 {
   g_autoptr(HrApplication) app = NULL;
-  g_autofree char *home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
   int status;
 
-  /* Only the built-in catalog: a developer's own files must not count. */
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_object_set_data (G_OBJECT (app), "app", app);
+  app = hr_test_app_init (&argc, &argv);
 
   g_test_add_func ("/controls/context-ticks-snap", test_context_ticks_snap);
   g_test_add_func ("/controls/context-warning-keeps-height",
@@ -716,6 +701,5 @@ main (int   argc,
   g_test_add_func ("/controls/export-follows-view", test_export_follows_view);
 
   status = g_test_run ();
-  g_rmdir (home);
   return status;
 }

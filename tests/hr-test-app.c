@@ -1,0 +1,55 @@
+/* hr-test-app.c — the application a widget test runs in
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "hr-test-app.h"
+
+static void
+on_activate (GApplication *app)
+{
+  /* tests run from main, once the app is registered */
+}
+
+static void
+remove_home (gpointer home)
+{
+  g_rmdir (home);   /* left alone when a test wrote into it */
+  g_free (home);
+}
+
+/**
+ * hr_test_app_init:
+ *
+ * gtk_test_init() and adw_init(), with only the built-in catalog (a
+ * developer's own files in XDG_DATA_HOME must not count), then a
+ * registered, non-unique HrApplication for the windows under test; the
+ * temporary data folder goes with it.
+ *
+ * Returns: (transfer full): the application
+ */
+HrApplication *
+hr_test_app_init (int    *argc,
+                  char ***argv)
+{
+  char *home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
+  HrApplication *app;
+
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_object_set_data (G_OBJECT (app), "app", app);
+  g_object_set_data_full (G_OBJECT (app), "hr-test-home", home, remove_home);
+  return app;
+}
