@@ -156,21 +156,26 @@ text_label (const char *text,
   return label;
 }
 
-/* An icon and a label in a row. */
+/* An icon and a label in a row.  A grid, not a box: GTK 4.8's box aligns
+ * its children's baselines when measured for a width but not without
+ * one, so beside a 16 px icon (baseline 12) a one-line label (baseline
+ * 13 of 16 px with DejaVu Sans) made the row 17 px tall in one
+ * measurement and 16 in the other, and GTK logged a critical. */
 static GtkWidget *
 icon_row (const char *icon,
           const char *icon_style,
           GtkWidget  *label)
 {
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *row = gtk_grid_new ();
   GtkWidget *image = gtk_image_new_from_icon_name (icon);
 
+  gtk_grid_set_column_spacing (GTK_GRID (row), 8);
   gtk_widget_set_valign (image, GTK_ALIGN_START);
   if (icon_style != NULL)
     gtk_widget_add_css_class (image, icon_style);
   gtk_widget_set_hexpand (label, TRUE);
-  gtk_box_append (GTK_BOX (row), image);
-  gtk_box_append (GTK_BOX (row), label);
+  gtk_grid_attach (GTK_GRID (row), image, 0, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (row), label, 1, 0, 1, 1);
   return row;
 }
 
