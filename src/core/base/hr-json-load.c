@@ -33,14 +33,6 @@ overflows_int64 (const char *digits,
   return memcmp (digits, max, n) > 0;
 }
 
-typedef enum
-{
-  SCAN_OK,
-  SCAN_TOO_DEEP,
-  SCAN_TRAILING,
-  SCAN_BAD_ESCAPE,
-} ScanResult;
-
 /* The value of the \uXXXX escape at @i, or -1. */
 static int
 unicode_escape (const char *data,
@@ -88,95 +80,272 @@ escape_length (const char *data,
   return second >= 0xdc00 && second <= 0xdfff ? 11 : 0;
 }
 
-/* One pass over the bytes, as json-glib's scanner will see them: counts
- * nesting outside strings, checks escapes inside them, finds anything
- * after the top-level value (json-glib 1.6 takes "[1] [2]" for valid,
- * keeps the second value and leaks the first), and rewrites integers too large for 64
- * bits as fractions ("…0.0") into *@rewritten, made only when needed
- * (and the caller's to free whatever the result). */
+/* Where a syntax check stopped, and why. */
+typedef struct
+{
+  gsize       offset;  /* of the byte that broke the syntax */
+  const char *reason;  /* NULL: the document is valid JSON */
+  gboolean    too_deep;
+} ScanResult;
+
+/* JSON's white space (RFC 8259 §2): nothing else may stand between tokens. */
+static gsize
+skip_space (const char *data,
+            gsize       length,
+            gsize       i)
+{
+  while (i < length && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
+    i++;
+  return i;
+}
+
+/* The end of the string that opens at @i, or 0 with *@reason set. */
+static gsize
+scan_string (const char  *data,
+             gsize        length,
+             gsize        i,
+             const char **reason)
+{
+  for (i++; i < length; i++)
+    {
+      guchar c = data[i];
+
+      if (c == '"')
+        return i + 1;
+      if (c < 0x20)
+        {
+          *reason = "a string holds a control character (a line break must be written \\n)";
+          return 0;
+        }
+      if (c == '\\')
+        {
+          gsize skip = escape_length (data, length, i);
+
+          if (skip == 0)
+            {
+              *reason = "a string holds a bad escape (a \\u escape must be four hex "
+                        "digits, and not half of a UTF-16 pair)";
+              return 0;
+            }
+          i += skip;
+        }
+    }
+  *reason = "a string is not closed";
+  return 0;
+}
+
+/* The end of the number that starts at @i (RFC 8259 §6), or 0.  An
+ * integer too large for 64 bits is copied into *@rewritten as a fraction
+ * ("…0.0"), from *@copied on, for json-glib would wrap it. */
+static gsize
+scan_number (const char  *data,
+             gsize        length,
+             gsize        i,
+             GString    **rewritten,
+             gsize       *copied)
+{
+  gsize digits;
+  gsize end;
+
+  if (data[i] == '-')
+    i++;
+  digits = i;
+  if (i < length && data[i] == '0')
+    i++;
+  else if (i < length && data[i] >= '1' && data[i] <= '9')
+    while (i < length && g_ascii_isdigit (data[i]))
+      i++;
+  else
+    return 0;
+  end = i;
+  if (i < length && data[i] == '.')
+    {
+      if (++i >= length || !g_ascii_isdigit (data[i]))
+        return 0;
+      while (i < length && g_ascii_isdigit (data[i]))
+        i++;
+    }
+  if (i < length && (data[i] == 'e' || data[i] == 'E'))
+    {
+      if (++i < length && (data[i] == '+' || data[i] == '-'))
+        i++;
+      if (i >= length || !g_ascii_isdigit (data[i]))
+        return 0;
+      while (i < length && g_ascii_isdigit (data[i]))
+        i++;
+    }
+  if (i == end && overflows_int64 (data + digits, end - digits))
+    {
+      if (*rewritten == NULL)
+        *rewritten = g_string_sized_new (length + 16);
+      g_string_append_len (*rewritten, data + *copied, end - *copied);
+      g_string_append (*rewritten, ".0");
+      *copied = end;
+    }
+  return i;
+}
+
+/* The end of the literal true, false or null at @i, or 0. */
+static gsize
+scan_literal (const char *data,
+              gsize       length,
+              gsize       i)
+{
+  static const char * const literals[] = { "true", "false", "null" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (literals); k++)
+    {
+      gsize n = strlen (literals[k]);
+
+      if (length - i >= n && memcmp (data + i, literals[k], n) == 0)
+        return i + n;
+    }
+  return 0;
+}
+
+/* Checks that @data is one JSON value and nothing else (RFC 8259, UTF-8,
+ * at most @max_depth arrays and objects deep), so that json-glib only
+ * ever parses valid documents: it recurses once per level, and on some
+ * malformed ones (a bad escape; "'[1'[1]]", which its scanner reads as
+ * a single-quoted string) it leaks what it built, or it accepts what
+ * JSON does not ("[1] [2]": keeps the second, leaks the first).
+ * Integers too large for 64 bits are rewritten as fractions into
+ * *@rewritten, made only when needed (the caller's to free, whatever
+ * the result). */
 static ScanResult
 scan (const char  *data,
       gsize        length,
       guint        max_depth,
       GString    **rewritten)
 {
-  gsize copied = 0;
+  /* What each open container is: '[' or '{'. */
+  char open[HR_JSON_MAX_DEPTH];
+  const char *bad_utf8 = NULL;
+  const char *reason = NULL;
   guint depth = 0;
-  gboolean closed = FALSE;
-  gsize i = 0;
+  gsize copied = 0;
+  gsize i;
 
+  g_assert (max_depth <= HR_JSON_MAX_DEPTH);
   *rewritten = NULL;
-  while (i < length)
+  if (!g_utf8_validate_len (data, length, &bad_utf8))
+    return (ScanResult) { bad_utf8 - data, "the file is not UTF-8 text", FALSE };
+
+  i = skip_space (data, length, 0);
+  for (;;)
     {
-      char c = data[i];
+      gsize end = 0;
 
-      if (closed && c != ' ' && c != '\t' && c != '\n' && c != '\r')
-        return SCAN_TRAILING;
-      if (c == '"')
+      /* A value. */
+      if (i >= length)
+        return (ScanResult) { i, "the document ends where a value should be", FALSE };
+      switch (data[i])
         {
-          for (i++; i < length && data[i] != '"'; i++)
+        case '[':
+        case '{':
+          if (depth == max_depth)
+            return (ScanResult) { i, NULL, TRUE };
+          open[depth++] = data[i];
+          i = skip_space (data, length, i + 1);
+          if (i < length && data[i] == (open[depth - 1] == '[' ? ']' : '}'))
             {
-              gsize skip;
-
-              if (data[i] != '\\')
-                continue;
-              skip = escape_length (data, length, i);
-              if (skip == 0)
-                return SCAN_BAD_ESCAPE;
-              i += skip;
+              depth--;
+              end = i + 1;
+              break;
             }
-          i++;
-          closed = depth == 0;
+          if (open[depth - 1] == '[')
+            continue;
+          /* An object's first member name. */
+          if (i >= length || data[i] != '"')
+            return (ScanResult) { i, "expected a member name in double quotes", FALSE };
+          if ((end = scan_string (data, length, i, &reason)) == 0)
+            return (ScanResult) { i, reason, FALSE };
+          i = end;
+          i = skip_space (data, length, i);
+          if (i >= length || data[i] != ':')
+            return (ScanResult) { i, "expected ':' after a member name", FALSE };
+          i = skip_space (data, length, i + 1);
           continue;
+        case '"':
+          if ((end = scan_string (data, length, i, &reason)) == 0)
+            return (ScanResult) { i, reason, FALSE };
+          break;
+        case 't':
+        case 'f':
+        case 'n':
+          end = scan_literal (data, length, i);
+          break;
+        default:
+          if (data[i] == '-' || g_ascii_isdigit (data[i]))
+            end = scan_number (data, length, i, rewritten, &copied);
+          break;
         }
-      if (c == '[' || c == '{')
-        {
-          if (++depth > max_depth)
-            return SCAN_TOO_DEEP;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        closed = --depth == 0;
-      else if (c == '-' || g_ascii_isdigit (c))
-        {
-          gsize start = i + (c == '-');
-          gsize end = start;
-          gboolean integer;
+      if (end == 0)
+        return (ScanResult) { i, "expected a value (an object, array, string, number, "
+                                 "true, false or null)", FALSE };
 
-          while (end < length && g_ascii_isdigit (data[end]))
-            end++;
-          integer = end >= length || (data[end] != '.' && data[end] != 'e' && data[end] != 'E');
-          if (integer && end > start && overflows_int64 (data + start, end - start))
+      /* What may follow a value: a comma or the end of its container,
+       * or, at the top, nothing. */
+      for (;;)
+        {
+          i = skip_space (data, length, end);
+          if (depth == 0)
             {
-              if (*rewritten == NULL)
-                *rewritten = g_string_sized_new (length + 16);
-              g_string_append_len (*rewritten, data + copied, end - copied);
-              g_string_append (*rewritten, ".0");
-              copied = end;
+              if (i < length)
+                return (ScanResult) { i, "more data after the end of the document", FALSE };
+              if (*rewritten != NULL)
+                g_string_append_len (*rewritten, data + copied, length - copied);
+              return (ScanResult) { i, NULL, FALSE };
             }
-          /* The fraction and exponent, so their digits are not taken
-           * for another number. */
-          while (end < length && (g_ascii_isdigit (data[end]) || data[end] == '.' ||
-                                  data[end] == 'e' || data[end] == 'E' ||
-                                  data[end] == '+' || data[end] == '-'))
-            end++;
-          i = MAX (end, i + 1);
-          closed = depth == 0;
-          continue;
+          if (i < length && data[i] == (open[depth - 1] == '[' ? ']' : '}'))
+            {
+              depth--;
+              end = i + 1;
+              continue;
+            }
+          if (i >= length || data[i] != ',')
+            return (ScanResult) { i, open[depth - 1] == '['
+                                     ? "expected ',' or ']' after an array element"
+                                     : "expected ',' or '}' after an object member", FALSE };
+          i = skip_space (data, length, i + 1);
+          if (open[depth - 1] == '{')
+            {
+              if (i >= length || data[i] != '"')
+                return (ScanResult) { i, "expected a member name in double quotes", FALSE };
+              if ((end = scan_string (data, length, i, &reason)) == 0)
+                return (ScanResult) { i, reason, FALSE };
+              i = end;
+              i = skip_space (data, length, i);
+              if (i >= length || data[i] != ':')
+                return (ScanResult) { i, "expected ':' after a member name", FALSE };
+              i = skip_space (data, length, i + 1);
+            }
+          break;
         }
-      else if (depth == 0 && g_ascii_isalpha (c))
-        {
-          /* true, false, null, or a word json-glib will refuse. */
-          while (i < length && g_ascii_isalpha (data[i]))
-            i++;
-          closed = TRUE;
-          continue;
-        }
-      i++;
     }
+}
 
-  if (*rewritten != NULL)
-    g_string_append_len (*rewritten, data + copied, length - copied);
-  return SCAN_OK;
+/* The line and column (from 1, in characters) of byte @offset. */
+static void
+line_and_column (const char *data,
+                 gsize       offset,
+                 guint      *line,
+                 guint      *column)
+{
+  const char *line_start = data;
+
+  *line = 1;
+  for (gsize k = 0; k < offset; k++)
+    if (data[k] == '\n')
+      {
+        (*line)++;
+        line_start = data + k + 1;
+      }
+  /* Up to the first byte that is not UTF-8, if the reason is that. */
+  *column = 1;
+  for (const char *p = line_start; p < data + offset; p++)
+    if (((guchar) *p & 0xc0) != 0x80)
+      (*column)++;
 }
 
 /* Whether every number under @node is finite: json-glib reads 1e400 as
@@ -240,6 +409,7 @@ hr_json_load_data (const char  *data,
   g_autoptr(GString) rewritten = NULL;
   g_autofree char *display = NULL;
   g_autofree char *reason = NULL;
+  ScanResult scanned;
   JsonNode *root;
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
@@ -252,26 +422,29 @@ hr_json_load_data (const char  *data,
                    "%s: not valid JSON: the file is empty", display);
       return NULL;
     }
-  switch (scan (data, length, HR_JSON_MAX_DEPTH, &rewritten))
+  if (skip_space (data, length, 0) == length)
     {
-    case SCAN_TOO_DEEP:
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: not valid JSON: the file holds only white space", display);
+      return NULL;
+    }
+  scanned = scan (data, length, HR_JSON_MAX_DEPTH, &rewritten);
+  if (scanned.too_deep)
+    {
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
                    "%s: the JSON is nested more than %d levels deep",
                    display, HR_JSON_MAX_DEPTH);
       return NULL;
-    case SCAN_BAD_ESCAPE:
+    }
+  if (scanned.reason != NULL)
+    {
+      guint line, column;
+
+      line_and_column (data, MIN (scanned.offset, length), &line, &column);
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: not valid JSON: a string holds a bad escape (a \\u escape "
-                   "must be four hex digits, and not half of a UTF-16 pair)", display);
+                   "%s: not valid JSON: line %u, column %u: %s",
+                   display, line, column, scanned.reason);
       return NULL;
-    case SCAN_TRAILING:
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: not valid JSON: more data after the end of the document",
-                   display);
-      return NULL;
-    case SCAN_OK:
-    default:
-      break;
     }
 
   parser = json_parser_new_immutable ();
