@@ -171,6 +171,50 @@ test_view_refreshes (void)
   hr_calculator_set_context (other, 8192);
 }
 
+/* A view on a stack page not shown waits: steps do not refresh it, and
+ * it refreshes once when its page is shown; one that hid itself keeps
+ * following (to know when to show itself again). */
+static void
+test_view_waits_off_screen (void)
+{
+  g_autoptr(HrCalculator) calculator = new_calculator ();
+  TestView *view = g_object_new (TEST_TYPE_VIEW, NULL);
+  GtkWidget *stack = gtk_stack_new ();
+  GtkWidget *window = gtk_window_new ();
+  guint before;
+
+  hr_view_set_calculator (HR_VIEW (view), calculator);
+  gtk_stack_add_named (GTK_STACK (stack), gtk_label_new ("another page"), "other");
+  gtk_stack_add_named (GTK_STACK (stack), GTK_WIDGET (view), "view");
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+  gtk_window_set_child (GTK_WINDOW (window), stack);
+  gtk_window_present (GTK_WINDOW (window));
+  pump (100);
+  g_assert_true (hr_view_is_waiting (HR_VIEW (view)));
+
+  before = view->refreshes;
+  for (guint step = 1; step <= 5; step++)
+    hr_calculator_set_context (calculator, 1024 * step);
+  g_object_set (view, "units", (guint) HR_UNITS_DECIMAL, NULL);
+  g_assert_cmpuint (view->refreshes, ==, before);
+
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "view");
+  pump (50);
+  g_assert_false (hr_view_is_waiting (HR_VIEW (view)));
+  g_assert_cmpuint (view->refreshes, ==, before + 1);
+  hr_calculator_set_context (calculator, 8192);
+  g_assert_cmpuint (view->refreshes, ==, before + 2);
+
+  /* hidden by itself, on the page shown: it follows */
+  gtk_widget_set_visible (GTK_WIDGET (view), FALSE);
+  g_assert_false (hr_view_is_waiting (HR_VIEW (view)));
+  hr_calculator_set_context (calculator, 4096);
+  g_assert_cmpuint (view->refreshes, ==, before + 3);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  pump (20);
+}
+
 /* --------------------------------------------- calculator index props */
 
 static void
@@ -467,6 +511,9 @@ test_hidden_table_catches_up (void)
   pump (300);
   g_assert_true (gtk_widget_get_mapped (shown));
   g_assert_false (gtk_widget_get_mapped (hidden));
+  /* no estimate is made for the hidden table's rows */
+  g_assert_true (hr_row_list_get_paused (hr_table_view_get_rows (HR_TABLE_VIEW (hidden))));
+  g_assert_false (hr_row_list_get_paused (hr_table_view_get_rows (HR_TABLE_VIEW (shown))));
 
   for (guint step = 1; step <= 5; step++)
     {
@@ -483,6 +530,7 @@ test_hidden_table_catches_up (void)
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "table");
   pump (300);
   g_assert_true (gtk_widget_get_mapped (hidden));
+  g_assert_false (hr_row_list_get_paused (hr_table_view_get_rows (HR_TABLE_VIEW (hidden))));
 
   collect_cells (shown, expected);
   collect_cells (hidden, caught_up);
@@ -568,6 +616,7 @@ main (int   argc,
   g_object_set_data (G_OBJECT (app), "app", app);
 
   g_test_add_func ("/views/refreshes", test_view_refreshes);
+  g_test_add_func ("/views/waits-off-screen", test_view_waits_off_screen);
   g_test_add_func ("/views/calculator-indices", test_calculator_indices);
   g_test_add_func ("/views/window-combo-rows", test_window_combo_rows);
   g_test_add_func ("/views/step-no-rebind", test_step_no_rebind);

@@ -10,7 +10,8 @@
  * the widgets it already has.  Cells skip unchanged text, markup, icons
  * and state classes (hr-ui-format.h), and an unsorted table is not
  * re-sorted.  A table that is not on screen (another page of the window)
- * only notes that its cells are stale, and shows them again when mapped.
+ * pauses its rows (no estimate is made for it) and only notes that its
+ * cells are stale; mapped again, it brings both up to date.
  *
  * The subclass's template holds the column view, its sort model (and a
  * filter model under it, or none) and optionally a stack with a "table"
@@ -184,6 +185,17 @@ unbind_cell_cb (GtkSignalListItemFactory *factory,
   g_hash_table_remove (priv->bound_cells, list_item);
 }
 
+/* The rows follow the calculator while the table can be seen (or is
+ * outside any window). */
+static void
+update_paused (HrTableView *self)
+{
+  HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
+
+  if (priv->rows != NULL)
+    hr_row_list_set_paused (priv->rows, hr_view_is_waiting (HR_VIEW (self)));
+}
+
 /* Hands the rows to the first model of the template's chain. */
 static void
 set_input (HrTableView *self,
@@ -219,6 +231,7 @@ hr_table_view_attach (HrView       *view,
     }
 
   set_input (self, G_LIST_MODEL (priv->rows));
+  update_paused (self);
   priv->cells_replaced = TRUE;
   update_empty_state (self);
 }
@@ -257,12 +270,36 @@ hr_table_view_map (GtkWidget *widget)
   HrTableView *self = HR_TABLE_VIEW (widget);
   HrTableViewPrivate *priv = hr_table_view_get_instance_private (self);
 
+  /* the view's own refresh first (as on a recomputation), then the rows
+   * catch up and show their cells */
   GTK_WIDGET_CLASS (hr_table_view_parent_class)->map (widget);
+  update_paused (self);
 
   if (priv->cells_stale)
     show_cells (self);
   if (priv->order_stale)
     sort_again (self);
+}
+
+static void
+hr_table_view_unmap (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (hr_table_view_parent_class)->unmap (widget);
+  update_paused (HR_TABLE_VIEW (widget));
+}
+
+static void
+hr_table_view_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (hr_table_view_parent_class)->root (widget);
+  update_paused (HR_TABLE_VIEW (widget));
+}
+
+static void
+hr_table_view_unroot (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (hr_table_view_parent_class)->unroot (widget);
+  update_paused (HR_TABLE_VIEW (widget));
 }
 
 static void
@@ -295,6 +332,9 @@ hr_table_view_class_init (HrTableViewClass *klass)
   object_class->dispose = hr_table_view_dispose;
 
   widget_class->map = hr_table_view_map;
+  widget_class->unmap = hr_table_view_unmap;
+  widget_class->root = hr_table_view_root;
+  widget_class->unroot = hr_table_view_unroot;
 
   view_class->attach = hr_table_view_attach;
   view_class->refresh = hr_table_view_refresh;

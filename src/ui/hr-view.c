@@ -7,6 +7,11 @@
  * two properties and the plumbing: it follows the calculator's “changed”
  * signal and calls the subclass's refresh() after each recomputation,
  * after a change of units and once when a calculator is attached.
+ *
+ * A view in a window but not on screen (another page of the window's
+ * stack) does not refresh: it notes that it is stale and refreshes when
+ * it is next mapped, so that a slider step costs only what is shown.  A
+ * view outside any window (a test's) refreshes at once.
  */
 
 #define G_LOG_DOMAIN "hr-view"
@@ -21,6 +26,7 @@ typedef struct
   HrCalculator *calculator;
   gulong changed_handler;
   guint units;
+  gboolean stale;    /* a refresh waits for the view to be mapped */
 } HrViewPrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (HrView, hr_view, ADW_TYPE_BIN)
@@ -34,13 +40,51 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/**
+ * hr_view_is_waiting:
+ *
+ * Whether the view is in a window but not on screen (another page of a
+ * stack, a window not yet shown), where it does not follow the
+ * calculator until it is mapped.  A view that hid itself (the placement
+ * group under an engine without placement) keeps following, to know
+ * when to show itself again.
+ */
+gboolean
+hr_view_is_waiting (HrView *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  g_return_val_if_fail (HR_IS_VIEW (self), FALSE);
+
+  return gtk_widget_get_root (widget) != NULL && gtk_widget_get_visible (widget) &&
+         !gtk_widget_get_mapped (widget);
+}
+
 static void
 refresh (HrView *self)
 {
+  HrViewPrivate *priv = hr_view_get_instance_private (self);
   HrViewClass *klass = HR_VIEW_GET_CLASS (self);
 
+  if (hr_view_is_waiting (self))
+    {
+      priv->stale = TRUE;
+      return;
+    }
+  priv->stale = FALSE;
   if (klass->refresh != NULL)
     klass->refresh (self);
+}
+
+static void
+hr_view_map (GtkWidget *widget)
+{
+  HrView *self = HR_VIEW (widget);
+  HrViewPrivate *priv = hr_view_get_instance_private (self);
+
+  GTK_WIDGET_CLASS (hr_view_parent_class)->map (widget);
+  if (priv->stale)
+    refresh (self);
 }
 
 static void
@@ -106,6 +150,7 @@ hr_view_class_init (HrViewClass *klass)
   object_class->dispose = hr_view_dispose;
   object_class->get_property = hr_view_get_property;
   object_class->set_property = hr_view_set_property;
+  GTK_WIDGET_CLASS (klass)->map = hr_view_map;
 
   properties[PROP_CALCULATOR] =
     g_param_spec_object ("calculator", NULL, NULL,

@@ -38,5 +38,6 @@ void          hr_view_set_calculator (HrView       *self,
 guint         hr_view_get_units      (HrView       *self);
 void          hr_view_set_units      (HrView       *self,
                                       guint         units);
+gboolean      hr_view_is_waiting     (HrView       *self);
 
 G_END_DECLS

@@ -6,7 +6,9 @@
  * rows kept in an array, recomputed when the calculator changes.  Rows are
  * updated in place, then “refreshed” tells views to redraw their cells
  * (rebinding every row per slider step would cost milliseconds); only a
- * new set of rows is reported through items-changed.
+ * new set of rows is reported through items-changed.  A list nobody
+ * shows can be paused: it then only notes that the calculator changed,
+ * and catches up when resumed.
  */
 
 #define G_LOG_DOMAIN "hr-row-list"
@@ -20,6 +22,8 @@ typedef struct
 {
   HrCalculator *calculator;
   GPtrArray *rows;
+  gboolean paused;
+  gboolean stale;    /* the calculator changed while paused */
 } HrRowListPrivate;
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -71,6 +75,14 @@ list_model_iface_init (GListModelInterface *iface)
 static void
 on_calculator_changed (HrRowList *self)
 {
+  HrRowListPrivate *priv = hr_row_list_get_instance_private (self);
+
+  if (priv->paused)
+    {
+      priv->stale = TRUE;
+      return;
+    }
+  priv->stale = FALSE;
   HR_ROW_LIST_GET_CLASS (self)->refresh (self);
 }
 
@@ -123,6 +135,35 @@ hr_row_list_set_calculator (HrRowList    *self,
 
   priv->calculator = g_object_ref (calculator);
   g_signal_connect_swapped (calculator, "changed", G_CALLBACK (on_calculator_changed), self);
+}
+
+/**
+ * hr_row_list_set_paused:
+ * @paused: whether the rows wait
+ *
+ * While paused (nobody shows the rows), a recomputation of the calculator
+ * only marks the rows stale; resuming brings them up to date at once.
+ */
+void
+hr_row_list_set_paused (HrRowList *self,
+                        gboolean   paused)
+{
+  HrRowListPrivate *priv = hr_row_list_get_instance_private (self);
+
+  g_return_if_fail (HR_IS_ROW_LIST (self));
+
+  priv->paused = paused;
+  if (!paused && priv->stale)
+    on_calculator_changed (self);
+}
+
+gboolean
+hr_row_list_get_paused (HrRowList *self)
+{
+  HrRowListPrivate *priv = hr_row_list_get_instance_private (self);
+
+  g_return_val_if_fail (HR_IS_ROW_LIST (self), FALSE);
+  return priv->paused;
 }
 
 HrCalculator *

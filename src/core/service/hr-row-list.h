@@ -26,6 +26,9 @@ struct _HrRowListClass
 void          hr_row_list_set_calculator (HrRowList    *self,
                                           HrCalculator *calculator);
 HrCalculator *hr_row_list_get_calculator (HrRowList    *self);
+void          hr_row_list_set_paused     (HrRowList    *self,
+                                          gboolean      paused);
+gboolean      hr_row_list_get_paused     (HrRowList    *self);
 GPtrArray    *hr_row_list_get_rows       (HrRowList    *self);
 void          hr_row_list_replace_rows   (HrRowList    *self,
                                           GPtrArray    *rows);
