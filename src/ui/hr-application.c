@@ -96,12 +96,25 @@ static const GActionEntry app_actions[] = {
   { "quit", on_quit },
 };
 
+static gpointer
+load_catalog (gpointer data)
+{
+  hr_catalog_get_default ();
+  return NULL;
+}
+
 static void
 hr_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Ctrl>q", NULL };
   /* As GtkApplication sets it when it finds gtk/help-overlay.ui. */
   static const char *help_accels[] = { "<Control>question", NULL };
+
+  /* The catalog (the built-in one and the user's files: a third of the
+   * window's construction) is read while GTK starts, on another CPU; the
+   * window's first call waits for it (hr_catalog_get_default() is
+   * once-only and thread-safe). */
+  g_thread_unref (g_thread_new ("headroom-catalog", load_catalog, NULL));
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
 
