@@ -108,20 +108,28 @@ report_wide (GtkWidget *widget,
       report_wide (child, out, depth + 1);
 }
 
+/* The first widget of @type under @widget (itself included), or NULL. */
 static GtkWidget *
-find_flap (GtkWidget *widget)
+find_type (GtkWidget *widget,
+           GType      type)
 {
-  if (ADW_IS_FLAP (widget))
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
     return widget;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_flap (child);
+      GtkWidget *found = find_type (child, type);
 
       if (found != NULL)
         return found;
     }
   return NULL;
+}
+
+static GtkWidget *
+find_flap (GtkWidget *widget)
+{
+  return find_type (widget, ADW_TYPE_FLAP);
 }
 
 /* Every view, shown, leaves the window at most 360 pixels wide. */
@@ -242,6 +250,43 @@ test_wide_sidebar (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The views' switcher: in the header bar when it fits, else the title
+ * there and the same buttons in a bar at the bottom. */
+static void
+test_switcher (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  const int widths[] = { WIDE_WIDTH, MIDDLE_WIDTH, NARROW_WIDTH };
+  const gboolean bar_expected[] = { FALSE, TRUE, TRUE };
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      HrWindow *window = hr_window_new (HR_APPLICATION (app));
+      GtkWidget *squeezer, *bar, *header_switcher;
+
+      gtk_window_set_default_size (GTK_WINDOW (window), widths[i], NARROW_HEIGHT);
+      gtk_window_present (GTK_WINDOW (window));
+      iterate ();
+      squeezer = find_type (GTK_WIDGET (window), ADW_TYPE_SQUEEZER);
+      bar = find_type (GTK_WIDGET (window), ADW_TYPE_VIEW_SWITCHER_BAR);
+      header_switcher = find_type (squeezer, ADW_TYPE_VIEW_SWITCHER);
+      g_assert_nonnull (bar);
+      g_assert_nonnull (header_switcher);
+
+      g_test_message ("%d px: the bar is %s", widths[i],
+                      adw_view_switcher_bar_get_reveal (ADW_VIEW_SWITCHER_BAR (bar)) ? "shown" : "hidden");
+      g_assert_cmpint (adw_view_switcher_bar_get_reveal (ADW_VIEW_SWITCHER_BAR (bar)), ==,
+                       bar_expected[i]);
+      /* one of the two switchers shows, never both nor none */
+      g_assert_cmpint (adw_squeezer_get_visible_child (ADW_SQUEEZER (squeezer)) == header_switcher,
+                       !=, bar_expected[i]);
+      if (bar_expected[i])
+        g_assert_true (adw_view_switcher_bar_get_stack (ADW_VIEW_SWITCHER_BAR (bar)) ==
+                       adw_view_switcher_get_stack (ADW_VIEW_SWITCHER (header_switcher)));
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+}
+
 /* Between a phone and a laptop the sidebar folds away rather than leave
  * a view less than a phone's width beside it. */
 static void
@@ -299,6 +344,7 @@ main (int   argc,
   g_test_add_func ("/narrow/minimum-width", test_minimum_width);
   g_test_add_func ("/narrow/wide-sidebar", test_wide_sidebar);
   g_test_add_func ("/narrow/folds", test_folds);
+  g_test_add_func ("/narrow/switcher", test_switcher);
 
   status = g_test_run ();
   g_rmdir (home);

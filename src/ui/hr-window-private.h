@@ -34,7 +34,8 @@ struct _HrWindow
   AdwToastOverlay *toast_overlay;
   AdwFlap *flap;
   AdwViewStack *view_stack;
-  AdwViewSwitcherTitle *switcher_title;
+  AdwSqueezer *title_squeezer;
+  AdwWindowTitle *window_title;
   AdwViewSwitcherBar *switcher_bar;
   GtkMenuButton *menu_button;
   GMenuModel *primary_menu;

@@ -341,14 +341,18 @@ create_primary_menu (GtkMenuButton *button,
   gtk_menu_button_set_menu_model (button, self->primary_menu);
 }
 
-/* The bottom switcher shows only on narrow windows: its buttons are
- * built the first time it is revealed. */
+/* The bottom switcher shows only when the header's does not fit (the
+ * title shows there instead): its buttons are built the first time it
+ * is revealed. */
 static void
 on_title_visible (HrWindow *self)
 {
-  if (adw_view_switcher_title_get_title_visible (self->switcher_title) &&
-      adw_view_switcher_bar_get_stack (self->switcher_bar) == NULL)
+  gboolean title_visible =
+    adw_squeezer_get_visible_child (self->title_squeezer) == GTK_WIDGET (self->window_title);
+
+  if (title_visible && adw_view_switcher_bar_get_stack (self->switcher_bar) == NULL)
     adw_view_switcher_bar_set_stack (self->switcher_bar, self->view_stack);
+  adw_view_switcher_bar_set_reveal (self->switcher_bar, title_visible);
 }
 
 static void
@@ -439,7 +443,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, flap);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, view_stack);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, title_squeezer);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, switcher_bar);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, primary_menu);
