@@ -23,6 +23,7 @@
 #include "hr-defaults.h"
 #include "hr-format.h"
 #include "hr-hardware-table.h"
+#include "hr-json-load.h"
 #include "hr-local-device.h"
 #include "hr-matrix.h"
 #include "hr-model-import.h"
@@ -689,12 +690,8 @@ resolve_scenario (Options   *o,
 static void
 print_json (JsonNode *root)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = hr_json_to_data (root, NULL);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
   g_print ("%s\n", text);
 }
 

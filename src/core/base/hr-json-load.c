@@ -112,9 +112,13 @@ scan_string (const char  *data,
 
       if (c == '"')
         return i + 1;
-      if (c < 0x20)
+      /* Raw control characters are not JSON, but json-glib 1.6 wrote
+       * U+001F raw (hr_json_to_data()), so files Headroom wrote before
+       * may hold it: they are read as json-glib reads them.  A NUL
+       * would end json-glib's string early. */
+      if (c == '\0')
         {
-          *reason = "a string holds a control character (a line break must be written \\n)";
+          *reason = "a string holds a NUL byte";
           return 0;
         }
       if (c == '\\')
@@ -500,4 +504,56 @@ hr_json_load_file (const char  *path,
   if (!hr_file_read_regular (path, max_bytes, &data, &length, error))
     return NULL;
   return hr_json_load_data (data, length, path, error);
+}
+
+/**
+ * hr_json_to_data:
+ * @root: the document
+ * @length: (out) (optional): its length in bytes
+ *
+ * @root as pretty-printed JSON that hr_json_load_data() reads back.
+ * json-glib 1.6's generator writes the character U+001F raw inside
+ * strings (it escapes the other control characters), which JSON does not
+ * allow: every control character left raw inside a string is escaped
+ * here as \u00XX.  Every JSON text Headroom writes comes from here.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+hr_json_to_data (JsonNode *root,
+                 gsize    *length)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+  GString *out;
+  gboolean in_string = FALSE;
+  gsize n = 0;
+
+  g_return_val_if_fail (root != NULL, NULL);
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, &n);
+
+  out = g_string_sized_new (n + 16);
+  for (gsize i = 0; i < n; i++)
+    {
+      guchar c = text[i];
+
+      if (in_string && c == '\\' && i + 1 < n)
+        {
+          g_string_append_c (out, c);
+          g_string_append_c (out, text[++i]);
+          continue;
+        }
+      if (c == '"')
+        in_string = !in_string;
+      if (in_string && c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, c);
+    }
+  if (length != NULL)
+    *length = out->len;
+  return g_string_free (out, FALSE);
 }

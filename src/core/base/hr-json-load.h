@@ -32,5 +32,7 @@ JsonNode *hr_json_load_data    (const char  *data,
 JsonNode *hr_json_load_file    (const char  *path,
                                 gsize        max_bytes,
                                 GError     **error);
+char     *hr_json_to_data      (JsonNode    *root,
+                                gsize       *length);
 
 G_END_DECLS

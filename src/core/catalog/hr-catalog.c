@@ -514,7 +514,6 @@ update_user_file (const char  *dir,
   g_autofree char *text = NULL;
   g_autofree char *broken = NULL;
   g_autofree char *aside = NULL;
-  g_autoptr(JsonGenerator) generator = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
   JsonObject *object;
@@ -576,10 +575,7 @@ update_user_file (const char  *dir,
       g_debug ("%s was broken (%s); kept as %s", path, broken, aside);
     }
 
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, &length);
+  text = hr_json_to_data (root, &length);
   if (!hr_file_write_atomic (path, text, length, &local_error))
     goto failed;
 

@@ -11,6 +11,7 @@
 
 #include "hr-format.h"
 #include "hr-gguf-model.h"
+#include "hr-json-load.h"
 #include "hr-model-import.h"
 #include "hr-model-inspect.h"
 #include "hr-text.h"
@@ -330,11 +331,7 @@ summarise_gguf (JsonObject *d)
 static char *
 to_json_text (JsonNode *node)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, node);
-  return json_generator_to_data (generator, NULL);
+  return hr_json_to_data (node, NULL);
 }
 
 /**
