@@ -207,6 +207,35 @@ scan_literal (const char *data,
   return 0;
 }
 
+/* Past an object member's name, its colon and the white space after it,
+ * from @i; or 0, with *@reason and where the syntax broke in *@at. */
+static gsize
+scan_member_name (const char  *data,
+                  gsize        length,
+                  gsize        i,
+                  const char **reason,
+                  gsize       *at)
+{
+  gsize end;
+
+  *at = i;
+  if (i >= length || data[i] != '"')
+    {
+      *reason = "expected a member name in double quotes";
+      return 0;
+    }
+  if ((end = scan_string (data, length, i, reason)) == 0)
+    return 0;
+  i = skip_space (data, length, end);
+  if (i >= length || data[i] != ':')
+    {
+      *at = i;
+      *reason = "expected ':' after a member name";
+      return 0;
+    }
+  return skip_space (data, length, i + 1);
+}
+
 /* Checks that @data is one JSON value and nothing else (RFC 8259, UTF-8,
  * at most @max_depth arrays and objects deep), so that json-glib only
  * ever parses valid documents: it recurses once per level, and on some
@@ -260,15 +289,9 @@ scan (const char  *data,
           if (open[depth - 1] == '[')
             continue;
           /* An object's first member name. */
-          if (i >= length || data[i] != '"')
-            return (ScanResult) { i, "expected a member name in double quotes", FALSE };
-          if ((end = scan_string (data, length, i, &reason)) == 0)
+          if ((end = scan_member_name (data, length, i, &reason, &i)) == 0)
             return (ScanResult) { i, reason, FALSE };
           i = end;
-          i = skip_space (data, length, i);
-          if (i >= length || data[i] != ':')
-            return (ScanResult) { i, "expected ':' after a member name", FALSE };
-          i = skip_space (data, length, i + 1);
           continue;
         case '"':
           if ((end = scan_string (data, length, i, &reason)) == 0)
@@ -314,15 +337,9 @@ scan (const char  *data,
           i = skip_space (data, length, i + 1);
           if (open[depth - 1] == '{')
             {
-              if (i >= length || data[i] != '"')
-                return (ScanResult) { i, "expected a member name in double quotes", FALSE };
-              if ((end = scan_string (data, length, i, &reason)) == 0)
+              if ((end = scan_member_name (data, length, i, &reason, &i)) == 0)
                 return (ScanResult) { i, reason, FALSE };
               i = end;
-              i = skip_space (data, length, i);
-              if (i >= length || data[i] != ':')
-                return (ScanResult) { i, "expected ':' after a member name", FALSE };
-              i = skip_space (data, length, i + 1);
             }
           break;
         }
