@@ -988,6 +988,104 @@ test_settings_restored (void)
   reset_settings (settings);
 }
 
+/* The engine, placement and serving inputs come back too: set in one
+ * window, they are there in the next. */
+static void
+test_settings_inputs_kept (void)
+{
+  g_autoptr(GSettings) settings = app_settings ();
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  guint flash = 0, users = 0, nodes = 0, gpus = 0, layers = 0, split = 0, moe = 0;
+  double util = 0, target = 0;
+  guint64 prompt = 0;
+  gboolean layers_auto = TRUE;
+
+  /* two machines of two GPUs */
+  g_object_set (calc, "nodes", 2, "gpu-count", 4, "flash-attn", HR_FLASH_ATTN_OFF,
+                "gpu-memory-utilization", 0.85, "users", 16, "target-tokens-per-s", 12.5,
+                "prompt-tokens", (guint64) 2048, "gpu-layers-auto", FALSE, "gpu-layers", 20,
+                "split-mode", HR_SPLIT_ROW, "n-cpu-moe", 3, NULL);
+  iterate ();
+  g_assert_cmpuint (hr_calculator_get_gpus_per_node (calc), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+  g_assert_cmpuint (g_settings_get_uint (settings, "users"), ==, 16);
+
+  window = new_window ();
+  calc = hr_window_get_calculator (window);
+  g_object_get (calc, "flash-attn", &flash, "users", &users, "nodes", &nodes,
+                "gpu-count", &gpus, "gpu-layers-auto", &layers_auto, "gpu-layers", &layers,
+                "split-mode", &split, "n-cpu-moe", &moe, "gpu-memory-utilization", &util,
+                "target-tokens-per-s", &target, "prompt-tokens", &prompt, NULL);
+  g_assert_cmpuint (flash, ==, HR_FLASH_ATTN_OFF);
+  g_assert_cmpuint (users, ==, 16);
+  g_assert_cmpuint (nodes, ==, 2);
+  g_assert_cmpuint (gpus, ==, 4);
+  g_assert_false (layers_auto);
+  g_assert_cmpuint (layers, ==, 20);
+  g_assert_cmpuint (split, ==, HR_SPLIT_ROW);
+  g_assert_cmpuint (moe, ==, 3);
+  g_assert_cmpfloat_with_epsilon (util, 0.85, 1e-9);
+  g_assert_cmpfloat_with_epsilon (target, 12.5, 1e-9);
+  g_assert_cmpuint (prompt, ==, 2048);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  reset_settings (settings);
+}
+
+/* Every key named after a calculator property has its type, default
+ * and range: a fresh install starts where the calculator does, and no
+ * value the key accepts is one the property refuses. */
+static void
+test_settings_match_properties (void)
+{
+  g_autoptr(GSettings) settings = app_settings ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(HrCalculator) calc = hr_calculator_new (hr_catalog_get_default ());
+  g_auto(GStrv) keys = NULL;
+  guint matched = 0;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (calc), keys[i]);
+      g_autoptr(GSettingsSchemaKey) key = g_settings_schema_get_key (schema, keys[i]);
+      g_autoptr(GVariant) fallback = g_settings_schema_key_get_default_value (key);
+      g_autoptr(GVariant) range = g_settings_schema_key_get_range (key);
+      g_auto(GValue) value = G_VALUE_INIT;
+      const char *kind = NULL;
+      g_autoptr(GVariant) bounds = NULL;
+
+      /* the numbers and switches (the model, device… are kept by id) */
+      if (pspec == NULL || (pspec->value_type != G_TYPE_UINT && pspec->value_type != G_TYPE_UINT64 &&
+                            pspec->value_type != G_TYPE_DOUBLE && pspec->value_type != G_TYPE_BOOLEAN))
+        continue;
+      g_test_message ("%s", keys[i]);
+      matched++;
+      g_dbus_gvariant_to_gvalue (fallback, &value);
+      g_assert_true (G_VALUE_TYPE (&value) == pspec->value_type);
+      g_assert_true (g_param_value_defaults (pspec, &value));
+
+      g_variant_get (range, "(&sv)", &kind, &bounds);
+      if (g_str_equal (kind, "range"))
+        {
+          g_autoptr(GVariant) low = g_variant_get_child_value (bounds, 0);
+          g_autoptr(GVariant) high = g_variant_get_child_value (bounds, 1);
+          g_auto(GValue) low_value = G_VALUE_INIT;
+          g_auto(GValue) high_value = G_VALUE_INIT;
+
+          g_dbus_gvariant_to_gvalue (low, &low_value);
+          g_dbus_gvariant_to_gvalue (high, &high_value);
+          g_assert_false (g_param_value_validate (pspec, &low_value));
+          g_assert_false (g_param_value_validate (pspec, &high_value));
+        }
+    }
+  /* the ten kept inputs, the context, the sequences and the GPU count */
+  g_assert_cmpuint (matched, ==, 13);
+}
+
 /* Entries that no longer exist fall back to the defaults, silently. */
 static void
 test_settings_fallback (void)
@@ -1035,6 +1133,20 @@ test_settings_saved (void)
   reset_settings (settings);
 }
 
+/* Every test starts from the defaults: windows save what their tests
+ * set (the memory backend keeps it for the process). */
+static void
+run_from_defaults (gconstpointer test)
+{
+  g_autoptr(GSettings) settings = app_settings ();
+
+  reset_settings (settings);
+  ((GTestFunc) test) ();
+}
+
+#define add_test(path, func) \
+  g_test_add_data_func ((path), (gconstpointer) (func), run_from_defaults)
+
 int
 main (int   argc,
       char *argv[])
@@ -1044,22 +1156,24 @@ main (int   argc,
 
   app = hr_test_app_init (&argc, &argv);
 
-  g_test_add_func ("/window/overview-matches-cli", test_overview_matches_cli);
-  g_test_add_func ("/window/overview-no-fit", test_overview_no_fit);
-  g_test_add_func ("/window/export-equals-cli", test_export_equals_cli);
-  g_test_add_func ("/window/commands-and-model", test_commands_and_model);
-  g_test_add_func ("/window/import", test_import);
-  g_test_add_func ("/window/engine-profiles", test_engine_profiles);
-  g_test_add_func ("/window/gpu-layers-control", test_gpu_layers_control);
-  g_test_add_func ("/window/prompt-presets", test_prompt_presets);
-  g_test_add_func ("/window/impossible-fix", test_impossible_fix);
-  g_test_add_func ("/window/no-estimate-views", test_no_estimate_views);
-  g_test_add_func ("/window/gpus-subtitle", test_gpus_subtitle);
-  g_test_add_func ("/window/unified-wording", test_unified_wording);
-  g_test_add_func ("/window/serving-rule-text", test_serving_rule_text);
-  g_test_add_func ("/window/settings-restored", test_settings_restored);
-  g_test_add_func ("/window/settings-fallback", test_settings_fallback);
-  g_test_add_func ("/window/settings-saved", test_settings_saved);
+  add_test ("/window/overview-matches-cli", test_overview_matches_cli);
+  add_test ("/window/overview-no-fit", test_overview_no_fit);
+  add_test ("/window/export-equals-cli", test_export_equals_cli);
+  add_test ("/window/commands-and-model", test_commands_and_model);
+  add_test ("/window/import", test_import);
+  add_test ("/window/engine-profiles", test_engine_profiles);
+  add_test ("/window/gpu-layers-control", test_gpu_layers_control);
+  add_test ("/window/prompt-presets", test_prompt_presets);
+  add_test ("/window/impossible-fix", test_impossible_fix);
+  add_test ("/window/no-estimate-views", test_no_estimate_views);
+  add_test ("/window/gpus-subtitle", test_gpus_subtitle);
+  add_test ("/window/unified-wording", test_unified_wording);
+  add_test ("/window/serving-rule-text", test_serving_rule_text);
+  add_test ("/window/settings-restored", test_settings_restored);
+  add_test ("/window/settings-inputs-kept", test_settings_inputs_kept);
+  add_test ("/window/settings-match-properties", test_settings_match_properties);
+  add_test ("/window/settings-fallback", test_settings_fallback);
+  add_test ("/window/settings-saved", test_settings_saved);
 
   status = g_test_run ();
   return status;

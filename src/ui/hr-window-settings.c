@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The inputs (model, precision, KV type, hardware, engine, context,
- * sequences, GPUs), the matrix's contexts, the units and the window's
+ * sequences, GPUs, and the engine, placement and serving inputs of
+ * kept_properties), the matrix's contexts, the units and the window's
  * size are kept in GSettings: restored when the window is built, saved
  * after each change (inputs) or on close (size).
  */
@@ -18,6 +19,61 @@
 
 #define SCHEMA_ID APP_ID
 #define MAX_SAVED_CONTEXTS 16
+
+/* Calculator properties kept under a key of the same name and type.
+ * "nodes" comes first: the GPU count restored after it keeps the
+ * machines.  Not kept: TP and PP (the choices depend on the model and
+ * the GPUs, and the calculator picks them), RAM size and bandwidth (this
+ * computer's, detected or stated each time). */
+static const char * const kept_properties[] = {
+  "nodes", "flash-attn", "gpu-memory-utilization", "users", "target-tokens-per-s",
+  "prompt-tokens", "gpu-layers-auto", "gpu-layers", "split-mode", "n-cpu-moe",
+};
+
+/* Sets each kept property from its key; a value the property would
+ * have to change (a hand-edited setting) is left out. */
+static void
+restore_kept_properties (HrWindow *self)
+{
+  /* A layer count makes the placement fixed: it is restored only when
+   * the placement was not automatic, and then stands for both keys. */
+  gboolean layers_auto = g_settings_get_boolean (self->settings, "gpu-layers-auto");
+
+  for (guint i = 0; i < G_N_ELEMENTS (kept_properties); i++)
+    {
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self->calculator),
+                                                        kept_properties[i]);
+      g_autoptr(GVariant) variant = g_settings_get_value (self->settings, kept_properties[i]);
+      g_auto(GValue) value = G_VALUE_INIT;
+
+      if (g_str_equal (kept_properties[i], layers_auto ? "gpu-layers" : "gpu-layers-auto"))
+        continue;
+      g_dbus_gvariant_to_gvalue (variant, &value);
+      if (pspec == NULL || G_VALUE_TYPE (&value) != pspec->value_type ||
+          g_param_value_validate (pspec, &value))
+        {
+          g_debug ("setting %s ignored", kept_properties[i]);
+          continue;
+        }
+      g_object_set_property (G_OBJECT (self->calculator), kept_properties[i], &value);
+    }
+}
+
+static void
+save_kept_properties (HrWindow *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (kept_properties); i++)
+    {
+      g_auto(GValue) value = G_VALUE_INIT;
+      g_autoptr(GVariant) variant = NULL;
+      g_autoptr(GVariant) old = g_settings_get_value (self->settings, kept_properties[i]);
+
+      g_object_get_property (G_OBJECT (self->calculator), kept_properties[i], &value);
+      variant = g_variant_ref_sink (g_dbus_gvalue_to_gvariant (&value, g_variant_get_type (old)));
+      if (!g_variant_equal (old, variant))
+        g_settings_set_value (self->settings, kept_properties[i], variant);
+    }
+}
 
 /* Settings are optional: an uninstalled run without compiled schemas
  * simply does not remember anything, rather than aborting. */
@@ -82,6 +138,7 @@ restore_settings (HrWindow *self)
     hr_calculator_set_engine (self->calculator, engine_value);
   hr_calculator_set_context (self->calculator, g_settings_get_uint64 (self->settings, "context"));
   hr_calculator_set_batch (self->calculator, g_settings_get_uint (self->settings, "batch"));
+  restore_kept_properties (self);
   hr_calculator_set_gpu_count (self->calculator, g_settings_get_uint (self->settings, "gpu-count"));
   hr_calculator_thaw (self->calculator);
 
@@ -145,6 +202,7 @@ save_inputs (HrWindow *self)
     g_settings_set_uint (self->settings, "batch", s->batch);
   if (g_settings_get_uint (self->settings, "gpu-count") != s->gpus)
     g_settings_set_uint (self->settings, "gpu-count", s->gpus);
+  save_kept_properties (self);
 
   /* The matrix's contexts, once the matrix exists (before, the saved ones
    * are still current). */
