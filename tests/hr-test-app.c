@@ -53,3 +53,30 @@ hr_test_app_init (int    *argc,
   g_object_set_data_full (G_OBJECT (app), "hr-test-home", home, remove_home);
   return app;
 }
+
+/* Runs what the main loop has ready (redraws, idles, signals), without
+ * waiting. */
+void
+hr_test_iterate (void)
+{
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+flag_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for @ms milliseconds (frames, timeouts). */
+void
+hr_test_pump (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}

@@ -26,23 +26,6 @@ static HrCatalog *catalog;
 
 /* ------------------------------------------------------------- helpers */
 
-static gboolean
-flag_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-pump (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, flag_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* The widgets under @root (depth first) that are @type. */
 static void
 collect (GtkWidget *root,
@@ -156,7 +139,7 @@ test_card_machines (void)
   gtk_window_set_child (GTK_WINDOW (window), card);
   hr_command_card_set_command (HR_COMMAND_CARD (card), command);
   gtk_window_present (GTK_WINDOW (window));
-  pump (50);
+  hr_test_pump (50);
 
   g_assert_false (hr_command_card_get_refused (HR_COMMAND_CARD (card)));
   g_assert_cmpuint (hr_command_card_get_n_blocks (HR_COMMAND_CARD (card)), ==, 3);
@@ -180,7 +163,7 @@ test_card_machines (void)
 
       /* as the keyboard does: the button clicks once it has shown itself pressed */
       gtk_widget_activate (g_ptr_array_index (buttons, i));
-      pump (400);
+      hr_test_pump (400);
       copied = clipboard_text (card);
       g_assert_cmpstr (copied, ==, hr_command_card_get_block (HR_COMMAND_CARD (card), i));
       assert_parses (copied);
@@ -244,7 +227,7 @@ test_card_in_place (void)
   gtk_window_set_child (GTK_WINDOW (window), card);
   hr_command_card_set_command (HR_COMMAND_CARD (card), first);
   gtk_window_present (GTK_WINDOW (window));
-  pump (50);
+  hr_test_pump (50);
   before = copy_buttons (card);
   g_assert_cmpuint (before->len, >=, 1);
   g_assert_true (gtk_widget_grab_focus (g_ptr_array_index (before, 0)));
@@ -269,7 +252,7 @@ test_card_in_place (void)
     g_assert_cmpstr (hr_command_card_get_text (HR_COMMAND_CARD (card)), ==, whole);
   }
   gtk_widget_activate (g_ptr_array_index (after, 0));
-  pump (400);
+  hr_test_pump (400);
   copied = clipboard_text (card);
   g_assert_cmpstr (copied, ==, hr_command_card_get_block (HR_COMMAND_CARD (card), 0));
 
@@ -323,7 +306,7 @@ test_view_fixes (void)
   hr_calculator_thaw (calculator);
   hr_view_set_calculator (HR_VIEW (view), calculator);
   gtk_window_present (GTK_WINDOW (window));
-  pump (50);
+  hr_test_pump (50);
 
   vllm = hr_commands_view_get_card (view, "vllm");
   sglang = hr_commands_view_get_card (view, "sglang");
@@ -335,7 +318,7 @@ test_view_fixes (void)
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_grab_focus (button));
   gtk_widget_activate (button);
-  pump (400);
+  hr_test_pump (400);
   g_assert_cmpuint (hr_calculator_get_gpu_count (calculator), !=, 3);
   /* the keyboard focus moves from the fix to the new command's copy button */
   {
@@ -351,12 +334,12 @@ test_view_fixes (void)
 
   /* a Q8_0 cache: SGLang has none; the fix is an FP16 cache */
   hr_calculator_set_kv_type (calculator, hr_catalog_find_kv_type (catalog, "q8_0"));
-  pump (50);
+  hr_test_pump (50);
   g_assert_true (hr_command_card_get_refused (sglang));
   button = fix_button (GTK_WIDGET (sglang));
   g_assert_nonnull (button);
   gtk_widget_activate (button);
-  pump (400);
+  hr_test_pump (400);
   g_assert_cmpstr (hr_kv_type_get_id (hr_calculator_get_kv_type (calculator)), ==, "fp16");
   g_assert_false (hr_command_card_get_refused (sglang));
   g_assert_true (g_str_has_prefix (hr_command_card_get_block (sglang, 0),

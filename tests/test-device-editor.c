@@ -15,13 +15,7 @@
 #include "fake-trees.h"
 #include "hr-device-editor.h"
 #include "hr-test-util.h"
-
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
+#include "hr-test-app.h"
 
 static GtkWidget *find_widget (GtkWidget *widget,
                                GType      type,
@@ -109,7 +103,7 @@ test_add (HrTestDir     *fixture,
 
   g_signal_connect (editor, "saved", G_CALLBACK (saved_cb), &saved);
   gtk_window_present (GTK_WINDOW (editor));
-  iterate ();
+  hr_test_iterate ();
 
   /* Blank: nothing to save, and it says what is missing. */
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (editor)), ==, "Add Device");
@@ -132,7 +126,7 @@ test_add (HrTestDir     *fixture,
 
   /* The Save button's action. */
   g_assert_true (activate (editor, "editor.save"));
-  iterate ();
+  hr_test_iterate ();
   g_assert_nonnull (saved);
   g_assert_cmpstr (hr_hardware_get_id (saved), ==, "custom-rtx-2080-ti");
   g_assert_cmpstr (hr_hardware_get_name (saved), ==, "RTX 2080 Ti");
@@ -163,7 +157,7 @@ test_prefill_unified (HrTestDir     *fixture,
   hr_device_editor_set_from_fields (editor, &values);
   g_assert_null (hr_device_editor_get_message (editor));
   g_assert_true (hr_device_editor_save (editor));
-  iterate ();
+  hr_test_iterate ();
 
   g_assert_true (hr_hardware_is_unified (hr_device_editor_get_device (editor)));
   g_assert_cmpstr (hr_hardware_get_family (hr_device_editor_get_device (editor)), ==, "amd-radeon");
@@ -193,7 +187,7 @@ test_edit_and_remove (HrTestDir     *fixture,
   editor = g_object_ref_sink (hr_device_editor_new (fixture->catalog, box, fixture->dir));
   g_signal_connect (editor, "saved", G_CALLBACK (saved_cb), &saved);
   gtk_window_present (GTK_WINDOW (editor));
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (editor)), ==, "Edit Device");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_widget (GTK_WIDGET (editor),
                                                                      ADW_TYPE_ENTRY_ROW, 0))),
@@ -210,9 +204,9 @@ test_edit_and_remove (HrTestDir     *fixture,
   second = g_object_ref_sink (hr_device_editor_new (fixture->catalog, saved, fixture->dir));
   g_signal_connect (second, "removed", G_CALLBACK (removed_cb), &removed);
   gtk_window_present (GTK_WINDOW (second));
-  iterate ();
+  hr_test_iterate ();
   g_assert_true (activate (second, "editor.remove"));
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpstr (removed, ==, "custom-box");
   g_assert_null (hr_catalog_find_hardware (fixture->catalog, "custom-box"));
 }
@@ -232,7 +226,7 @@ test_save_error (HrTestDir     *fixture,
   gtk_window_present (GTK_WINDOW (editor));
   hr_device_editor_set_from_fields (editor, &values);
   g_assert_false (hr_device_editor_save (editor));
-  iterate ();
+  hr_test_iterate ();
   g_assert_true (g_str_has_prefix (hr_device_editor_get_message (editor),
                                    "The device could not be saved: "));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor)));
@@ -251,7 +245,7 @@ test_from_catalog_device (HrTestDir     *fixture,
                                                                               fixture->dir));
 
   gtk_window_present (GTK_WINDOW (editor));
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (editor)), ==, "Add Device");
   g_assert_null (hr_device_editor_get_device (editor));
   g_assert_true (hr_device_editor_save (editor));

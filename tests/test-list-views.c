@@ -21,27 +21,11 @@
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-ui-format.h"
+#include "hr-test-app.h"
 
 #define NBSP "\u00a0"
 
 /* Main loop helpers */
-
-static gboolean
-flag_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-pump (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, flag_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 typedef gboolean (*Condition) (gpointer data);
 
@@ -50,9 +34,9 @@ wait_until (Condition condition,
             gpointer  data)
 {
   for (guint i = 0; i < 250 && !condition (data); i++)
-    pump (20);
+    hr_test_pump (20);
   /* a few more frames so that the column view binds what it shows */
-  pump (60);
+  hr_test_pump (60);
   g_assert_true (condition (data));
 }
 
@@ -333,7 +317,7 @@ apply_contexts (GtkWidget  *entry,
 {
   gtk_editable_set_text (GTK_EDITABLE (entry), text);
   g_signal_emit_by_name (entry, "activate");
-  pump (60);
+  hr_test_pump (60);
 }
 
 static void
@@ -386,7 +370,7 @@ test_matrix (void)
   hr_calculator_set_hardware (calculator,
                               hr_catalog_find_hardware (hr_calculator_get_catalog (calculator),
                                                         "rtx-3090-24gb"));
-  pump (60);
+  hr_test_pump (60);
   g_assert_nonnull (find_text (view, "Total memory at batch 1, KV cache FP16, on RTX 3090 24GB"));
   row = find_row (view, "FP16 / BF16");
   cell = find_text (row, "20.42" NBSP "GiB");
@@ -396,11 +380,11 @@ test_matrix (void)
 
   /* Decimal units re-format every cell. */
   g_object_set (view, "units", 1u, NULL);
-  pump (60);
+  hr_test_pump (60);
   row = find_row (view, "Q4_K_M");
   g_assert_nonnull (find_text (row, "8.44" NBSP "GB"));
   g_object_set (view, "units", 0u, NULL);
-  pump (60);
+  hr_test_pump (60);
   row = find_row (view, "Q4_K_M");
   g_assert_nonnull (find_text (row, "7.86" NBSP "GiB"));
 
@@ -420,7 +404,7 @@ test_matrix (void)
   g_assert_nonnull (find_column (view, "Recommended Tier @ 16K"));
   g_assert_null (find_column (view, "@ 32K"));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "4096, 16384");
-  pump (100);
+  hr_test_pump (100);
   row = find_row (view, "Q4_K_M");
   g_assert_nonnull (row);
   g_assert_nonnull (find_text (row, "RTX 3060 12GB"));
@@ -461,13 +445,13 @@ test_matrix (void)
     static const guint64 contexts[] = { 8192, 32768, 131072 };
 
     hr_matrix_set_contexts (matrix, contexts, G_N_ELEMENTS (contexts));
-    pump (60);
+    hr_test_pump (60);
     g_assert_cmpuint (n_columns (view), ==, 7);
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "8192, 32768, 131072");
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  pump (20);
+  hr_test_pump (20);
 }
 
 /* Hardware */
@@ -481,7 +465,7 @@ set_search (GtkWidget  *view,
   GtkWidget *search = find_widget (view, GTK_TYPE_SEARCH_ENTRY);
 
   gtk_editable_set_text (GTK_EDITABLE (search), text);
-  pump (gtk_search_entry_get_search_delay (GTK_SEARCH_ENTRY (search)) + 250);
+  hr_test_pump (gtk_search_entry_get_search_delay (GTK_SEARCH_ENTRY (search)) + 250);
 }
 
 static guint
@@ -580,7 +564,7 @@ test_hardware (void)
   g_assert_cmpuint (g_list_model_get_n_items (vendors), ==, 5);
 
   gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), apple);
-  pump (60);
+  hr_test_pump (60);
   model = view_model (view);
   g_assert_cmpuint (g_list_model_get_n_items (model), >, 0);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -604,7 +588,7 @@ test_hardware (void)
                    ==, "empty");
   set_search (view, "");
   gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 0);
-  pump (60);
+  hr_test_pump (60);
   g_assert_cmpuint (g_list_model_get_n_items (view_model (view)), ==, n_all);
   g_assert_cmpstr (visible_page (view),
                    ==, "table");
@@ -618,7 +602,7 @@ test_hardware (void)
 
     /* llama.cpp times the prompt (the nominal method does not) */
     hr_calculator_set_engine (calculator, HR_ENGINE_LLAMACPP);
-    pump (60);
+    hr_test_pump (60);
 
     for (guint t = 0; t < G_N_ELEMENTS (titles); t++)
       {
@@ -630,7 +614,7 @@ test_hardware (void)
         column = find_column (view, titles[t]);
         g_assert_nonnull (column);
         gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
-        pump (60);
+        hr_test_pump (60);
         model = view_model (view);
         for (guint i = 0; i < g_list_model_get_n_items (model); i++)
           {
@@ -655,10 +639,10 @@ test_hardware (void)
         g_assert_cmpuint (n_running, >, 1);
       }
     hr_calculator_set_engine (calculator, HR_ENGINE_GENERIC);
-    pump (60);
+    hr_test_pump (60);
     column = find_column (view, "Verdict");
     gtk_column_view_sort_by_column (column_view, column, GTK_SORT_ASCENDING);
-    pump (60);
+    hr_test_pump (60);
     {
       g_autoptr(HrHardwareRow) first = g_list_model_get_item (model, 0);
       guint n_items = g_list_model_get_n_items (model);
@@ -675,7 +659,7 @@ test_hardware (void)
   g_assert_nonnull (find_text (row, "8.44" NBSP "GB"));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  pump (20);
+  hr_test_pump (20);
 }
 
 /* Compare */
@@ -761,7 +745,7 @@ test_compare (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  pump (20);
+  hr_test_pump (20);
 }
 
 /* The precision chosen in the sidebar has a row even when it is not one
@@ -796,7 +780,7 @@ test_matrix_current_precision (void)
   }
 
   hr_calculator_set_precision (calculator, hr_catalog_find_precision (catalog, "q5_k_s"));
-  pump (50);
+  hr_test_pump (50);
   wait_until (matrix_has_nine, view);
   {
     g_autoptr(GPtrArray) rows = row_texts (view);
@@ -814,7 +798,7 @@ test_matrix_current_precision (void)
   wait_until (matrix_shows_seed, view);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  pump (20);
+  hr_test_pump (20);
 }
 
 /* A model that does not fit has no decode speed, only its verdict. */
@@ -846,7 +830,7 @@ test_compare_no_fit_no_speed (void)
   g_assert_cmpuint (no_fit, >, 0);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  pump (20);
+  hr_test_pump (20);
 }
 
 /* A catalog with a single model has nothing to compare it with. */
@@ -909,7 +893,7 @@ test_compare_empty (void)
   hr_calculator_set_engine (calculator, HR_ENGINE_GENERIC);  /* the seed page's method */
   g_object_set (view, "calculator", calculator, NULL);
   window = show_in_window (view);
-  pump (60);
+  hr_test_pump (60);
 
   comparison = G_LIST_MODEL (hr_compare_view_get_comparison (HR_COMPARE_VIEW (view)));
   g_assert_cmpuint (g_list_model_get_n_items (comparison), ==, 1);
@@ -918,7 +902,7 @@ test_compare_empty (void)
   g_assert_nonnull (find_widget (view, ADW_TYPE_STATUS_PAGE));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  pump (20);
+  hr_test_pump (20);
 }
 
 /* Views without a calculator, and calculators replaced. */
@@ -943,22 +927,22 @@ test_lifecycle (void)
       g_autoptr(HrCalculator) calculator = NULL;
 
       g_object_set (views[i], "calculator", first, NULL);
-      pump (20);
+      hr_test_pump (20);
       g_object_set (views[i], "calculator", second, NULL);
-      pump (20);
+      hr_test_pump (20);
       g_object_get (views[i], "calculator", &calculator, NULL);
       g_assert_true (calculator == second);
       g_object_set (views[i], "calculator", NULL, NULL);
-      pump (20);
+      hr_test_pump (20);
       g_object_set (views[i], "calculator", first, "units", 1u, NULL);
-      pump (20);
+      hr_test_pump (20);
     }
 
   g_assert_nonnull (hr_matrix_view_get_matrix (HR_MATRIX_VIEW (views[0])));
   g_assert_nonnull (hr_hardware_view_get_table (HR_HARDWARE_VIEW (views[1])));
   g_assert_nonnull (hr_compare_view_get_comparison (HR_COMPARE_VIEW (views[2])));
   hr_calculator_set_context (first, 65536);
-  pump (20);
+  hr_test_pump (20);
 
   /* Nothing keeps the views or their models alive once the window goes. */
   {
@@ -973,7 +957,7 @@ test_lifecycle (void)
       g_object_add_weak_pointer (weak[i], &weak[i]);
 
     gtk_window_destroy (GTK_WINDOW (window));
-    pump (20);
+    hr_test_pump (20);
 
     for (guint i = 0; i < G_N_ELEMENTS (weak); i++)
       g_assert_null (weak[i]);
@@ -1029,7 +1013,7 @@ test_vllm_budget (void)
                                      "their cells show how many sequences of that context "
                                      "their KV cache holds at once (×)"));
   gtk_window_destroy (GTK_WINDOW (window));
-  pump (20);
+  hr_test_pump (20);
 
   /* the comparison: one budget, a capacity per model */
   view = hr_compare_view_new ();
@@ -1041,7 +1025,7 @@ test_vllm_budget (void)
   g_assert_nonnull (find_text (row, "Fits comfortably"));
   g_assert_null (find_text (row, "21.69" NBSP "GiB"));
   gtk_window_destroy (GTK_WINDOW (window));
-  pump (20);
+  hr_test_pump (20);
 }
 
 int

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "hr-window.h"
+#include "hr-test-app.h"
 
 /* GNOME's narrowest supported width (a phone in portrait). */
 #define NARROW_WIDTH 360
@@ -63,13 +64,6 @@ set_state (HrCalculator *calc,
   hr_calculator_thaw (calc);
   g_assert_true (hr_calculator_get_valid (calc) ==
                  (state == STATE_DEFAULT || state == STATE_VLLM));
-}
-
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
 }
 
 /* Names the deepest widgets that ask for more than the narrow width, so
@@ -141,7 +135,7 @@ test_minimum_width (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  hr_test_iterate ();
 
   for (guint state = 0; state < N_STATES; state++)
     {
@@ -152,7 +146,7 @@ test_minimum_width (void)
 
           hr_window_get_view (window, views[i]);
           hr_window_show_view (window, views[i]);
-          iterate ();
+          hr_test_iterate ();
           gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1,
                               &min, NULL, NULL, NULL);
           g_test_message ("%s, %s: %d px", state_names[state], views[i], min);
@@ -176,7 +170,7 @@ test_minimum_width (void)
 
     g_assert_true (adw_flap_get_folded (ADW_FLAP (flap)));
     adw_flap_set_reveal_flap (ADW_FLAP (flap), TRUE);
-    iterate ();
+    hr_test_iterate ();
     gtk_widget_measure (sidebar, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
     g_test_message ("sidebar: %d px", min);
     if (min > NARROW_WIDTH)
@@ -224,7 +218,7 @@ test_wide_sidebar (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), WIDE_WIDTH, WIDE_HEIGHT);
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  hr_test_iterate ();
   flap = find_flap (GTK_WIDGET (window));
   sidebar = adw_flap_get_flap (ADW_FLAP (flap));
 
@@ -232,7 +226,7 @@ test_wide_sidebar (void)
     {
       hr_window_get_view (window, views[i]);
       hr_window_show_view (window, views[i]);
-      iterate ();
+      hr_test_iterate ();
       g_assert_false (adw_flap_get_folded (ADW_FLAP (flap)));
       gtk_widget_measure (sidebar, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat, NULL, NULL);
       g_test_message ("%s: sidebar %d px of %d", views[i], gtk_widget_get_width (sidebar), nat);
@@ -266,7 +260,7 @@ test_switcher (void)
 
       gtk_window_set_default_size (GTK_WINDOW (window), widths[i], NARROW_HEIGHT);
       gtk_window_present (GTK_WINDOW (window));
-      iterate ();
+      hr_test_iterate ();
       squeezer = find_type (GTK_WIDGET (window), ADW_TYPE_SQUEEZER);
       bar = find_type (GTK_WIDGET (window), ADW_TYPE_VIEW_SWITCHER_BAR);
       header_switcher = find_type (squeezer, ADW_TYPE_VIEW_SWITCHER);
@@ -298,7 +292,7 @@ test_folds (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), MIDDLE_WIDTH, NARROW_HEIGHT);
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  hr_test_iterate ();
   flap = find_flap (GTK_WIDGET (window));
 
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
@@ -307,7 +301,7 @@ test_folds (void)
 
       hr_window_get_view (window, views[i]);
       hr_window_show_view (window, views[i]);
-      iterate ();
+      hr_test_iterate ();
       g_test_message ("%s: folded %d, the view %d px", views[i],
                       adw_flap_get_folded (ADW_FLAP (flap)), gtk_widget_get_width (content));
       if (!adw_flap_get_folded (ADW_FLAP (flap)))

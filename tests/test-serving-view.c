@@ -20,13 +20,6 @@
 #include "hr-test-util.h"
 #include "hr-window.h"
 
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static GtkWidget *
 find_widget (GtkWidget *widget,
              GType      type)
@@ -51,7 +44,7 @@ new_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  hr_test_iterate ();
   return window;
 }
 
@@ -98,7 +91,7 @@ show_serving (HrWindow *window)
   HrServingView *view;
 
   hr_window_show_view (window, "serving");
-  iterate ();
+  hr_test_iterate ();
   view = HR_SERVING_VIEW (hr_window_get_view (window, "serving"));
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
   return view;
@@ -235,7 +228,7 @@ test_apply_plan (void)
   g_assert_cmpuint (plan.gpus, >, 4);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "serving.apply-plan", NULL));
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, plan.gpus);
   g_assert_cmpuint (hr_calculator_get_tp (calc), ==, plan.layout.tp);
   g_assert_cmpuint (hr_calculator_get_pp (calc), ==, plan.layout.pp);
@@ -280,14 +273,14 @@ test_other_engines (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "serving.use-engine", "s",
                                              "vllm"));
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpint (hr_calculator_get_engine (calc), ==, HR_ENGINE_VLLM);
   g_assert_cmpstr (hr_precision_get_id (hr_calculator_get_precision (calc)), ==, "awq-int4");
   g_assert_cmpstr (hr_serving_view_get_page (view), ==, "figures");
 
   /* 12 heads, 4 KV heads on a machine of 8: TP 1, 2 or 4, not 8 */
   hr_calculator_set_gpus_per_node (calc, 8);
-  iterate ();
+  hr_test_iterate ();
   {
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (serving)));
     tp = hr_serving_group_get_tp_choices (serving);
@@ -301,7 +294,7 @@ test_other_engines (void)
     g_assert_cmpstr (hr_serving_view_get_page (view), ==, "invalid");
     /* its fix: the nearest valid size */
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "serving.fix", NULL));
-    iterate ();
+    hr_test_iterate ();
     g_assert_cmpuint (hr_calculator_get_tp (calc), ==, 4);
     g_assert_cmpuint (hr_calculator_get_dp (calc), ==, 2);
     g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 8);

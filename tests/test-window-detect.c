@@ -21,17 +21,11 @@
 #include "hr-picker.h"
 #include "hr-test-util.h"
 #include "hr-window.h"
+#include "hr-test-app.h"
 
 static char *home;
 
 /* ------------------------------------------------------------- helpers */
-
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
 
 /* Until detection and the model search are over (10 s at most). */
 static void
@@ -45,7 +39,7 @@ wait_idle (HrWindow *window)
       g_main_context_iteration (NULL, FALSE);
       g_usleep (1000);
     }
-  iterate ();
+  hr_test_iterate ();
 }
 
 static GtkWidget *
@@ -225,7 +219,7 @@ static void
 close_window (HrWindow *window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate ();
+  hr_test_iterate ();
   reset_settings ();
 }
 
@@ -350,7 +344,7 @@ test_redetect (void)
   window = new_window ();
   hr_calculator_set_hardware (hr_window_get_calculator (window),
                               hr_catalog_find_hardware (catalog, "rtx-4090-24gb"));
-  iterate ();
+  hr_test_iterate ();
 
   row = find_row (GTK_WIDGET (window), "This computer");
   button = find_actionable (GTK_WIDGET (row), "win.detect");
@@ -430,7 +424,7 @@ test_local_models (void)
     }
   g_assert_nonnull (row);
   g_signal_emit_by_name (list, "row-activated", row);
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpstr (hr_model_spec_get_id (hr_calculator_get_model (calc)), ==, "tiny:latest");
   g_assert_cmpint (hr_model_spec_get_origin (hr_calculator_get_model (calc)), ==,
                    HR_ORIGIN_USER);
@@ -468,13 +462,13 @@ test_fits_filter (void)
   window = new_window ();
   view = hr_window_get_view (window, "hardware");
   hr_window_show_view (window, "hardware");
-  iterate ();
+  hr_test_iterate ();
   fits = find_fits_button (view);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fits)));
 
   all = n_shown (view);
   gtk_toggle_button_set_active (fits, TRUE);
-  iterate ();
+  hr_test_iterate ();
   fitting = n_shown (view);
   g_assert_cmpuint (fitting, <, all);
   g_assert_cmpuint (fitting, >, 1);
@@ -495,7 +489,7 @@ test_fits_filter (void)
                 "Radeon RX 7900 XTX 24GB.");
 
   gtk_toggle_button_set_active (fits, FALSE);
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpuint (n_shown (view), ==, all);
   close_window (window);
 }
@@ -537,13 +531,13 @@ test_device_editor (void)
   g_assert_false (gtk_widget_get_visible (edit_button));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.add-device", NULL));
-  iterate ();
+  hr_test_iterate ();
   editor = find_editor ();
   g_assert_nonnull (editor);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) == GTK_WINDOW (window));
   hr_device_editor_set_from_fields (editor, &values);
   g_assert_true (hr_device_editor_save (editor));
-  iterate ();
+  hr_test_iterate ();
 
   device = hr_calculator_get_hardware (hr_window_get_calculator (window));
   g_assert_true (hr_hardware_is_custom (device));
@@ -558,18 +552,18 @@ test_device_editor (void)
 
   /* the next start restores it */
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate ();
+  hr_test_iterate ();
   window = new_window ();
   g_assert_cmpstr (hardware_id (window), ==, id);
 
   /* edit, then remove: this computer's device takes its place */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.edit-device", NULL));
-  iterate ();
+  hr_test_iterate ();
   editor = find_editor ();
   g_assert_nonnull (editor);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (editor)), ==, "Edit Device");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (editor), "editor.remove", NULL));
-  iterate ();
+  hr_test_iterate ();
   g_assert_null (find_editor ());
   g_assert_cmpstr (hardware_id (window), ==, "radeon-rx-7900-xtx-24gb");
   g_assert_null (hr_catalog_find_hardware (hr_catalog_get_default (), id));
@@ -599,7 +593,7 @@ test_unknown_device (void)
 
   /* next start: not first any more, the saved device is made again */
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate ();
+  hr_test_iterate ();
   window = new_window ();
   g_assert_cmpstr (hardware_id (window), ==, HR_LOCAL_DEVICE_ID);
   close_window (window);

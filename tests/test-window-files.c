@@ -21,15 +21,9 @@
 #include "hr-file.h"
 #include "hr-test-util.h"
 #include "hr-window.h"
+#include "hr-test-app.h"
 
 static char *home;
-
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
 
 static void
 collect_labels (GtkWidget *widget,
@@ -128,7 +122,7 @@ test_start_with_broken_files (void)
   HrCatalog *catalog;
 
   g_assert_nonnull (window);
-  iterate ();
+  hr_test_iterate ();
   catalog = hr_calculator_get_catalog (hr_window_get_calculator (window));
   g_assert_nonnull (hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
   g_assert_cmpuint (g_strv_length ((char **) hr_catalog_get_problems (catalog)), ==, 3);
@@ -145,13 +139,13 @@ test_toast_is_text (void)
 
   dismiss_toasts (window);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toast", "s", "R&D <i>model & co");
-  iterate ();
+  hr_test_iterate ();
   assert_shows (window, "R&D <i>model & co");
 
   /* and a file name with a newline in it stays on one line */
   dismiss_toasts (window);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toast", "s", "Saved a\nb.csv");
-  iterate ();
+  hr_test_iterate ();
   assert_shows (window, "Saved a\\nb.csv");
 }
 
@@ -171,7 +165,7 @@ test_import_keeps_broken_file (void)
 
   dismiss_toasts (window);
   hr_window_import_file (window, file);
-  iterate ();
+  hr_test_iterate ();
   assert_shows (window, "Imported gemma-3-27b-it; the unreadable list of imported models was "
                 "kept as imported-models.json.broken-");
 
@@ -223,7 +217,7 @@ test_import_hostile_paths (void)
       hr_window_import_file (window, file);
       /* not a speed check: a hang (a FIFO read to its end) would never return */
       g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
-      iterate ();
+      hr_test_iterate ();
       assert_shows (window, cases[i].says);
     }
 

@@ -73,13 +73,6 @@ assert_shows (const char *text,
     g_error ("the view does not show “%s”; it shows:\n%s", expected, text);
 }
 
-static void
-iterate (void)
-{
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static HrWindow *
 new_window (void)
 {
@@ -88,7 +81,7 @@ new_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  hr_test_iterate ();
   return window;
 }
 
@@ -125,7 +118,7 @@ test_overview_matches_cli (void)
   g_autofree char *decode = NULL;
 
   set_seed_case (hr_window_get_calculator (window));
-  iterate ();
+  hr_test_iterate ();
   text = view_text (window, "overview");
 
   total = hr_format_size (json_object_get_int_member (o, "total_bytes"), HR_UNITS_BINARY);
@@ -168,7 +161,7 @@ test_overview_no_fit (void)
 
   set_seed_case (calc);
   hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "fp16"));
-  iterate ();
+  hr_test_iterate ();
   text = view_text (window, "overview");
   assert_shows (text, "Does not fit on RTX 3060 12GB");
   assert_shows (text, "What would fit");
@@ -195,7 +188,7 @@ test_export_equals_cli (void)
   int status;
 
   set_seed_case (hr_window_get_calculator (window));
-  iterate ();
+  hr_test_iterate ();
 
   g_assert_true (hr_window_export_csv_to (window, "matrix", file, &error));
   g_assert_no_error (error);
@@ -230,7 +223,7 @@ test_commands_and_model (void)
   g_autofree char *model_text = NULL;
 
   set_seed_case (hr_window_get_calculator (window));
-  iterate ();
+  hr_test_iterate ();
   commands = HR_COMMANDS_VIEW (hr_window_get_view (window, "commands"));
   /* Q4_K_M is a GGUF type: vLLM says why it has no command */
   g_assert_nonnull (strstr (hr_commands_view_get_text (commands, "vllm"),
@@ -349,7 +342,7 @@ test_import (void)
   HrModelSpec *model;
 
   hr_window_import_file (window, gguf_file);
-  iterate ();
+  hr_test_iterate ();
   model = hr_calculator_get_model (calc);
   g_assert_cmpstr (hr_model_spec_get_name (model), ==, "Tiny Llama");
   g_assert_cmpint (hr_model_spec_get_origin (model), ==, HR_ORIGIN_USER);
@@ -362,12 +355,12 @@ test_import (void)
 
   g_assert_true (g_file_set_contents (bad, "GGUF\3\0\0\0 truncated", -1, NULL));
   hr_window_import_file (window, bad_file);
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpstr (hr_model_spec_get_name (hr_calculator_get_model (calc)), ==, "Tiny Llama");
   g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), ==, n_models + 1);
 
   hr_window_import_file (window, config_file);
-  iterate ();
+  hr_test_iterate ();
   model = hr_calculator_get_model (calc);
   g_assert_cmpstr (hr_model_spec_get_id (model), ==, "google/gemma-3-27b-it");
   g_assert_cmpint (hr_model_spec_get_origin (model), ==, HR_ORIGIN_USER);
@@ -391,7 +384,7 @@ test_engine_profiles (void)
   hr_calculator_set_model (calc, hr_catalog_find_model (catalog,
                                                         "meta-llama/Llama-3.1-8B-Instruct"));
   hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
-  iterate ();
+  hr_test_iterate ();
   text = view_text (window, "overview");
   assert_shows (text, "Compute buffer");
   assert_shows (text, "in system memory");
@@ -401,7 +394,7 @@ test_engine_profiles (void)
   hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-3090-24gb"));
   hr_calculator_set_engine (calc, HR_ENGINE_VLLM);
   hr_calculator_set_context (calc, 20000);
-  iterate ();
+  hr_test_iterate ();
   text = view_text (window, "overview");
   assert_shows (text, "KV cache capacity");
   assert_shows (text, "concurrency at this context");
@@ -549,12 +542,12 @@ test_gpu_layers_control (void)
 
   /* the nominal method has no placement: no rows, one bar */
   set_seed_case (calc);
-  iterate ();
+  hr_test_iterate ();
   g_assert_false (gtk_widget_get_visible (group));
   g_assert_cmpuint (hr_memory_chart_get_n_bars (chart), ==, 0);
 
   set_offload_case (calc);
-  iterate ();
+  hr_test_iterate ();
   g_assert_true (gtk_widget_get_visible (group));
   g_assert_true (gtk_switch_get_active (auto_switch));
   root = offload_cli (automatic);
@@ -565,7 +558,7 @@ test_gpu_layers_control (void)
 
   /* 20 layers, typed: automatic turns off */
   gtk_spin_button_set_value (layers_spin, 20);
-  iterate ();
+  hr_test_iterate ();
   g_assert_false (hr_calculator_get_gpu_layers_auto (calc));
   g_assert_false (gtk_switch_get_active (auto_switch));
   root = offload_cli (twenty);
@@ -578,7 +571,7 @@ test_gpu_layers_control (void)
   /* automatic again, on two GPUs: a layer split, one bar each */
   gtk_switch_set_active (auto_switch, TRUE);
   hr_calculator_set_gpu_count (calc, 2);
-  iterate ();
+  hr_test_iterate ();
   root = offload_cli (two_gpus);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "placement"), ==,
                    "split");
@@ -588,7 +581,7 @@ test_gpu_layers_control (void)
 
   /* 8 GiB of system RAM: one clear state, and no speed */
   gtk_spin_button_set_value (ram_spin, 8);
-  iterate ();
+  hr_test_iterate ();
   root = offload_cli (small_ram);
   g_assert_false (json_object_get_boolean_member (json_node_get_object (root), "ram_fits"));
   assert_bars_match_cli (chart, json_node_get_object (root));
@@ -616,7 +609,7 @@ test_prompt_presets (void)
   double previous_ttft = 0;
 
   set_offload_case (calc);
-  iterate ();
+  hr_test_iterate ();
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     {
       const char *extra[] = { "--prompt-tokens", presets[i].tokens, NULL };
@@ -630,7 +623,7 @@ test_prompt_presets (void)
       double ttft = json_object_get_double_member (o, "ttft_seconds");
 
       gtk_toggle_button_set_active (find_toggle (overview, presets[i].label), TRUE);
-      iterate ();
+      hr_test_iterate ();
       text = view_text (window, "overview");
       assert_shows (text, prefill);
       assert_shows (text, caption);
@@ -643,7 +636,7 @@ test_prompt_presets (void)
   /* a 16K context: a document does not fit it, the full context is chosen */
   gtk_toggle_button_set_active (find_toggle (overview, "A document"), TRUE);
   hr_calculator_set_context (calc, 16384);
-  iterate ();
+  hr_test_iterate ();
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (find_toggle (overview, "A document"))));
   g_assert_true (gtk_toggle_button_get_active (find_toggle (overview, "The full context")));
   g_assert_cmpuint (hr_calculator_get_estimate (calc)->prompt_tokens, ==, 16384);
@@ -664,7 +657,7 @@ test_impossible_fix (void)
 
   set_seed_case (calc);
   hr_calculator_set_engine (calc, HR_ENGINE_VLLM);   /* Q4_K_M is a GGUF type */
-  iterate ();
+  hr_test_iterate ();
   g_assert_false (hr_calculator_get_valid (calc));
   text = view_text (window, "overview");
   assert_shows (text, "No estimate");
@@ -686,7 +679,7 @@ test_impossible_fix (void)
         fix = button;
     }
   g_signal_emit_by_name (fix, "clicked");
-  iterate ();
+  hr_test_iterate ();
   g_assert_true (hr_calculator_get_valid (calc));
   g_assert_cmpint (hr_calculator_get_engine (calc), ==, HR_ENGINE_AUTO);
   g_assert_false (gtk_widget_get_visible (fix));
@@ -707,7 +700,7 @@ test_no_estimate_views (void)
   HrEngineOptions options;
 
   set_seed_case (calc);
-  iterate ();
+  hr_test_iterate ();
   /* the model view once kept the valid run's formulas */
   {
     g_autofree char *text = view_text (window, "model");
@@ -723,7 +716,7 @@ test_no_estimate_views (void)
                                                             "q8_0"));
   hr_calculator_set_engine_options (calc, &options);
   hr_calculator_thaw (calc);
-  iterate ();
+  hr_test_iterate ();
   g_assert_false (hr_calculator_get_valid (calc));
 
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
@@ -732,7 +725,7 @@ test_no_estimate_views (void)
       g_autofree char *expected = g_strdup_printf ("No estimate: %s", reason);
 
       hr_window_show_view (window, views[i]);
-      iterate ();
+      hr_test_iterate ();
       text = view_text (window, views[i]);
       assert_shows (text, expected);
       g_assert_null (strstr (text, "0.00\u00a0GiB"));
@@ -743,7 +736,7 @@ test_no_estimate_views (void)
   hr_calculator_set_precision (calc, hr_catalog_find_precision (hr_calculator_get_catalog (calc),
                                                                 "fp16"));
   hr_window_show_view (window, "serving");
-  iterate ();
+  hr_test_iterate ();
   {
     g_autofree char *text = view_text (window, "serving");
 
@@ -753,7 +746,7 @@ test_no_estimate_views (void)
   hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
   hr_calculator_set_precision (calc, hr_catalog_find_precision (hr_calculator_get_catalog (calc),
                                                                 "q4_k_m"));
-  iterate ();
+  hr_test_iterate ();
 
   {
     g_autofree char *text = view_text (window, "model");
@@ -803,7 +796,7 @@ test_gpus_subtitle (void)
   set_seed_case (calc);
   hr_calculator_set_gpu_count (calc, 2);
   hr_calculator_set_engine (calc, HR_ENGINE_AUTO);   /* Q4_K_M: llama.cpp */
-  iterate ();
+  hr_test_iterate ();
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (row)));
   g_assert_cmpstr (adw_action_row_get_subtitle (row), ==,
                    "Layer split: whole layers on each GPU");
@@ -814,20 +807,20 @@ test_gpus_subtitle (void)
                                     GTK_TYPE_EXPANDER, &index);
 
     gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
-    iterate ();
+    hr_test_iterate ();
   }
   text = view_text (window, "overview");
   assert_shows (text, "Engine profile: llama.cpp");
   g_assert_null (strstr (text, "generic"));
 
   hr_calculator_set_split_mode (calc, HR_SPLIT_ROW);
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, "Row split: each layer over every GPU");
 
   /* the nominal method divides weights and replicates KV heads as
    * tensor parallelism does */
   hr_calculator_set_engine (calc, HR_ENGINE_GENERIC);
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, "Tensor parallel");
 
   /* what would fit, under llama.cpp: more devices split by layers */
@@ -841,7 +834,7 @@ test_gpus_subtitle (void)
                                                                 "q8_0"));
   hr_calculator_set_context (calc, 131072);
   hr_calculator_thaw (calc);
-  iterate ();
+  hr_test_iterate ();
   g_free (text);
   text = view_text (window, "overview");
   assert_shows (text, "such devices, whole layers on each");
@@ -880,7 +873,7 @@ test_unified_wording (void)
       g_autofree char *text = NULL;
 
       hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, devices[i][0]));
-      iterate ();
+      hr_test_iterate ();
       text = view_text (window, "overview");
       assert_shows (text, devices[i][1]);
       g_assert_null (strstr (text, "system RAM is too small"));
@@ -910,10 +903,10 @@ test_serving_rule_text (void)
   hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "fp16"));
   hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-4090-24gb"));
   hr_calculator_thaw (calc);
-  iterate ();
+  hr_test_iterate ();
   expander = find_nth (hr_window_get_view (window, "overview"), GTK_TYPE_EXPANDER, &index);
   gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
-  iterate ();
+  hr_test_iterate ();
   text = view_text (window, "overview");
   assert_shows (text, "Fits comfortably on RTX 4090 24GB");
   assert_shows (text, "“Fits comfortably” while the parallel sequences are at most 90 % "
@@ -1006,10 +999,10 @@ test_settings_inputs_kept (void)
                 "gpu-memory-utilization", 0.85, "users", 16, "target-tokens-per-s", 12.5,
                 "prompt-tokens", (guint64) 2048, "gpu-layers-auto", FALSE, "gpu-layers", 20,
                 "split-mode", HR_SPLIT_ROW, "n-cpu-moe", 3, NULL);
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpuint (hr_calculator_get_gpus_per_node (calc), ==, 2);
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpuint (g_settings_get_uint (settings, "users"), ==, 16);
 
   window = new_window ();
@@ -1124,7 +1117,7 @@ test_settings_saved (void)
 
   hr_calculator_set_context (calc, 12345);
   hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "google/gemma-3-27b-it"));
-  iterate ();
+  hr_test_iterate ();
   g_assert_cmpuint (g_settings_get_uint64 (settings, "context"), ==, 12345);
   model = g_settings_get_string (settings, "model");
   g_assert_cmpstr (model, ==, "google/gemma-3-27b-it");
