@@ -69,7 +69,8 @@ save_kept_properties (HrWindow *self)
       g_autoptr(GVariant) old = g_settings_get_value (self->settings, kept_properties[i]);
 
       g_object_get_property (G_OBJECT (self->calculator), kept_properties[i], &value);
-      variant = g_variant_ref_sink (g_dbus_gvalue_to_gvariant (&value, g_variant_get_type (old)));
+      /* transfer full, never floating */
+      variant = g_dbus_gvalue_to_gvariant (&value, g_variant_get_type (old));
       if (!g_variant_equal (old, variant))
         g_settings_set_value (self->settings, kept_properties[i], variant);
     }
