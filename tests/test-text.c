@@ -271,8 +271,8 @@ test_json_strict (void)
 }
 
 /* What Headroom writes reads back: json-glib 1.6 wrote U+001F raw inside
- * strings (an imported-models.json that then did not load; found by
- * fuzz-imported); every control character comes out escaped. */
+ * strings and "1e+86.0" for a large double (each an imported-models.json
+ * that then did not load; found by fuzz-imported). */
 static void
 test_json_write_escapes (void)
 {
@@ -285,6 +285,11 @@ test_json_write_escapes (void)
 
   json_object_set_string_member (object, "fi\x1fle", "a\x1f\x01\n\"\\b\x7f é");
   json_object_set_int_member (object, "n", 3);
+  /* json-glib prints a double with an exponent as "1e+86.0" */
+  json_object_set_double_member (object, "big", 1e86);
+  json_object_set_double_member (object, "small", -2.5e-300);
+  json_object_set_double_member (object, "whole", 123.0);
+  json_object_set_boolean_member (object, "true", TRUE);
   json_node_take_object (root, object);
 
   text = hr_json_to_data (root, &length);
@@ -300,6 +305,10 @@ test_json_write_escapes (void)
   g_assert_cmpstr (json_object_get_string_member (object, "fi\x1fle"), ==,
                    "a\x1f\x01\n\"\\b\x7f é");
   g_assert_cmpint (json_object_get_int_member (object, "n"), ==, 3);
+  g_assert_cmpfloat (json_object_get_double_member (object, "big"), ==, 1e86);
+  g_assert_cmpfloat (json_object_get_double_member (object, "small"), ==, -2.5e-300);
+  g_assert_cmpfloat (json_object_get_double_member (object, "whole"), ==, 123.0);
+  g_assert_true (json_object_get_boolean_member (object, "true"));
 }
 
 int

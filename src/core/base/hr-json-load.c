@@ -529,10 +529,11 @@ hr_json_load_file (const char  *path,
  * @length: (out) (optional): its length in bytes
  *
  * @root as pretty-printed JSON that hr_json_load_data() reads back.
- * json-glib 1.6's generator writes the character U+001F raw inside
- * strings (it escapes the other control characters), which JSON does not
- * allow: every control character left raw inside a string is escaped
- * here as \u00XX.  Every JSON text Headroom writes comes from here.
+ * json-glib 1.6's generator writes two things JSON does not allow: the
+ * character U+001F raw inside strings (it escapes the other control
+ * characters), escaped here as \u001f; and ".0" after a double it
+ * printed with an exponent ("1e+86.0"), dropped here.  Every JSON text
+ * Headroom writes comes from here.
  *
  * Returns: (transfer full): the text
  */
@@ -544,6 +545,7 @@ hr_json_to_data (JsonNode *root,
   g_autofree char *text = NULL;
   GString *out;
   gboolean in_string = FALSE;
+  gboolean in_exponent = FALSE;  /* in a number's exponent, outside strings */
   gsize n = 0;
 
   g_return_val_if_fail (root != NULL, NULL);
@@ -565,6 +567,17 @@ hr_json_to_data (JsonNode *root,
         }
       if (c == '"')
         in_string = !in_string;
+      if (!in_string && (c == 'e' || c == 'E'))
+        in_exponent = TRUE;
+      else if (!in_string && in_exponent && c == '.')
+        {
+          /* "1e+86.0": the fraction json-glib added after the exponent */
+          while (i + 1 < n && g_ascii_isdigit (text[i + 1]))
+            i++;
+          continue;
+        }
+      else if (!g_ascii_isdigit (c) && c != '+' && c != '-')
+        in_exponent = FALSE;
       if (in_string && c < 0x20)
         g_string_append_printf (out, "\\u%04x", c);
       else
