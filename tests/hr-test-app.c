@@ -24,12 +24,37 @@ remove_home (gpointer home)
 }
 
 /**
+ * hr_test_app_register:
+ *
+ * gtk_test_init() and adw_init(), then a registered, non-unique
+ * HrApplication for the windows under test, the environment left as the
+ * test set it (a test with its own fake home).
+ *
+ * Returns: (transfer full): the application
+ */
+HrApplication *
+hr_test_app_register (int    *argc,
+                      char ***argv)
+{
+  HrApplication *app;
+
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+
+  app = hr_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_object_set_data (G_OBJECT (app), "app", app);
+  return app;
+}
+
+/**
  * hr_test_app_init:
  *
- * gtk_test_init() and adw_init(), with only the built-in catalog (a
- * developer's own files in XDG_DATA_HOME must not count), then a
- * registered, non-unique HrApplication for the windows under test; the
- * temporary data folder goes with it.
+ * hr_test_app_register() with only the built-in catalog (a developer's
+ * own files in XDG_DATA_HOME must not count): the temporary data folder
+ * goes with the application.
  *
  * Returns: (transfer full): the application
  */
@@ -41,15 +66,7 @@ hr_test_app_init (int    *argc,
   HrApplication *app;
 
   g_setenv ("XDG_DATA_HOME", home, TRUE);
-
-  gtk_test_init (argc, argv, NULL);
-  adw_init ();
-
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_object_set_data (G_OBJECT (app), "app", app);
+  app = hr_test_app_register (argc, argv);
   g_object_set_data_full (G_OBJECT (app), "hr-test-home", home, remove_home);
   return app;
 }

@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <adwaita.h>
-#include <glib/gstdio.h>
 
 #include "hr-window.h"
 #include "hr-test-app.h"
@@ -311,29 +310,12 @@ test_folds (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static void
-on_activate (GApplication *app)
-{
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(HrApplication) app = NULL;
-  g_autofree char *home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
+  g_autoptr(HrApplication) app = hr_test_app_init (&argc, &argv);
   int status;
-
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_object_set_data (G_OBJECT (app), "app", app);
 
   g_test_add_func ("/narrow/minimum-width", test_minimum_width);
   g_test_add_func ("/narrow/wide-sidebar", test_wide_sidebar);
@@ -341,6 +323,5 @@ main (int   argc,
   g_test_add_func ("/narrow/switcher", test_switcher);
 
   status = g_test_run ();
-  g_rmdir (home);
   return status;
 }

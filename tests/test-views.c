@@ -13,7 +13,6 @@
 #include "config.h"
 
 #include <adwaita.h>
-#include <glib/gstdio.h>
 
 #include "hr-catalog.h"
 #include "hr-compare-view.h"
@@ -529,12 +528,6 @@ test_hidden_table_catches_up (void)
 
 /* ---------------------------------------------------------------- main */
 
-static void
-on_activate (GApplication *app)
-{
-  /* tests run from main, once the app is registered */
-}
-
 /* The flash-attention row has three states: Automatic (llama.cpp turns it
  * on where it can; the speed stays that of the measured builds), On (its
  * derived speed-up counts) and Off. */
@@ -583,21 +576,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(HrApplication) app = NULL;
-  g_autofree char *home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
-  int status;
-
   /* Only the built-in catalog: a developer's own files must not count. */
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_object_set_data (G_OBJECT (app), "app", app);
+  g_autoptr(HrApplication) app = hr_test_app_init (&argc, &argv);
+  int status;
 
   g_test_add_func ("/views/refreshes", test_view_refreshes);
   g_test_add_func ("/views/waits-off-screen", test_view_waits_off_screen);
@@ -608,6 +589,5 @@ main (int   argc,
   g_test_add_func ("/views/window-flash-row", test_window_flash_row);
 
   status = g_test_run ();
-  g_rmdir (home);
   return status;
 }

@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <adwaita.h>
-#include <glib/gstdio.h>
 
 #include "fake-trees.h"
 #include "hr-device-editor.h"
@@ -599,11 +598,6 @@ test_unknown_device (void)
   close_window (window);
 }
 
-static void
-on_activate (GApplication *app)
-{
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -625,14 +619,7 @@ main (int   argc,
   g_unsetenv ("OLLAMA_MODELS");
   g_unsetenv ("LLAMA_CACHE");
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = hr_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_object_set_data (G_OBJECT (app), "app", app);
+  app = hr_test_app_register (&argc, &argv);
 
   g_test_add_func ("/window-detect/first-start", test_first_start);
   g_test_add_func ("/window-detect/first-start-nvml", test_first_start_nvml);
