@@ -114,13 +114,8 @@ scan_string (const char  *data,
         return i + 1;
       /* Raw control characters are not JSON, but json-glib 1.6 wrote
        * U+001F raw (hr_json_to_data()), so files Headroom wrote before
-       * may hold it: they are read as json-glib reads them.  A NUL
-       * would end json-glib's string early. */
-      if (c == '\0')
-        {
-          *reason = "a string holds a NUL byte";
-          return 0;
-        }
+       * may hold it: they are read as json-glib reads them.  (A NUL
+       * never gets here: the UTF-8 check refused it.) */
       if (c == '\\')
         {
           gsize skip = escape_length (data, length, i);
