@@ -20,14 +20,16 @@
 #define SCHEMA_ID APP_ID
 #define MAX_SAVED_CONTEXTS 16
 
-/* Calculator properties kept under a key of the same name and type.
- * "nodes" comes first: the GPU count restored after it keeps the
- * machines.  Not kept: TP and PP (the choices depend on the model and
- * the GPUs, and the calculator picks them), RAM size and bandwidth (this
- * computer's, detected or stated each time). */
+/* Calculator properties kept under a key of the same name and type,
+ * restored in this order: "nodes" first, so that the GPU count restored
+ * after them keeps the machines; "gpu-layers" before "gpu-layers-auto",
+ * since a layer count makes the placement fixed and the switch then
+ * says whether it stays so.  Not kept: TP and PP (the choices depend on
+ * the model and the GPUs, and the calculator picks them), RAM size and
+ * bandwidth (this computer's, detected or stated each time). */
 static const char * const kept_properties[] = {
   "nodes", "flash-attn", "gpu-memory-utilization", "users", "target-tokens-per-s",
-  "prompt-tokens", "gpu-layers-auto", "gpu-layers", "split-mode", "n-cpu-moe",
+  "prompt-tokens", "gpu-layers", "gpu-layers-auto", "split-mode", "n-cpu-moe",
 };
 
 /* Sets each kept property from its key; a value the property would
@@ -35,10 +37,6 @@ static const char * const kept_properties[] = {
 static void
 restore_kept_properties (HrWindow *self)
 {
-  /* A layer count makes the placement fixed: it is restored only when
-   * the placement was not automatic, and then stands for both keys. */
-  gboolean layers_auto = g_settings_get_boolean (self->settings, "gpu-layers-auto");
-
   for (guint i = 0; i < G_N_ELEMENTS (kept_properties); i++)
     {
       GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (self->calculator),
@@ -46,8 +44,6 @@ restore_kept_properties (HrWindow *self)
       g_autoptr(GVariant) variant = g_settings_get_value (self->settings, kept_properties[i]);
       g_auto(GValue) value = G_VALUE_INIT;
 
-      if (g_str_equal (kept_properties[i], layers_auto ? "gpu-layers" : "gpu-layers-auto"))
-        continue;
       g_dbus_gvariant_to_gvalue (variant, &value);
       if (pspec == NULL || G_VALUE_TYPE (&value) != pspec->value_type ||
           g_param_value_validate (pspec, &value))
@@ -59,20 +55,27 @@ restore_kept_properties (HrWindow *self)
     }
 }
 
+/* A kept property changed: its key follows (not on every recomputation,
+ * which a slider step makes). */
 static void
-save_kept_properties (HrWindow *self)
+save_kept_property (HrWindow   *self,
+                    GParamSpec *pspec)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (kept_properties); i++)
-    {
-      g_auto(GValue) value = G_VALUE_INIT;
-      g_autoptr(GVariant) variant = NULL;
-      g_autoptr(GVariant) old = g_settings_get_value (self->settings, kept_properties[i]);
+  g_auto(GValue) value = G_VALUE_INIT;
+  g_autoptr(GVariant) variant = NULL;
+  g_autoptr(GVariant) old = NULL;
 
-      g_object_get_property (G_OBJECT (self->calculator), kept_properties[i], &value);
-      /* transfer full, never floating */
-      variant = g_dbus_gvalue_to_gvariant (&value, g_variant_get_type (old));
-      if (!g_variant_equal (old, variant))
-        g_settings_set_value (self->settings, kept_properties[i], variant);
+  if (self->restoring)
+    return;
+  old = g_settings_get_value (self->settings, pspec->name);
+  g_object_get_property (G_OBJECT (self->calculator), pspec->name, &value);
+  /* transfer full, never floating */
+  variant = g_dbus_gvalue_to_gvariant (&value, g_variant_get_type (old));
+  if (!g_variant_equal (old, variant))
+    {
+      g_settings_set_value (self->settings, pspec->name, variant);
+      /* the settings are in delay mode since save_inputs() */
+      g_settings_apply (self->settings);
     }
 }
 
@@ -203,7 +206,6 @@ save_inputs (HrWindow *self)
     g_settings_set_uint (self->settings, "batch", s->batch);
   if (g_settings_get_uint (self->settings, "gpu-count") != s->gpus)
     g_settings_set_uint (self->settings, "gpu-count", s->gpus);
-  save_kept_properties (self);
 
   /* The matrix's contexts, once the matrix exists (before, the saved ones
    * are still current). */
@@ -270,6 +272,13 @@ _hr_window_settings_init (HrWindow *self)
                            G_CALLBACK (on_units_setting_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->calculator, "changed", G_CALLBACK (save_inputs), self,
                            G_CONNECT_SWAPPED);
+  for (guint i = 0; i < G_N_ELEMENTS (kept_properties); i++)
+    {
+      g_autofree char *signal = g_strconcat ("notify::", kept_properties[i], NULL);
+
+      g_signal_connect_object (self->calculator, signal, G_CALLBACK (save_kept_property), self,
+                               G_CONNECT_SWAPPED);
+    }
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
 }
 
