@@ -171,6 +171,89 @@ test_n_cpu_moe (void)
   g_assert_cmpuint (p.host_weights_read_bytes, ==, 10 * 60 * MIB / 4);
 }
 
+/* The placement sums ranges of layers from running totals; every field
+ * must equal the sum layer by layer, for uneven layers, sliding-window
+ * and global layers, experts in RAM up to a layer inside a device's
+ * range, three GPUs in uneven shares and every number of offloaded
+ * indices. */
+static void
+test_ranges_add_up (void)
+{
+  static const HrModelArch swa_arch = {
+    .attention = HR_ATTENTION_GQA, .n_layers = N_LAYERS, .hidden = 4096, .n_heads = 32,
+    .n_kv_heads = 8, .head_dim_k = 128, .head_dim_v = 128, .vocab = 128256,
+    .max_context = 131072, .params_total = 8e9, .params_active = 8e9,
+    .sliding_window = 4096, .swa_period = 4,
+  };
+  HrLlamaCppPlacementInput in;
+  HrLayerWeights w;
+  HrLlamaCppPlacement p;
+
+  toy_input (&in, &w, 3, TRUE);
+  for (guint i = 0; i < N_LAYERS; i++)
+    {
+      uniform_layer[i] = (100 + 7 * i) * MIB;
+      uniform_experts[i] = i % 5 == 0 ? 0 : (40 + i) * MIB;
+    }
+  in.arch = &swa_arch;
+  in.kv_local_layer_bytes = 2 * MIB;
+  in.n_cpu_moe = 13;
+  in.split[0] = 0.5;
+  in.split[1] = 0.2;
+  in.split[2] = 0.3;
+
+  for (guint32 n = 0; n <= N_LAYERS + 1; n++)
+    {
+      guint64 weights[3] = { 0 }, kv[3] = { 0 }, layers[3] = { 0 };
+      guint64 host_weights = w.token_embd_bytes, host_kv = 0, host_experts = 0;
+      guint32 first = N_LAYERS + 1 - n;
+
+      hr_llamacpp_place (&in, n, &p);
+      for (guint32 il = 0; il <= N_LAYERS; il++)
+        {
+          gboolean local = (il + 1) % 4 != 0;
+          guint64 layer_kv = local ? 2 * MIB : 10 * MIB;
+          guint32 d;
+
+          if (il < first)
+            {
+              host_weights += il < N_LAYERS ? uniform_layer[il] : w.output_bytes;
+              host_kv += il < N_LAYERS ? layer_kv : 0;
+              continue;
+            }
+          /* the split's counts are /placement/rules/proportional-split's */
+          d = il < first + p.devices[0].layers ? 0
+              : il < first + p.devices[0].layers + p.devices[1].layers ? 1 : 2;
+          layers[d]++;
+          if (il == N_LAYERS)
+            {
+              weights[d] += w.output_bytes;
+              continue;
+            }
+          weights[d] += uniform_layer[il];
+          kv[d] += layer_kv;
+          if (il < in.n_cpu_moe)
+            {
+              weights[d] -= uniform_experts[il];
+              host_weights += uniform_experts[il];
+              host_experts += uniform_experts[il];
+            }
+        }
+      g_assert_cmpuint (p.gpu_layers, ==, n);
+      g_assert_cmpuint (p.devices[0].layers + p.devices[1].layers + p.devices[2].layers, ==, n);
+      g_assert_cmpuint (p.host_weights_bytes, ==, host_weights);
+      g_assert_cmpuint (p.host_kv_bytes, ==, host_kv);
+      g_assert_cmpuint (p.host_expert_bytes, ==, host_experts);
+      g_assert_cmpuint (p.host_layers, ==, MIN (first, N_LAYERS));
+      for (guint d = 0; d < 3; d++)
+        {
+          g_assert_cmpuint (p.devices[d].layers, ==, layers[d]);
+          g_assert_cmpuint (p.devices[d].weights_bytes, ==, weights[d]);
+          g_assert_cmpuint (p.devices[d].kv_bytes, ==, kv[d]);
+        }
+    }
+}
+
 /* auto (the llama-server launch Headroom writes) takes the most layers
  * that fit; llama.cpp's --fit (Ollama's placement) fills the last GPU
  * first and leaves its margin free on each. */
@@ -566,6 +649,7 @@ main (int   argc,
   g_test_add_func ("/placement/rules/ngl-order", test_ngl_order);
   g_test_add_func ("/placement/rules/proportional-split", test_proportional_split);
   g_test_add_func ("/placement/rules/n-cpu-moe", test_n_cpu_moe);
+  g_test_add_func ("/placement/rules/ranges-add-up", test_ranges_add_up);
   g_test_add_func ("/placement/rules/auto-and-fit", test_auto_and_fit);
   g_test_add_func ("/placement/rules/pipeline-copies", test_pipeline_copies);
   g_test_add_func ("/placement/rules/row-split", test_row_split);

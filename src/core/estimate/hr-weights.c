@@ -617,6 +617,21 @@ has_output_tensor (const Shape *s)
   return !s->tied;
 }
 
+/* Makes room for @extra more elements at once: a file may declare
+ * HR_LAYERS_MAX layers, a million tensors, which growing by doubling
+ * copied several times over. */
+static void
+reserve (GArray *array,
+         guint64 extra)
+{
+  guint len = array->len;
+
+  if (extra == 0 || extra > G_MAXUINT - len)
+    return;
+  g_array_set_size (array, len + (guint) extra);
+  g_array_set_size (array, len);
+}
+
 static GArray *
 enumerate_tensors (const Shape *s,
                    gboolean     split_mla)
@@ -637,8 +652,13 @@ enumerate_tensors (const Shape *s,
 
   for (guint64 il = 0; il < s->n_layer; il++)
     {
+      guint before = b.tensors->len;
+
       b.layer = (gint) il;
       add_layer (&b, s, il);
+      /* the layers that follow have about as many tensors as the first */
+      if (il == 0)
+        reserve (b.tensors, (guint64) (b.tensors->len - before) * (s->n_layer - 1));
     }
 
   return b.tensors;
@@ -1565,9 +1585,10 @@ list_tensors (const Shape         *s,
               gboolean            *all_defined)
 {
   g_autoptr(GArray) tensors = NULL;
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (HrWeightsTensor));
+  GArray *out;
 
   tensors = enumerate_tensors (s, format == HR_WEIGHTS_FORMAT_GGUF);
+  out = g_array_sized_new (FALSE, FALSE, sizeof (HrWeightsTensor), tensors->len);
   *all_defined = TRUE;
 
   if (format == HR_WEIGHTS_FORMAT_GGUF)

@@ -27,39 +27,100 @@ expert_bytes (const HrLayerWeights *w,
   return w->layer_bytes != NULL ? 0 : w->uniform_expert_bytes;
 }
 
-static guint64
-layer_kv (const HrLlamaCppPlacementInput *in,
-          guint32                         il)
+static gboolean
+layer_is_local (const HrLlamaCppPlacementInput *in,
+                guint32                         il)
 {
-  return hr_model_arch_layer_is_local (in->arch, il) ? in->kv_local_layer_bytes
-                                                      : in->kv_global_layer_bytes;
+  return hr_model_arch_layer_is_local (in->arch, il);
 }
 
-/* Bytes of layer @il a decode step reads: every dense tensor, and of the
- * routed experts only the active ones. */
-static double
-layer_read (const HrLlamaCppPlacementInput *in,
-            guint32                         il,
-            gboolean                        experts_here)
+/* Running totals over the repeating layers, so that a placement sums any
+ * range of layers in constant time: the bisections of place_most() and
+ * place_fit() try ~2 log2(L) placements per GPU, and a file may declare
+ * up to HR_LAYERS_MAX layers.  Entry i holds layers [0, i). */
+typedef struct
+{
+  guint32 n_layers;
+  guint64 *bytes;                     /* every tensor of the layer */
+  guint64 *experts;                   /*   of which routed experts */
+  guint32 *local;                     /* sliding-window layers */
+} LayerSums;
+
+static void
+layer_sums_init (LayerSums                      *sums,
+                 const HrLlamaCppPlacementInput *in)
 {
   const HrLayerWeights *w = in->weights;
-  double experts = (double) expert_bytes (w, il);
-  double dense = (double) layer_bytes (w, il) - experts;
+  guint32 L = w->n_layers;
 
-  return dense + (experts_here ? experts * in->expert_active_share : 0);
+  sums->n_layers = L;
+  sums->bytes = g_new (guint64, (gsize) L + 1);
+  sums->experts = g_new (guint64, (gsize) L + 1);
+  sums->local = g_new (guint32, (gsize) L + 1);
+  sums->bytes[0] = sums->experts[0] = 0;
+  sums->local[0] = 0;
+  for (guint32 il = 0; il < L; il++)
+    {
+      sums->bytes[il + 1] = sums->bytes[il] + layer_bytes (w, il);
+      sums->experts[il + 1] = sums->experts[il] + expert_bytes (w, il);
+      sums->local[il + 1] = sums->local[il] + (layer_is_local (in, il) ? 1 : 0);
+    }
 }
 
-static double
-layer_experts_read (const HrLlamaCppPlacementInput *in,
-                    guint32                         il)
+static void
+layer_sums_clear (LayerSums *sums)
 {
-  return (double) expert_bytes (in->weights, il) * in->expert_active_share;
+  g_clear_pointer (&sums->bytes, g_free);
+  g_clear_pointer (&sums->experts, g_free);
+  g_clear_pointer (&sums->local, g_free);
+}
+
+/* Totals of the repeating layers [first, last) (last ≤ L). */
+typedef struct
+{
+  guint32 layers;
+  guint64 bytes;
+  guint64 experts;
+  guint64 kv;
+} LayerRange;
+
+static LayerRange
+layer_range (const LayerSums                *sums,
+             const HrLlamaCppPlacementInput *in,
+             guint32                         first,
+             guint32                         last)
+{
+  LayerRange r = { 0 };
+  guint32 local;
+
+  if (last <= first)
+    return r;
+  local = sums->local[last] - sums->local[first];
+  r.layers = last - first;
+  r.bytes = sums->bytes[last] - sums->bytes[first];
+  r.experts = sums->experts[last] - sums->experts[first];
+  r.kv = (guint64) local * in->kv_local_layer_bytes +
+         (guint64) (r.layers - local) * in->kv_global_layer_bytes;
+  return r;
+}
+
+/* Bytes a decode step reads of @r: every dense tensor, and of the routed
+ * experts only the active ones (when they are read on this device). */
+static double
+range_read (const HrLlamaCppPlacementInput *in,
+            const LayerRange               *r,
+            gboolean                        experts_here)
+{
+  double dense = (double) (r->bytes - r->experts);
+
+  return dense + (experts_here ? (double) r->experts * in->expert_active_share : 0);
 }
 
 /* Places index range [first, L] (L = the output layer) with @counts[d]
  * indices on device d, in order. */
 static void
 place_counts (const HrLlamaCppPlacementInput *in,
+              const LayerSums                *sums,
               const guint32                  *counts,
               HrLlamaCppPlacement            *out)
 {
@@ -71,6 +132,7 @@ place_counts (const HrLlamaCppPlacementInput *in,
   guint64 row_weights = 0;
   guint64 copied = 0;
   gboolean cpu_work = FALSE;
+  LayerRange host;
 
   memset (out, 0, sizeof *out);
   out->n_devices = in->n_devices;
@@ -83,24 +145,24 @@ place_counts (const HrLlamaCppPlacementInput *in,
   /* The input layer (token embeddings) never leaves the CPU. */
   out->host_weights_bytes = w->token_embd_bytes;
 
-  /* Layers the CPU keeps, and the routed experts forced onto it. */
-  for (il = 0; il < first; il++)
+  /* Layers the CPU keeps, and the output layer when no index is
+   * offloaded. */
+  host = layer_range (sums, in, 0, MIN (first, L));
+  if (host.layers > 0)
     {
-      if (il < L)
-        {
-          out->host_weights_bytes += layer_bytes (w, il);
-          out->host_layers++;
-          out->host_layer_bytes += layer_bytes (w, il);
-          out->host_kv_bytes += layer_kv (in, il);
-          copied = MAX (copied, w->largest_dense_bytes);
-          host_read += layer_read (in, il, TRUE);
-        }
-      else
-        {
-          out->host_weights_bytes += w->output_bytes;
-          host_read += (double) w->output_bytes;
-          copied = MAX (copied, w->output_bytes);
-        }
+      out->host_weights_bytes += host.bytes;
+      out->host_layers = host.layers;
+      out->host_layer_bytes = host.bytes;
+      out->host_kv_bytes = host.kv;
+      copied = w->largest_dense_bytes;
+      host_read += range_read (in, &host, TRUE);
+      cpu_work = TRUE;
+    }
+  if (first > L)
+    {
+      out->host_weights_bytes += w->output_bytes;
+      host_read += (double) w->output_bytes;
+      copied = MAX (copied, w->output_bytes);
       cpu_work = TRUE;
     }
 
@@ -108,39 +170,38 @@ place_counts (const HrLlamaCppPlacementInput *in,
   for (d = 0; d < in->n_devices; d++)
     {
       HrDeviceLoad *load = &out->devices[d];
+      guint32 end = (guint32) MIN ((guint64) il + counts[d], (guint64) L + 1);
+      guint32 layers_end = MIN (end, L);
+      /* routed experts of layers below n_cpu_moe stay in RAM */
+      guint32 split = CLAMP (in->n_cpu_moe, il, MAX (il, layers_end));
+      LayerRange cpu_experts = layer_range (sums, in, il, split);
+      LayerRange gpu_experts = layer_range (sums, in, split, layers_end);
+      guint64 bytes;
 
-      for (guint32 k = 0; k < counts[d] && il <= L; k++, il++)
+      if (end <= il)
+        continue;
+      load->layers = end - il;
+      bytes = cpu_experts.bytes - cpu_experts.experts + gpu_experts.bytes;
+      load->kv_bytes = cpu_experts.kv + gpu_experts.kv;
+      gpu_read[d] = range_read (in, &cpu_experts, FALSE) + range_read (in, &gpu_experts, TRUE);
+      if (cpu_experts.experts > 0)
         {
-          guint64 bytes;
-
-          load->layers++;
-          if (il == L)
-            {
-              bytes = w->output_bytes;
-              load->output_layer = TRUE;
-              gpu_read[d] += (double) bytes;
-            }
-          else
-            {
-              gboolean experts_on_cpu = il < in->n_cpu_moe && expert_bytes (w, il) > 0;
-
-              bytes = layer_bytes (w, il);
-              if (experts_on_cpu)
-                {
-                  bytes -= expert_bytes (w, il);
-                  out->host_weights_bytes += expert_bytes (w, il);
-                  out->host_expert_bytes += expert_bytes (w, il);
-                  host_read += layer_experts_read (in, il);
-                  cpu_work = TRUE;
-                }
-              load->kv_bytes += layer_kv (in, il);
-              gpu_read[d] += layer_read (in, il, !experts_on_cpu);
-            }
-          if (in->split_mode == HR_SPLIT_ROW)
-            row_weights += bytes;
-          else
-            load->weights_bytes += bytes;
+          out->host_weights_bytes += cpu_experts.experts;
+          out->host_expert_bytes += cpu_experts.experts;
+          host_read += (double) cpu_experts.experts * in->expert_active_share;
+          cpu_work = TRUE;
         }
+      if (end == L + 1)
+        {
+          bytes += w->output_bytes;
+          load->output_layer = TRUE;
+          gpu_read[d] += (double) w->output_bytes;
+        }
+      if (in->split_mode == HR_SPLIT_ROW)
+        row_weights += bytes;
+      else
+        load->weights_bytes += bytes;
+      il = end;
     }
 
   /* Row split: every offloaded matrix is cut by rows over all GPUs in the
@@ -224,18 +285,32 @@ proportional_counts (const HrLlamaCppPlacementInput *in,
     }
 }
 
+/* N offloaded indices, split in the devices' shares. */
+static void
+place_n (const HrLlamaCppPlacementInput *in,
+         const LayerSums                *sums,
+         guint32                         gpu_layers,
+         HrLlamaCppPlacement            *out)
+{
+  guint32 counts[HR_MAX_DEVICES] = { 0 };
+
+  proportional_counts (in, MIN (gpu_layers, in->weights->n_layers + 1), counts);
+  place_counts (in, sums, counts, out);
+}
+
 void
 hr_llamacpp_place (const HrLlamaCppPlacementInput *in,
                    guint32                         gpu_layers,
                    HrLlamaCppPlacement            *out)
 {
-  guint32 counts[HR_MAX_DEVICES] = { 0 };
+  LayerSums sums;
 
   g_return_if_fail (in != NULL && out != NULL);
   g_return_if_fail (in->n_devices >= 1 && in->n_devices <= HR_MAX_DEVICES);
 
-  proportional_counts (in, MIN (gpu_layers, in->weights->n_layers + 1), counts);
-  place_counts (in, counts, out);
+  layer_sums_init (&sums, in);
+  place_n (in, &sums, gpu_layers, out);
+  layer_sums_clear (&sums);
 }
 
 static gboolean
@@ -264,22 +339,26 @@ hr_llamacpp_place_most (const HrLlamaCppPlacementInput *in,
                         HrLlamaCppPlacement            *out)
 {
   guint32 low = 0, high;
+  LayerSums sums;
 
   g_return_val_if_fail (in != NULL && out != NULL, 0);
+  g_return_val_if_fail (in->n_devices >= 1 && in->n_devices <= HR_MAX_DEVICES, 0);
 
+  layer_sums_init (&sums, in);
   /* More layers never take memory off a GPU, so bisect on N. */
   high = in->weights->n_layers + 1;
   while (low < high)
     {
       guint32 mid = low + (high - low + 1) / 2;
 
-      hr_llamacpp_place (in, mid, out);
+      place_n (in, &sums, mid, out);
       if (all_within (out, in->usable_bytes, margin))
         low = mid;
       else
         high = mid - 1;
     }
-  hr_llamacpp_place (in, low, out);
+  place_n (in, &sums, low, out);
+  layer_sums_clear (&sums);
   return low;
 }
 
@@ -289,9 +368,14 @@ hr_llamacpp_place_fit (const HrLlamaCppPlacementInput *in,
                        HrLlamaCppPlacement            *out)
 {
   guint32 counts[HR_MAX_DEVICES] = { 0 };
-  guint32 left = in->weights->n_layers + 1;
+  guint32 left;
+  LayerSums sums;
 
   g_return_if_fail (in != NULL && out != NULL);
+  g_return_if_fail (in->n_devices >= 1 && in->n_devices <= HR_MAX_DEVICES);
+
+  left = in->weights->n_layers + 1;
+  layer_sums_init (&sums, in);
 
   /* From the last GPU to the first, each takes the most of the layers
    * still unplaced (counted from the output backwards) that leave the
@@ -305,7 +389,7 @@ hr_llamacpp_place_fit (const HrLlamaCppPlacementInput *in,
           guint32 mid = low + (high - low + 1) / 2;
 
           counts[d] = mid;
-          place_counts (in, counts, out);
+          place_counts (in, &sums, counts, out);
           if (within (out, in->usable_bytes, margin, d))
             low = mid;
           else
@@ -314,5 +398,6 @@ hr_llamacpp_place_fit (const HrLlamaCppPlacementInput *in,
       counts[d] = low;
       left -= low;
     }
-  place_counts (in, counts, out);
+  place_counts (in, &sums, counts, out);
+  layer_sums_clear (&sums);
 }
