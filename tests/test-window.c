@@ -521,6 +521,33 @@ assert_bars_match_cli (HrMemoryChart *chart,
     }
 }
 
+/* The sidebar groups below the fold wait for the window's first frame:
+ * before it they are not laid out (not even in a window built but not
+ * shown), after it the placement group is on the sidebar for llama.cpp. */
+static void
+test_later_groups (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrCalculator *calc = hr_window_get_calculator (window);
+  GtkWidget *group = find_widget (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, 0);
+  GtkWidget *later = gtk_widget_get_parent (group);
+
+  set_offload_case (calc);
+  hr_test_iterate ();
+  g_assert_true (gtk_widget_get_visible (group));
+  g_assert_false (gtk_widget_get_visible (later));
+  g_assert_false (gtk_widget_get_mapped (group));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 200 && !gtk_widget_get_mapped (group); i++)
+    hr_test_iterate ();
+  g_assert_true (gtk_widget_get_visible (later));
+  g_assert_true (gtk_widget_get_mapped (group));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The GPU-layers control moves layers between the GPU and system RAM;
  * the chart's bars are the CLI's devices for the same options. */
 static void
@@ -1155,6 +1182,7 @@ main (int   argc,
   add_test ("/window/commands-and-model", test_commands_and_model);
   add_test ("/window/import", test_import);
   add_test ("/window/engine-profiles", test_engine_profiles);
+  add_test ("/window/later-groups", test_later_groups);
   add_test ("/window/gpu-layers-control", test_gpu_layers_control);
   add_test ("/window/prompt-presets", test_prompt_presets);
   add_test ("/window/impossible-fix", test_impossible_fix);

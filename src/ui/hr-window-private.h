@@ -48,6 +48,8 @@ struct _HrWindow
   GtkWidget *edit_device_button;
   GtkAdjustment *utilization_adjustment;
   HrOverview *overview;
+  GtkWidget *later_groups;    /* sidebar groups below the fold */
+  gulong first_frame_handler; /* on the frame clock, until the first frame */
   /* The other views are built when first shown, into these slots. */
   AdwBin *matrix_slot;
   AdwBin *hardware_slot;

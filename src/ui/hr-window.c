@@ -412,6 +412,44 @@ hr_window_set_property (GObject      *object,
     }
 }
 
+/* The sidebar groups below the fold (GPU layers and system RAM, serving
+ * plans) are laid out after the window's first frame: a window shows a
+ * frame sooner for it (their ~250 widgets and wrapping labels were a
+ * tenth of the first frame's work), and the groups appear one frame
+ * later, where they are rarely on screen at all. */
+static void
+show_later_groups (HrWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (clock != NULL && self->first_frame_handler != 0)
+    g_clear_signal_handler (&self->first_frame_handler, clock);
+  gtk_widget_set_visible (self->later_groups, TRUE);
+}
+
+static void
+hr_window_realize (GtkWidget *widget)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (hr_window_parent_class)->realize (widget);
+  if (!gtk_widget_get_visible (self->later_groups))
+    self->first_frame_handler =
+      g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
+                               G_CALLBACK (show_later_groups), self, G_CONNECT_SWAPPED);
+}
+
+static void
+hr_window_unrealize (GtkWidget *widget)
+{
+  HrWindow *self = HR_WINDOW (widget);
+
+  /* never shown: show them now, a window realized again paints anyway */
+  if (self->first_frame_handler != 0)
+    show_later_groups (self);
+  GTK_WIDGET_CLASS (hr_window_parent_class)->unrealize (widget);
+}
+
 static void
 hr_window_class_init (HrWindowClass *klass)
 {
@@ -421,6 +459,8 @@ hr_window_class_init (HrWindowClass *klass)
   object_class->dispose = hr_window_dispose;
   object_class->get_property = hr_window_get_property;
   object_class->set_property = hr_window_set_property;
+  widget_class->realize = hr_window_realize;
+  widget_class->unrealize = hr_window_unrealize;
 
   properties[PROP_UNITS] =
     g_param_spec_uint ("units", NULL, "0 = GiB, 1 = GB", 0, 1, 0,
@@ -457,6 +497,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, detect_spinner);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, edit_device_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, overview);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, later_groups);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, matrix_slot);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_slot);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, model_slot);
