@@ -27,20 +27,12 @@ expert_bytes (const HrLayerWeights *w,
   return w->layer_bytes != NULL ? 0 : w->uniform_expert_bytes;
 }
 
-static gboolean
-layer_is_local (const HrLlamaCppPlacementInput *in,
-                guint32                         il)
-{
-  return hr_model_arch_layer_is_local (in->arch, il);
-}
-
 /* Running totals over the repeating layers, so that a placement sums any
  * range of layers in constant time: the bisections of place_most() and
  * place_fit() try ~2 log2(L) placements per GPU, and a file may declare
  * up to HR_LAYERS_MAX layers.  Entry i holds layers [0, i). */
 typedef struct
 {
-  guint32 n_layers;
   guint64 *bytes;                     /* every tensor of the layer */
   guint64 *experts;                   /*   of which routed experts */
   guint32 *local;                     /* sliding-window layers */
@@ -53,7 +45,6 @@ layer_sums_init (LayerSums                      *sums,
   const HrLayerWeights *w = in->weights;
   guint32 L = w->n_layers;
 
-  sums->n_layers = L;
   sums->bytes = g_new (guint64, (gsize) L + 1);
   sums->experts = g_new (guint64, (gsize) L + 1);
   sums->local = g_new (guint32, (gsize) L + 1);
@@ -63,7 +54,7 @@ layer_sums_init (LayerSums                      *sums,
     {
       sums->bytes[il + 1] = sums->bytes[il] + layer_bytes (w, il);
       sums->experts[il + 1] = sums->experts[il] + expert_bytes (w, il);
-      sums->local[il + 1] = sums->local[il] + (layer_is_local (in, il) ? 1 : 0);
+      sums->local[il + 1] = sums->local[il] + (hr_model_arch_layer_is_local (in->arch, il) ? 1 : 0);
     }
 }
 
