@@ -103,6 +103,23 @@ load_catalog (gpointer data)
   return NULL;
 }
 
+/* GTK reads the icon theme on a thread as soon as it creates it, during
+ * gtk_init(); GtkApplication and libadwaita then add their resource
+ * paths to it, and each addition throws the theme away (GTK 4.8).  The
+ * window's first icon would read it again, on the main thread: 50 M
+ * instructions before the first frame.  Read here, on another CPU while
+ * the window is built, the theme is ready when the window needs it.
+ * GTK's own loader does the same from a thread; the theme's lock
+ * serializes lookups. */
+static gpointer
+load_icon_theme (gpointer data)
+{
+  g_autoptr(GtkIconTheme) theme = data;
+
+  gtk_icon_theme_has_icon (theme, "open-menu-symbolic");
+  return NULL;
+}
+
 static void
 hr_application_startup (GApplication *app)
 {
@@ -117,6 +134,9 @@ hr_application_startup (GApplication *app)
   g_thread_unref (g_thread_new ("headroom-catalog", load_catalog, NULL));
 
   G_APPLICATION_CLASS (hr_application_parent_class)->startup (app);
+
+  g_thread_unref (g_thread_new ("headroom-icons", load_icon_theme,
+                                g_object_ref (gtk_icon_theme_get_for_display (gdk_display_get_default ()))));
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);

@@ -29,6 +29,7 @@
 #include "hr-serving-group.h"
 #include "hr-serving-view.h"
 #include "hr-placement-group.h"
+#include "hr-row-layout.h"
 #include "hr-ui-format.h"
 #include "hr-window-private.h"
 
@@ -318,6 +319,7 @@ _hr_window_attach_view (HrWindow   *self,
 
       view = g_object_new (lazy[i].get_type (), "calculator", self->calculator, NULL);
       g_object_bind_property (self, "units", view, "units", G_BINDING_SYNC_CREATE);
+      hr_row_layout_apply (view);
       adw_bin_set_child (slot, view);
 
       if (HR_IS_MATRIX_VIEW (view))
@@ -491,7 +493,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, model_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, flash_row);
-    gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, detect_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, detect_spinner);
@@ -537,6 +539,7 @@ hr_window_init (HrWindow *self)
   HrCatalog *catalog;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  hr_row_layout_apply (GTK_WIDGET (self));
 
   catalog = hr_calculator_get_catalog (self->calculator);
   hr_picker_set_items (self->model_picker, _hr_window_detect_model_items (self),
