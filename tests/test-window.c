@@ -20,6 +20,7 @@
 #include "hr-matrix-view.h"
 #include "hr-memory-chart.h"
 #include "hr-placement-group.h"
+#include "hr-serving-group.h"
 #include "hr-test-util.h"
 #include "hr-window.h"
 
@@ -521,17 +522,27 @@ assert_bars_match_cli (HrMemoryChart *chart,
     }
 }
 
-/* The sidebar groups below the fold wait for the window's first frame:
- * before it they are not laid out (not even in a window built but not
- * shown), after it the placement group is on the sidebar for llama.cpp. */
+/* The sidebar groups below the fold are built when the main loop is
+ * first idle and wait for the window's first frame: before it they are
+ * not laid out (not even in a window built but not shown), after it the
+ * placement group is on the sidebar for llama.cpp. */
 static void
 test_later_groups (void)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
   HrWindow *window = hr_window_new (HR_APPLICATION (app));
   HrCalculator *calc = hr_window_get_calculator (window);
-  GtkWidget *group = find_widget (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, 0);
-  GtkWidget *later = gtk_widget_get_parent (group);
+  GtkWidget *group, *later;
+  guint first = 0, first_serving = 0;
+
+  /* not built with the window */
+  g_assert_null (find_nth (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, &first));
+  g_assert_null (find_nth (GTK_WIDGET (window), HR_TYPE_SERVING_GROUP, &first_serving));
+  hr_test_iterate ();
+  group = find_widget (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, 0);
+  g_assert_nonnull (group);
+  g_assert_nonnull (find_widget (GTK_WIDGET (window), HR_TYPE_SERVING_GROUP, 0));
+  later = gtk_widget_get_parent (group);
 
   set_offload_case (calc);
   hr_test_iterate ();

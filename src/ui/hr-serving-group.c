@@ -137,6 +137,19 @@ sync_choices (HrServingGroup *self)
   }
 }
 
+/**
+ * hr_serving_group_shows_for:
+ * @engine_used: the #HrEngine that answers (Automatic's pick)
+ *
+ * Whether the group shows: for the serving engines, vLLM and SGLang,
+ * which count machines × GPUs here instead of the sidebar's GPU row.
+ */
+gboolean
+hr_serving_group_shows_for (guint engine_used)
+{
+  return engine_used == HR_ENGINE_VLLM || engine_used == HR_ENGINE_SGLANG;
+}
+
 static void
 sync_visible (HrServingGroup *self)
 {
@@ -144,8 +157,7 @@ sync_visible (HrServingGroup *self)
 
   if (self->calculator != NULL)
     g_object_get (self->calculator, "engine-used", &engine, NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self),
-                          engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG);
+  gtk_widget_set_visible (GTK_WIDGET (self), hr_serving_group_shows_for (engine));
 }
 
 static void

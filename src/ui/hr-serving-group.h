@@ -20,5 +20,6 @@ void          hr_serving_group_set_calculator (HrServingGroup *self,
                                                HrCalculator   *calculator);
 GListModel   *hr_serving_group_get_tp_choices (HrServingGroup *self);
 GListModel   *hr_serving_group_get_pp_choices (HrServingGroup *self);
+gboolean      hr_serving_group_shows_for      (guint           engine_used);
 
 G_END_DECLS

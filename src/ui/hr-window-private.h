@@ -50,6 +50,8 @@ struct _HrWindow
   HrOverview *overview;
   GtkWidget *later_groups;    /* sidebar groups below the fold */
   gulong first_frame_handler; /* on the frame clock, until the first frame */
+  guint later_groups_idle;    /* builds the later groups, until it has */
+  gboolean first_frame_painted;
   /* The other views are built when first shown, into these slots. */
   AdwBin *matrix_slot;
   AdwBin *hardware_slot;
