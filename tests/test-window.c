@@ -535,13 +535,19 @@ test_later_groups (void)
   GtkWidget *group, *later;
   guint first = 0, first_serving = 0;
 
-  /* not built with the window */
+  AdwComboRow *precision_row = ADW_COMBO_ROW (find_widget (GTK_WIDGET (window), ADW_TYPE_COMBO_ROW, 0));
+
+  /* not built with the window, nor the combo rows' popover lists */
   g_assert_null (find_nth (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, &first));
   g_assert_null (find_nth (GTK_WIDGET (window), HR_TYPE_SERVING_GROUP, &first_serving));
+  g_assert_nonnull (adw_combo_row_get_list_factory (precision_row));
   hr_test_iterate ();
   group = find_widget (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, 0);
   g_assert_nonnull (group);
   g_assert_nonnull (find_widget (GTK_WIDGET (window), HR_TYPE_SERVING_GROUP, 0));
+  /* the popover lists with the row's own factory */
+  g_assert_null (adw_combo_row_get_list_factory (precision_row));
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (precision_row)), >, 30);
   later = gtk_widget_get_parent (group);
 
   set_offload_case (calc);

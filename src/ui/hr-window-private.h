@@ -41,6 +41,9 @@ struct _HrWindow
   GMenuModel *primary_menu;
   HrPicker *model_picker;
   HrPicker *hardware_picker;
+  AdwComboRow *precision_row;
+  AdwComboRow *kv_row;
+  AdwComboRow *engine_row;
   AdwComboRow *flash_row;            /* HrFlashAttn order: auto, on, off */
   AdwActionRow *utilization_row;
   AdwActionRow *detect_row;
@@ -50,7 +53,7 @@ struct _HrWindow
   HrOverview *overview;
   GtkWidget *later_groups;    /* sidebar groups below the fold */
   gulong first_frame_handler; /* on the frame clock, until the first frame */
-  guint later_groups_idle;    /* builds the later groups, until it has */
+  guint deferred_idle;        /* builds what the first frame does not show */
   gboolean first_frame_painted;
   /* The other views are built when first shown, into these slots. */
   AdwBin *matrix_slot;

@@ -387,7 +387,7 @@ hr_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   _hr_window_settings_dispose (self);
   _hr_window_detect_dispose (self);
-  g_clear_handle_id (&self->later_groups_idle, g_source_remove);
+  g_clear_handle_id (&self->deferred_idle, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), HR_TYPE_WINDOW);
   G_OBJECT_CLASS (hr_window_parent_class)->dispose (object);
 }
@@ -424,22 +424,31 @@ hr_window_set_property (GObject      *object,
     }
 }
 
-/* The sidebar groups below the fold (GPU layers and system RAM, serving
- * plans) are built when the main loop is first idle, after the window's
- * first frame, and shown then: a window shows its first frame sooner
- * for it (their ~250 widgets were a fifth of the window's building and
- * their wrapping labels a tenth of the first frame's layout), and the
+/* What the first frame does not show is built when the main loop is
+ * first idle, after the window's first frame, and shown then: the
+ * sidebar groups below the fold (GPU layers and system RAM, serving
+ * plans) and the rows of the combo rows' popovers.  A window shows its
+ * first frame sooner for it (the groups' ~250 widgets were a fifth of
+ * the window's building, their wrapping labels a tenth of the first
+ * frame's layout; the precision popover alone lists 37 rows), and the
  * groups appear a frame later, where they are rarely on screen at all.
- * A window unrealized before its first frame builds and shows them
- * then: realized again, it paints them at once. */
+ * A window unrealized unpainted builds and shows them at once: realized
+ * again, it paints them. */
 static void
-build_later_groups (HrWindow *self)
+build_deferred (HrWindow *self)
 {
+  AdwComboRow *combo_rows[] = {
+    self->precision_row, self->kv_row, self->engine_row, self->flash_row,
+  };
   GtkWidget *placement, *serving;
 
-  g_clear_handle_id (&self->later_groups_idle, g_source_remove);
+  g_clear_handle_id (&self->deferred_idle, g_source_remove);
   if (gtk_widget_get_first_child (self->later_groups) != NULL)
     return;
+
+  /* the popovers' rows, with the row's own factory */
+  for (guint i = 0; i < G_N_ELEMENTS (combo_rows); i++)
+    adw_combo_row_set_list_factory (combo_rows[i], NULL);
 
   placement = g_object_new (HR_TYPE_PLACEMENT_GROUP, "calculator", self->calculator, NULL);
   g_object_bind_property (self, "units", placement, "units", G_BINDING_SYNC_CREATE);
@@ -453,20 +462,20 @@ build_later_groups (HrWindow *self)
 static void
 show_later_groups (HrWindow *self)
 {
-  build_later_groups (self);
+  build_deferred (self);
   gtk_widget_set_visible (self->later_groups, TRUE);
 }
 
 static gboolean
-later_groups_when_idle (gpointer data)
+build_deferred_when_idle (gpointer data)
 {
   HrWindow *self = data;
 
-  self->later_groups_idle = 0;
+  self->deferred_idle = 0;
   if (self->first_frame_painted)
     show_later_groups (self);
   else
-    build_later_groups (self);
+    build_deferred (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -480,7 +489,7 @@ on_first_frame (HrWindow *self)
   self->first_frame_painted = TRUE;
   /* built already (a test's main loop ran before any frame): show them;
    * else the idle builds and shows them after this frame */
-  if (self->later_groups_idle == 0)
+  if (self->deferred_idle == 0)
     show_later_groups (self);
 }
 
@@ -548,6 +557,9 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, model_picker);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, hardware_picker);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, precision_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, kv_row);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, engine_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, flash_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_row);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, utilization_adjustment);
@@ -598,8 +610,8 @@ hr_window_init (HrWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   hr_row_layout_apply (GTK_WIDGET (self));
-  self->later_groups_idle = g_idle_add (later_groups_when_idle, self);
-  g_source_set_name_by_id (self->later_groups_idle, "[headroom] later groups");
+  self->deferred_idle = g_idle_add (build_deferred_when_idle, self);
+  g_source_set_name_by_id (self->deferred_idle, "[headroom] build deferred");
 
   catalog = hr_calculator_get_catalog (self->calculator);
   hr_picker_set_items (self->model_picker, _hr_window_detect_model_items (self),
