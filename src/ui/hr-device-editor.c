@@ -20,6 +20,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-device-editor.h"
+#include "hr-row-layout.h"
 
 /* The vendor row's items, in order. */
 static const char * const vendors[] = { "NVIDIA", "AMD", "Intel", "Apple", "Other" };
@@ -321,6 +322,7 @@ static void
 hr_device_editor_init (HrDeviceEditor *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  hr_row_layout_apply (GTK_WIDGET (self));
 }
 
 /**
