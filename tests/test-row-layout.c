@@ -1,10 +1,11 @@
-/* test-row-layout.c — action-row titles laid out by a grid
+/* test-row-layout.c — labels that do not search over widths
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * hr_row_layout_apply() swaps the layout of an AdwActionRow's title box
- * so that no label searches over widths; the rows must not move.  Runs
- * under xvfb-run with GTK_A11Y=none and G_DEBUG=fatal-criticals.
+ * hr_row_layout_apply() swaps the layout of an AdwActionRow's title box,
+ * and HrStackLayout stacks the verdict's labels, so that no label
+ * searches over widths; nothing may move.  Runs under xvfb-run with
+ * GTK_A11Y=none and G_DEBUG=fatal-criticals.
  */
 
 #include "config.h"
@@ -12,6 +13,7 @@
 #include <adwaita.h>
 
 #include "hr-row-layout.h"
+#include "hr-stack-layout.h"
 #include "hr-test-app.h"
 #include "hr-window.h"
 
@@ -177,6 +179,69 @@ test_same_places (void)
     }
 }
 
+static GtkWidget *
+new_verdict (gboolean    stacked,
+             GtkWidget **text)
+{
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *title = gtk_label_new ("Fits comfortably on RTX 3060 12GB");
+  GtkWidget *subtitle = gtk_label_new ("7.41 GiB of 11.81 GiB usable per device, 4.40 GiB free");
+
+  *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_widget_set_valign (*text, GTK_ALIGN_CENTER);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_add_css_class (title, "title-3");
+  gtk_label_set_wrap (GTK_LABEL (subtitle), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+  gtk_box_append (GTK_BOX (*text), title);
+  gtk_box_append (GTK_BOX (*text), subtitle);
+  if (stacked)
+    gtk_widget_set_layout_manager (*text, hr_stack_layout_new (2));
+  gtk_box_append (GTK_BOX (outer), gtk_image_new_from_icon_name ("emblem-ok-symbolic"));
+  gtk_box_append (GTK_BOX (outer), *text);
+  gtk_widget_set_valign (outer, GTK_ALIGN_START);
+  return outer;
+}
+
+/* The verdict's title and subtitle stacked by HrStackLayout sit where a
+ * vertical box puts them, and the stack's width at a height is its width
+ * for no height (the box's labels search for one that fits the height). */
+static void
+test_stack (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *pair = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *box_text, *stack_text;
+  GtkWidget *plain = new_verdict (FALSE, &box_text);
+  GtkWidget *stacked = new_verdict (TRUE, &stack_text);
+  int min_free, nat_free, min_low, nat_low, box_min_low;
+
+  gtk_box_append (GTK_BOX (pair), plain);
+  gtk_box_append (GTK_BOX (pair), stacked);
+  gtk_window_set_child (GTK_WINDOW (window), pair);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 200 && gtk_widget_get_width (stacked) == 0; i++)
+    hr_test_iterate ();
+
+  assert_same_bounds (plain, plain, stacked, stacked);
+  for (GtkWidget *a = gtk_widget_get_first_child (box_text),
+                 *b = gtk_widget_get_first_child (stack_text);
+       a != NULL && b != NULL;
+       a = gtk_widget_get_next_sibling (a), b = gtk_widget_get_next_sibling (b))
+    assert_same_bounds (a, plain, b, stacked);
+
+  gtk_widget_measure (stack_text, GTK_ORIENTATION_HORIZONTAL, -1, &min_free, &nat_free, NULL, NULL);
+  gtk_widget_measure (stack_text, GTK_ORIENTATION_HORIZONTAL, 40, &min_low, &nat_low, NULL, NULL);
+  g_assert_cmpint (min_low, ==, min_free);
+  g_assert_cmpint (nat_low, ==, nat_free);
+  /* the box, asked the same, searched: a 40 px height needs a wider minimum */
+  gtk_widget_measure (box_text, GTK_ORIENTATION_HORIZONTAL, 40, &box_min_low, NULL, NULL, NULL);
+  g_assert_cmpint (box_min_low, >, min_free);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -185,5 +250,6 @@ main (int   argc,
 
   g_test_add_func ("/row-layout/window-rows", test_window_rows);
   g_test_add_func ("/row-layout/same-places", test_same_places);
+  g_test_add_func ("/row-layout/stack", test_stack);
   return g_test_run ();
 }

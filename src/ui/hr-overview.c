@@ -21,6 +21,7 @@
 #include "hr-estimate-constants.h"
 #include "hr-memory-chart.h"
 #include "hr-overview.h"
+#include "hr-stack-layout.h"
 #include "hr-ui-format.h"
 #include "hr-view.h"
 
@@ -54,6 +55,7 @@ struct _HrOverview
 
   GtkLabel *verdict_title;
   GtkLabel *verdict_subtitle;
+  GtkBox *verdict_text;
   GtkLabel *advice_label;
   GtkLabel *total_label;
   GtkLabel *total_caption;
@@ -939,6 +941,7 @@ hr_overview_class_init (HrOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrOverview, speed_note);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_title);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_text);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, advice_label);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, total_label);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, total_caption);
@@ -964,6 +967,10 @@ static void
 hr_overview_init (HrOverview *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The verdict changes with every slider step: its labels must not
+   * search over widths each time (hr-stack-layout.c). */
+  gtk_widget_set_layout_manager (GTK_WIDGET (self->verdict_text),
+                                 hr_stack_layout_new (gtk_box_get_spacing (self->verdict_text)));
 }
 
 /* ------------------------------------------------------------ summary */
