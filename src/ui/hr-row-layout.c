@@ -13,11 +13,13 @@
  *
  * A GtkGridLayout of one column places the same labels at the same
  * places: rows stacked in order, the CSS border-spacing between them,
- * the column as wide as the widest label.  Asked for a width at a given
+ * the labels expanding to the box's width.  Asked for a width at a given
  * height, a grid of height-for-width children answers with their widths
- * for no height, so no label searches.  Geometry and pixels were
- * compared with the box at 1280×800 and 360×720, English and Italian
- * (README, “Start and slider step, fourth pass”).
+ * for no height, so no label searches.  Pixel-identical to the box at
+ * 1280×800 (English, Italian) and 360×720; in a narrow row the title no
+ * longer claims the width a one-line subtitle would need, so the row's
+ * value keeps its natural width (Italian at 360 px: "Automatico", not
+ * "Automa…").  README, “Start and slider step, fourth pass”.
  */
 
 #include "config.h"
