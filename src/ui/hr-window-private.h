@@ -54,7 +54,6 @@ struct _HrWindow
   GtkWidget *later_groups;    /* sidebar groups below the fold */
   gulong first_frame_handler; /* on the frame clock, until the first frame */
   guint deferred_idle;        /* builds what the first frame does not show */
-  gboolean first_frame_painted;
   /* The other views are built when first shown, into these slots. */
   AdwBin *matrix_slot;
   AdwBin *hardware_slot;

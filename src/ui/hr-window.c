@@ -466,13 +466,21 @@ show_later_groups (HrWindow *self)
   gtk_widget_set_visible (self->later_groups, TRUE);
 }
 
+/* Realized, with no handler waiting for the first frame: painted (an
+ * unrealized window has built and shown the groups already). */
+static gboolean
+first_frame_painted (HrWindow *self)
+{
+  return gtk_widget_get_realized (GTK_WIDGET (self)) && self->first_frame_handler == 0;
+}
+
 static gboolean
 build_deferred_when_idle (gpointer data)
 {
   HrWindow *self = data;
 
   self->deferred_idle = 0;
-  if (self->first_frame_painted)
+  if (first_frame_painted (self))
     show_later_groups (self);
   else
     build_deferred (self);
@@ -486,7 +494,6 @@ on_first_frame (HrWindow *self)
 
   if (clock != NULL && self->first_frame_handler != 0)
     g_clear_signal_handler (&self->first_frame_handler, clock);
-  self->first_frame_painted = TRUE;
   /* built already (a test's main loop ran before any frame): show them;
    * else the idle builds and shows them after this frame */
   if (self->deferred_idle == 0)

@@ -767,7 +767,6 @@ void
 hr_catalog_add_hardware (HrCatalog  *self,
                          HrHardware *hardware)
 {
-
   g_return_if_fail (HR_IS_CATALOG (self));
   g_return_if_fail (HR_IS_HARDWARE (hardware));
 
