@@ -310,6 +310,83 @@ test_folds (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+focus_within (GtkWidget *window,
+              GtkWidget *ancestor)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  return focus != NULL && (focus == ancestor || gtk_widget_is_ancestor (focus, ancestor));
+}
+
+/* Until the flap's reveal animation (a spring) is within 1 % of its end
+ * at @progress, for two seconds at most. */
+static void
+wait_for_reveal (AdwFlap *flap,
+                 double   progress)
+{
+  gint64 end = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+
+  while (!G_APPROX_VALUE (adw_flap_get_reveal_progress (flap), progress, 0.01) &&
+         g_get_monotonic_time () < end)
+    hr_test_iterate ();
+  g_assert_cmpfloat_with_epsilon (adw_flap_get_reveal_progress (flap), progress, 0.01);
+}
+
+/* On a phone the sidebar, shown by F9 or its button, lies over the view:
+ * the keyboard moves into it, Tab walks its controls and the header's,
+ * never the view hidden under it; hidden again, the view takes focus
+ * again and none is left in the sidebar. */
+static void
+test_sidebar_focus (void)
+{
+  AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
+  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  GtkWidget *flap, *sidebar, *content;
+  g_autoptr(GHashTable) reached = g_hash_table_new (NULL, NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  hr_test_iterate ();
+  flap = find_flap (GTK_WIDGET (window));
+  sidebar = adw_flap_get_flap (ADW_FLAP (flap));
+  content = adw_flap_get_content (ADW_FLAP (flap));
+  g_assert_true (adw_flap_get_folded (ADW_FLAP (flap)));
+  g_assert_false (adw_flap_get_reveal_flap (ADW_FLAP (flap)));
+  g_assert_true (gtk_widget_get_can_focus (content));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL));
+  wait_for_reveal (ADW_FLAP (flap), 1);
+  g_assert_true (adw_flap_get_reveal_flap (ADW_FLAP (flap)));
+  g_assert_true (focus_within (GTK_WIDGET (window), sidebar));
+  g_assert_false (gtk_widget_get_can_focus (content));
+
+  /* Tab, as GtkWindow moves it: forward, and round from the start at the end */
+  for (guint i = 0; i < 80; i++)
+    {
+      if (!gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD))
+        {
+          gtk_window_set_focus (GTK_WINDOW (window), NULL);
+          gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD);
+        }
+      g_assert_false (focus_within (GTK_WIDGET (window), content));
+      if (focus_within (GTK_WIDGET (window), sidebar))
+        g_hash_table_add (reached, gtk_root_get_focus (GTK_ROOT (window)));
+    }
+  /* the model picker, precision, context, parallel sequences, KV cache,
+   * engine, flash attention, device, detect … */
+  g_assert_cmpuint (g_hash_table_size (reached), >=, 8);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL));
+  wait_for_reveal (ADW_FLAP (flap), 0);
+  g_assert_false (adw_flap_get_reveal_flap (ADW_FLAP (flap)));
+  /* back to the button that shows the sidebar */
+  g_assert_true (gtk_widget_has_focus (find_type (GTK_WIDGET (window), GTK_TYPE_TOGGLE_BUTTON)));
+  g_assert_true (gtk_widget_get_can_focus (content));
+  g_assert_false (focus_within (GTK_WIDGET (window), sidebar));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -321,6 +398,7 @@ main (int   argc,
   g_test_add_func ("/narrow/wide-sidebar", test_wide_sidebar);
   g_test_add_func ("/narrow/folds", test_folds);
   g_test_add_func ("/narrow/switcher", test_switcher);
+  g_test_add_func ("/narrow/sidebar-focus", test_sidebar_focus);
 
   status = g_test_run ();
   return status;

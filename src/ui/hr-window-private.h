@@ -33,6 +33,8 @@ struct _HrWindow
   /* template children */
   AdwToastOverlay *toast_overlay;
   AdwFlap *flap;
+  GtkWidget *sidebar_button;
+  gulong sidebar_map_handler;  /* focus to move into the sidebar once shown */
   AdwViewStack *view_stack;
   AdwSqueezer *title_squeezer;
   AdwWindowTitle *window_title;

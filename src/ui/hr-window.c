@@ -366,6 +366,47 @@ on_title_visible (HrWindow *self)
   adw_view_switcher_bar_set_reveal (self->switcher_bar, title_visible);
 }
 
+/* Into the sidebar, once it is on screen: a widget not mapped yet takes
+ * no focus (the sidebar maps when its reveal animation starts). */
+static void
+focus_sidebar (HrWindow *self)
+{
+  GtkWidget *sidebar = adw_flap_get_flap (self->flap);
+
+  g_clear_signal_handler (&self->sidebar_map_handler, sidebar);
+  if (gtk_widget_get_mapped (sidebar))
+    gtk_widget_child_focus (sidebar, GTK_DIR_TAB_FORWARD);
+  else
+    self->sidebar_map_handler = g_signal_connect_object (sidebar, "map",
+                                                         G_CALLBACK (focus_sidebar), self,
+                                                         G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+}
+
+/* Folded and shown, the sidebar lies over the view: the view takes no
+ * focus (Tab would walk widgets hidden under the sidebar), and focus left
+ * outside the sidebar moves into it.  Folded away with focus in it, focus
+ * goes back to the button that shows it, else to the view. */
+static void
+on_flap_state_changed (HrWindow *self)
+{
+  GtkWidget *sidebar = adw_flap_get_flap (self->flap);
+  GtkWidget *content = adw_flap_get_content (self->flap);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  gboolean folded = adw_flap_get_folded (self->flap);
+  gboolean revealed = adw_flap_get_reveal_flap (self->flap);
+  gboolean focus_in_sidebar = focus != NULL &&
+                              (focus == sidebar || gtk_widget_is_ancestor (focus, sidebar));
+
+  gtk_widget_set_can_focus (content, !(folded && revealed));
+  if (folded && revealed && !focus_in_sidebar)
+    focus_sidebar (self);
+  else
+    g_clear_signal_handler (&self->sidebar_map_handler, sidebar);
+  if (folded && !revealed && focus_in_sidebar &&
+      !gtk_widget_grab_focus (self->sidebar_button))
+    gtk_widget_child_focus (content, GTK_DIR_TAB_FORWARD);
+}
+
 static void
 on_visible_view_changed (HrWindow *self)
 {
@@ -556,6 +597,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, calculator);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, title_squeezer);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, window_title);
@@ -646,6 +688,10 @@ hr_window_init (HrWindow *self)
                            G_CALLBACK (on_visible_view_changed), self, G_CONNECT_SWAPPED);
   on_visible_view_changed (self);
   on_title_visible (self);
+  g_signal_connect_object (self->flap, "notify::folded",
+                           G_CALLBACK (on_flap_state_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->flap, "notify::reveal-flap",
+                           G_CALLBACK (on_flap_state_changed), self, G_CONNECT_SWAPPED);
 
   _hr_window_actions_init (self);
 }
