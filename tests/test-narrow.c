@@ -336,7 +336,8 @@ wait_for_reveal (AdwFlap *flap,
 /* On a phone the sidebar, shown by F9 or its button, lies over the view:
  * the keyboard moves into it, Tab walks its controls and the header's,
  * never the view hidden under it; hidden again, the view takes focus
- * again and none is left in the sidebar. */
+ * again and the focus is on the sidebar's button, as it is when a wide
+ * window hides its sidebar. */
 static void
 test_sidebar_focus (void)
 {
@@ -384,6 +385,23 @@ test_sidebar_focus (void)
   g_assert_true (gtk_widget_has_focus (find_type (GTK_WIDGET (window), GTK_TYPE_TOGGLE_BUTTON)));
   g_assert_true (gtk_widget_get_can_focus (content));
   g_assert_false (focus_within (GTK_WIDGET (window), sidebar));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* wide, beside the view: hidden by F9 from one of its controls, the
+   * sidebar leaves the focus on its button, not on a hidden widget */
+  window = hr_window_new (HR_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDE_WIDTH, WIDE_HEIGHT);
+  gtk_window_present (GTK_WINDOW (window));
+  hr_test_iterate ();
+  flap = find_flap (GTK_WIDGET (window));
+  sidebar = adw_flap_get_flap (ADW_FLAP (flap));
+  g_assert_false (adw_flap_get_folded (ADW_FLAP (flap)));
+  g_assert_true (gtk_widget_child_focus (sidebar, GTK_DIR_TAB_FORWARD));
+  g_assert_true (focus_within (GTK_WIDGET (window), sidebar));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL));
+  wait_for_reveal (ADW_FLAP (flap), 0);
+  g_assert_false (focus_within (GTK_WIDGET (window), sidebar));
+  g_assert_true (gtk_widget_has_focus (find_type (GTK_WIDGET (window), GTK_TYPE_TOGGLE_BUTTON)));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -384,8 +384,8 @@ focus_sidebar (HrWindow *self)
 
 /* Folded and shown, the sidebar lies over the view: the view takes no
  * focus (Tab would walk widgets hidden under the sidebar), and focus left
- * outside the sidebar moves into it.  Folded away with focus in it, focus
- * goes back to the button that shows it, else to the view. */
+ * outside the sidebar moves into it.  Hidden with focus in it, focus goes
+ * back to the button that shows it, else to the view. */
 static void
 on_flap_state_changed (HrWindow *self)
 {
@@ -402,7 +402,7 @@ on_flap_state_changed (HrWindow *self)
     focus_sidebar (self);
   else
     g_clear_signal_handler (&self->sidebar_map_handler, sidebar);
-  if (folded && !revealed && focus_in_sidebar &&
+  if (!revealed && focus_in_sidebar &&
       !gtk_widget_grab_focus (self->sidebar_button))
     gtk_widget_child_focus (content, GTK_DIR_TAB_FORWARD);
 }
