@@ -34,7 +34,6 @@ struct _HrWindow
   AdwToastOverlay *toast_overlay;
   AdwFlap *flap;
   GtkWidget *sidebar_button;
-  gulong sidebar_map_handler;  /* focus to move into the sidebar once shown */
   AdwViewStack *view_stack;
   AdwSqueezer *title_squeezer;
   AdwWindowTitle *window_title;
@@ -55,6 +54,7 @@ struct _HrWindow
   HrOverview *overview;
   GtkWidget *later_groups;    /* sidebar groups below the fold */
   gulong first_frame_handler; /* on the frame clock, until the first frame */
+  gulong sidebar_map_handler; /* focus to move into the sidebar once shown */
   guint deferred_idle;        /* builds what the first frame does not show */
   /* The other views are built when first shown, into these slots. */
   AdwBin *matrix_slot;

@@ -366,14 +366,26 @@ on_title_visible (HrWindow *self)
   adw_view_switcher_bar_set_reveal (self->switcher_bar, title_visible);
 }
 
-/* Into the sidebar, once it is on screen: a widget not mapped yet takes
- * no focus (the sidebar maps when its reveal animation starts). */
+static gboolean
+focus_is_in (HrWindow  *self,
+             GtkWidget *ancestor)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  return focus != NULL && (focus == ancestor || gtk_widget_is_ancestor (focus, ancestor));
+}
+
+/* Into the sidebar, once it is on screen (a widget not mapped yet takes
+ * no focus; the sidebar maps when its reveal animation starts), unless
+ * the focus is there by then (Ctrl+F's model search). */
 static void
 focus_sidebar (HrWindow *self)
 {
   GtkWidget *sidebar = adw_flap_get_flap (self->flap);
 
   g_clear_signal_handler (&self->sidebar_map_handler, sidebar);
+  if (focus_is_in (self, sidebar))
+    return;
   if (gtk_widget_get_mapped (sidebar))
     gtk_widget_child_focus (sidebar, GTK_DIR_TAB_FORWARD);
   else
@@ -391,18 +403,15 @@ on_flap_state_changed (HrWindow *self)
 {
   GtkWidget *sidebar = adw_flap_get_flap (self->flap);
   GtkWidget *content = adw_flap_get_content (self->flap);
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   gboolean folded = adw_flap_get_folded (self->flap);
   gboolean revealed = adw_flap_get_reveal_flap (self->flap);
-  gboolean focus_in_sidebar = focus != NULL &&
-                              (focus == sidebar || gtk_widget_is_ancestor (focus, sidebar));
 
   gtk_widget_set_can_focus (content, !(folded && revealed));
-  if (folded && revealed && !focus_in_sidebar)
+  if (folded && revealed)
     focus_sidebar (self);
   else
     g_clear_signal_handler (&self->sidebar_map_handler, sidebar);
-  if (!revealed && focus_in_sidebar &&
+  if (!revealed && focus_is_in (self, sidebar) &&
       !gtk_widget_grab_focus (self->sidebar_button))
     gtk_widget_child_focus (content, GTK_DIR_TAB_FORWARD);
 }
