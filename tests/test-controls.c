@@ -325,6 +325,61 @@ test_picker_keyboard_choice (void)
   hr_test_pump (20);
 }
 
+/* The model list names each family once, over all of its models, though
+ * the catalog lists some families in two places (Qwen3's small models
+ * after its MoE ones); a search keeps the rule. */
+static void
+assert_groups_once (HrPicker *picker,
+                    guint     min_headers)
+{
+  g_autoptr(GPtrArray) rows = visible_rows (picker);
+  g_autoptr(GHashTable) named = g_hash_table_new (g_str_hash, g_str_equal);
+  guint headers = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *header = gtk_list_box_row_get_header (rows->pdata[i]);
+
+      if (header == NULL || !gtk_widget_get_visible (header))
+        continue;
+      g_assert_true (GTK_IS_LABEL (header));
+      g_test_message ("header %s", gtk_label_get_label (GTK_LABEL (header)));
+      g_assert_false (g_hash_table_contains (named, gtk_label_get_label (GTK_LABEL (header))));
+      g_hash_table_add (named, (gpointer) gtk_label_get_label (GTK_LABEL (header)));
+      headers++;
+    }
+  g_assert_cmpuint (headers, >=, min_headers);
+}
+
+static void
+test_picker_groups_once (void)
+{
+  HrWindow *window = new_window ();
+  HrPicker *picker = window_picker (window, 0);
+
+  hr_picker_popup (picker);
+  hr_test_pump (200);
+  assert_groups_once (picker, 20);
+  gtk_editable_set_text (hr_picker_get_search (picker), "qwen3");
+  hr_test_pump (400);
+  /* Qwen3, Qwen3 MoE, Qwen3 Coder … */
+  assert_groups_once (picker, 2);
+  /* the family's models together, as the catalog lists them */
+  {
+    static const char * const qwen3[] = {
+      "Qwen3 8B", "Qwen3 14B", "Qwen3 32B", "Qwen3 0.6B", "Qwen3 1.7B", "Qwen3 4B",
+    };
+    g_autoptr(GPtrArray) rows = visible_rows (picker);
+
+    g_assert_cmpuint (rows->len, >=, G_N_ELEMENTS (qwen3));
+    for (guint i = 0; i < G_N_ELEMENTS (qwen3); i++)
+      g_assert_nonnull (find_label (rows->pdata[i], qwen3[i]));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  hr_test_pump (20);
+}
+
 /* A device search that finds nothing says so. */
 static void
 test_picker_no_match (void)
@@ -676,6 +731,7 @@ main (int   argc,
                    test_context_warning_keeps_height);
   g_test_add_func ("/controls/picker-keyboard-choice", test_picker_keyboard_choice);
   g_test_add_func ("/controls/picker-no-match", test_picker_no_match);
+  g_test_add_func ("/controls/picker-groups-once", test_picker_groups_once);
   g_test_add_func ("/controls/picker-whole-names", test_picker_whole_names);
   g_test_add_func ("/controls/overview-selectable", test_overview_selectable);
   g_test_add_func ("/controls/copy-summary", test_copy_summary);

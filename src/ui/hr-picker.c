@@ -171,11 +171,37 @@ rebuild (HrPicker *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
     gtk_list_box_remove (self->list, child);
 
-  for (guint i = 0; self->items != NULL && i < g_list_model_get_n_items (self->items); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (self->items, i);
-      gtk_list_box_append (self->list, create_row (self, item));
-    }
+  /* Each group once, where its first item is, with all of its items in
+   * their order: a catalog may list a family in several places (Qwen3's
+   * small models after its MoE ones), and a header per place would name
+   * the family twice. */
+  {
+    g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+    g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; self->items != NULL && i < g_list_model_get_n_items (self->items); i++)
+      {
+        g_autoptr(GObject) item = g_list_model_get_item (self->items, i);
+        GtkWidget *row = create_row (self, item);
+        const char *name = g_object_get_data (G_OBJECT (row), GROUP_KEY);
+        GPtrArray *rows = g_hash_table_lookup (by_name, name != NULL ? name : "");
+
+        if (rows == NULL)
+          {
+            rows = g_ptr_array_new ();
+            g_ptr_array_add (groups, rows);
+            g_hash_table_insert (by_name, (gpointer) (name != NULL ? name : ""), rows);
+          }
+        g_ptr_array_add (rows, row);
+      }
+    for (guint g = 0; g < groups->len; g++)
+      {
+        GPtrArray *rows = g_ptr_array_index (groups, g);
+
+        for (guint i = 0; i < rows->len; i++)
+          gtk_list_box_append (self->list, g_ptr_array_index (rows, i));
+      }
+  }
   update_no_match (self);
 }
 
