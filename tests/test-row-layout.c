@@ -12,6 +12,7 @@
 
 #include <adwaita.h>
 
+#include "hr-caption-layout.h"
 #include "hr-row-layout.h"
 #include "hr-stack-layout.h"
 #include "hr-test-app.h"
@@ -242,6 +243,82 @@ test_stack (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GtkWidget *
+new_caption_box (GtkWidget **caption,
+                 GtkWidget **button)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+
+  *caption = gtk_label_new ("GLM-4-9B-0414 at Q4_K_M with 32,768 tokens of context, on each "
+                            "device. Double-click a device to use it. Prompt and decode speeds "
+                            "in tokens per second.");
+  gtk_widget_set_hexpand (*caption, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (*caption), 0);
+  gtk_label_set_wrap (GTK_LABEL (*caption), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (*caption), PANGO_WRAP_WORD_CHAR);
+  *button = gtk_button_new_with_mnemonic ("_Export as CSV…");
+  gtk_widget_set_valign (*button, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), *caption);
+  gtk_box_append (GTK_BOX (box), *button);
+  gtk_widget_set_valign (box, GTK_ALIGN_START);
+  return box;
+}
+
+/* The table views' caption and Export button: where the caption keeps
+ * room beside the button, exactly where a horizontal box puts them; on a
+ * phone the button below, at the caption's start (its end right to
+ * left), the caption the whole width. */
+static void
+test_caption (void)
+{
+  const int widths[] = { 866, 330 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (guint rtl = 0; rtl < 2; rtl++)
+      {
+        GtkWidget *window = gtk_window_new ();
+        GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+        GtkWidget *plain_caption, *plain_button, *caption, *button;
+        GtkWidget *plain = new_caption_box (&plain_caption, &plain_button);
+        GtkWidget *laid = new_caption_box (&caption, &button);
+        graphene_rect_t c, b;
+
+        hr_caption_layout_apply (caption);
+        g_assert_true (HR_IS_CAPTION_LAYOUT (gtk_widget_get_layout_manager (laid)));
+        gtk_box_append (GTK_BOX (column), plain);
+        gtk_box_append (GTK_BOX (column), laid);
+        gtk_widget_set_direction (plain, rtl ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR);
+        gtk_widget_set_direction (laid, rtl ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR);
+        gtk_window_set_child (GTK_WINDOW (window), column);
+        gtk_window_set_default_size (GTK_WINDOW (window), widths[w], 400);
+        gtk_window_present (GTK_WINDOW (window));
+        for (guint i = 0; i < 200 && gtk_widget_get_width (laid) == 0; i++)
+          hr_test_iterate ();
+        g_test_message ("%d px, %s", widths[w], rtl ? "right to left" : "left to right");
+        g_assert_cmpint (gtk_widget_get_width (laid), ==, widths[w]);
+
+        g_assert_true (gtk_widget_compute_bounds (caption, laid, &c));
+        g_assert_true (gtk_widget_compute_bounds (button, laid, &b));
+        if (widths[w] > 600)
+          {
+            assert_same_bounds (plain, plain, laid, laid);
+            assert_same_bounds (plain_caption, plain, caption, laid);
+            assert_same_bounds (plain_button, plain, button, laid);
+          }
+        else
+          {
+            g_assert_cmpfloat (c.size.width, ==, widths[w]);
+            g_assert_cmpfloat (b.origin.y, >=, c.origin.y + c.size.height + 12);
+            g_assert_cmpfloat (rtl ? b.origin.x + b.size.width : b.origin.x, ==,
+                               rtl ? widths[w] : 0);
+            /* the box had squeezed the caption beside the button */
+            g_assert_true (gtk_widget_compute_bounds (plain_caption, plain, &c));
+            g_assert_cmpfloat (c.size.width, <, widths[w] / 2);
+          }
+        gtk_window_destroy (GTK_WINDOW (window));
+      }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -251,5 +328,6 @@ main (int   argc,
   g_test_add_func ("/row-layout/window-rows", test_window_rows);
   g_test_add_func ("/row-layout/same-places", test_same_places);
   g_test_add_func ("/row-layout/stack", test_stack);
+  g_test_add_func ("/row-layout/caption", test_caption);
   return g_test_run ();
 }

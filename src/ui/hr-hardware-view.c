@@ -20,6 +20,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-caption-layout.h"
 #include "hr-format.h"
 #include "hr-hardware-view.h"
 #include "hr-table-view.h"
@@ -694,6 +695,7 @@ hr_hardware_view_init (HrHardwareView *self)
   g_autoptr(GtkCustomSorter) decode_sorter = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  hr_caption_layout_apply (GTK_WIDGET (self->caption_label));
 
   /* The filter bar only wraps: Tab goes from control to control, not
    * through the flow box's own children. */

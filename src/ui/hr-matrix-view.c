@@ -17,6 +17,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-caption-layout.h"
 #include "hr-format.h"
 #include "hr-matrix-view.h"
 #include "hr-table-view.h"
@@ -732,6 +733,7 @@ hr_matrix_view_init (HrMatrixView *self)
   self->context_columns = g_ptr_array_new_with_free_func (g_object_unref);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  hr_caption_layout_apply (GTK_WIDGET (self->caption_label));
 
   /* The fixed columns are declared in the template with their titles
    * and sorters; their cells come from here. */
