@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-command-card.h"
+#include "hr-ui-format.h"
 
 struct _HrCommandCard
 {
@@ -116,17 +117,6 @@ block_scroll (GtkEventControllerScroll *controller,
 }
 
 /* ------------------------------------------------------------ building */
-
-/* Whether the keyboard focus is in the card (and so must stay in it when
- * its contents are replaced). */
-static gboolean
-has_focus_inside (HrCommandCard *self)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
-
-  return focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self));
-}
 
 static void
 clear (HrCommandCard *self)
@@ -484,7 +474,8 @@ hr_command_card_set_command (HrCommandCard   *self,
       return;
     }
 
-  focused = has_focus_inside (self);
+  /* focus in the card stays in it when its contents are replaced */
+  focused = hr_ui_focus_within (GTK_WIDGET (self));
   clear (self);
   self->refused = FALSE;
   self->layout = g_steal_pointer (&layout);
@@ -541,7 +532,7 @@ hr_command_card_set_refusal (HrCommandCard *self,
 
   g_return_if_fail (HR_IS_COMMAND_CARD (self));
 
-  focused = has_focus_inside (self);
+  focused = hr_ui_focus_within (GTK_WIDGET (self));
   clear (self);
   self->refused = TRUE;
   /* TRANSLATORS: the text a refused command gives; %s says why */

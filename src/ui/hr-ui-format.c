@@ -303,6 +303,15 @@ hr_ui_get_cell_tooltip (GtkWidget *widget)
   return g_object_get_data (G_OBJECT (widget), CELL_TOOLTIP_KEY);
 }
 
+gboolean
+hr_ui_focus_within (GtkWidget *widget)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
 void
 hr_ui_set_state_class (GtkWidget  *widget,
                        const char *state)

@@ -81,6 +81,9 @@ const char *hr_ui_get_cell_tooltip (GtkWidget *widget);
 void hr_ui_set_state_class (GtkWidget  *widget,
                             const char *state);
 
+/* Whether the keyboard focus is @widget or inside it. */
+gboolean hr_ui_focus_within (GtkWidget *widget);
+
 /* Setters for list cells that skip the work (re-layout, icon lookup,
  * markup parsing) when the value did not change. */
 void hr_ui_inscription_set_text   (GtkInscription *inscription,

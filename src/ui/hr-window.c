@@ -366,15 +366,6 @@ on_title_visible (HrWindow *self)
   adw_view_switcher_bar_set_reveal (self->switcher_bar, title_visible);
 }
 
-static gboolean
-focus_is_in (HrWindow  *self,
-             GtkWidget *ancestor)
-{
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-
-  return focus != NULL && (focus == ancestor || gtk_widget_is_ancestor (focus, ancestor));
-}
-
 /* Into the sidebar, once it is on screen (a widget not mapped yet takes
  * no focus; the sidebar maps when its reveal animation starts), unless
  * the focus is there by then (Ctrl+F's model search). */
@@ -384,7 +375,7 @@ focus_sidebar (HrWindow *self)
   GtkWidget *sidebar = adw_flap_get_flap (self->flap);
 
   g_clear_signal_handler (&self->sidebar_map_handler, sidebar);
-  if (focus_is_in (self, sidebar))
+  if (hr_ui_focus_within (sidebar))
     return;
   if (gtk_widget_get_mapped (sidebar))
     gtk_widget_child_focus (sidebar, GTK_DIR_TAB_FORWARD);
@@ -411,7 +402,7 @@ on_flap_state_changed (HrWindow *self)
     focus_sidebar (self);
   else
     g_clear_signal_handler (&self->sidebar_map_handler, sidebar);
-  if (!revealed && focus_is_in (self, sidebar) &&
+  if (!revealed && hr_ui_focus_within (sidebar) &&
       !gtk_widget_grab_focus (self->sidebar_button))
     gtk_widget_child_focus (content, GTK_DIR_TAB_FORWARD);
 }
