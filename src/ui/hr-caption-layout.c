@@ -26,32 +26,27 @@ struct _HrCaptionLayout
 {
   GtkLayoutManager parent_instance;
 
-  int spacing;
-  GtkLayoutManager *beside;   /* a horizontal GtkBoxLayout, not attached */
+  GtkLayoutManager *beside;   /* a horizontal GtkBoxLayout, not attached;
+                               * its spacing is the layout's */
 };
 
 G_DEFINE_FINAL_TYPE (HrCaptionLayout, hr_caption_layout, GTK_TYPE_LAYOUT_MANAGER)
 
-/* Where the two go at @width: the caption's width, and whether the
- * button is beside it. */
-typedef struct
+static int
+spacing_of (HrCaptionLayout *self)
 {
-  gboolean beside;
-  int caption_width;
-  int button_width;
-} Arrangement;
+  return (int) gtk_box_layout_get_spacing (GTK_BOX_LAYOUT (self->beside));
+}
 
-static Arrangement
-arrange (HrCaptionLayout *self,
-         GtkWidget       *button,
-         int              width)
+/* Whether, at @width, the button goes beside the caption; its width. */
+static gboolean
+fits_beside (HrCaptionLayout *self,
+             GtkWidget       *button,
+             int              width,
+             int             *button_width)
 {
-  Arrangement a;
-
-  gtk_widget_measure (button, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &a.button_width, NULL, NULL);
-  a.beside = width - self->spacing - a.button_width >= MIN_CAPTION_WIDTH;
-  a.caption_width = a.beside ? width - self->spacing - a.button_width : width;
-  return a;
+  gtk_widget_measure (button, GTK_ORIENTATION_HORIZONTAL, -1, NULL, button_width, NULL, NULL);
+  return width - spacing_of (self) - *button_width >= MIN_CAPTION_WIDTH;
 }
 
 static GtkSizeRequestMode
@@ -74,8 +69,7 @@ hr_caption_layout_measure (GtkLayoutManager *manager,
   HrCaptionLayout *self = HR_CAPTION_LAYOUT (manager);
   GtkWidget *caption = gtk_widget_get_first_child (widget);
   GtkWidget *button = gtk_widget_get_last_child (widget);
-  int caption_min, caption_nat, button_min, button_nat;
-  Arrangement a;
+  int caption_min, caption_nat, button_min, button_nat, button_width;
 
   *minimum = *natural = 0;
   if (caption == NULL || button == NULL || caption == button)
@@ -87,23 +81,22 @@ hr_caption_layout_measure (GtkLayoutManager *manager,
       gtk_widget_measure (caption, orientation, -1, &caption_min, &caption_nat, NULL, NULL);
       gtk_widget_measure (button, orientation, -1, &button_min, &button_nat, NULL, NULL);
       *minimum = MAX (caption_min, button_min);
-      *natural = caption_nat + self->spacing + button_nat;
+      *natural = caption_nat + spacing_of (self) + button_nat;
       return;
     }
 
   if (for_size < 0)
     gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &for_size, NULL, NULL);
-  a = arrange (self, button, for_size);
-  if (a.beside)
+  if (fits_beside (self, button, for_size, &button_width))
     {
       gtk_layout_manager_measure (self->beside, widget, orientation, for_size,
                                   minimum, natural, minimum_baseline, natural_baseline);
       return;
     }
-  gtk_widget_measure (caption, orientation, a.caption_width, &caption_min, &caption_nat, NULL, NULL);
-  gtk_widget_measure (button, orientation, a.button_width, &button_min, &button_nat, NULL, NULL);
-  *minimum = caption_min + self->spacing + button_min;
-  *natural = caption_nat + self->spacing + button_nat;
+  gtk_widget_measure (caption, orientation, for_size, &caption_min, &caption_nat, NULL, NULL);
+  gtk_widget_measure (button, orientation, button_width, &button_min, &button_nat, NULL, NULL);
+  *minimum = caption_min + spacing_of (self) + button_min;
+  *natural = caption_nat + spacing_of (self) + button_nat;
 }
 
 static void
@@ -117,26 +110,24 @@ hr_caption_layout_allocate (GtkLayoutManager *manager,
   GtkWidget *caption = gtk_widget_get_first_child (widget);
   GtkWidget *button = gtk_widget_get_last_child (widget);
   gboolean rtl = gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL;
-  int caption_height, button_height, button_x;
-  Arrangement a;
+  int caption_height, button_height, button_width, button_x;
 
   if (caption == NULL || button == NULL || caption == button)
     return;
 
-  a = arrange (self, button, width);
-  if (a.beside)
+  if (fits_beside (self, button, width, &button_width))
     {
       gtk_layout_manager_allocate (self->beside, widget, width, height, baseline);
       return;
     }
 
   gtk_widget_measure (caption, GTK_ORIENTATION_VERTICAL, width, &caption_height, NULL, NULL, NULL);
-  gtk_widget_measure (button, GTK_ORIENTATION_VERTICAL, a.button_width, &button_height, NULL, NULL, NULL);
-  button_x = rtl ? width - a.button_width : 0;
+  gtk_widget_measure (button, GTK_ORIENTATION_VERTICAL, button_width, &button_height, NULL, NULL, NULL);
+  button_x = rtl ? width - button_width : 0;
   gtk_widget_size_allocate (caption, &(GtkAllocation) { 0, 0, width, caption_height }, -1);
   gtk_widget_size_allocate (button,
-                            &(GtkAllocation) { button_x, caption_height + self->spacing,
-                                               a.button_width, button_height }, -1);
+                            &(GtkAllocation) { button_x, caption_height + spacing_of (self),
+                                               button_width, button_height }, -1);
 }
 
 static void
@@ -167,7 +158,6 @@ hr_caption_layout_new (int spacing)
 {
   HrCaptionLayout *self = g_object_new (HR_TYPE_CAPTION_LAYOUT, NULL);
 
-  self->spacing = spacing;
   self->beside = gtk_box_layout_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (self->beside), spacing);
   return GTK_LAYOUT_MANAGER (self);
