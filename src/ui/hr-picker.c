@@ -184,13 +184,16 @@ rebuild (HrPicker *self)
         g_autoptr(GObject) item = g_list_model_get_item (self->items, i);
         GtkWidget *row = create_row (self, item);
         const char *name = g_object_get_data (G_OBJECT (row), GROUP_KEY);
-        GPtrArray *rows = g_hash_table_lookup (by_name, name != NULL ? name : "");
+        GPtrArray *rows;
 
+        if (name == NULL)
+          name = "";
+        rows = g_hash_table_lookup (by_name, name);
         if (rows == NULL)
           {
             rows = g_ptr_array_new ();
             g_ptr_array_add (groups, rows);
-            g_hash_table_insert (by_name, (gpointer) (name != NULL ? name : ""), rows);
+            g_hash_table_insert (by_name, (gpointer) name, rows);
           }
         g_ptr_array_add (rows, row);
       }
