@@ -1170,6 +1170,102 @@ test_settings_saved (void)
   reset_settings (settings);
 }
 
+/* ------------------------------------------------------ render cost */
+
+/* Counts the border nodes under @node, and those whose four sides do not
+ * share one colour. */
+static void
+count_borders (GskRenderNode *node,
+               guint         *borders,
+               guint         *mixed)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_BORDER_NODE:
+      {
+        const GdkRGBA *colors = gsk_border_node_get_colors (node);
+
+        (*borders)++;
+        for (guint side = 1; side < 4; side++)
+          if (!gdk_rgba_equal (&colors[0], &colors[side]))
+            {
+              (*mixed)++;
+              break;
+            }
+      }
+      break;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        count_borders (gsk_container_node_get_child (node, i), borders, mixed);
+      break;
+    case GSK_TRANSFORM_NODE:
+      count_borders (gsk_transform_node_get_child (node), borders, mixed);
+      break;
+    case GSK_CLIP_NODE:
+      count_borders (gsk_clip_node_get_child (node), borders, mixed);
+      break;
+    case GSK_ROUNDED_CLIP_NODE:
+      count_borders (gsk_rounded_clip_node_get_child (node), borders, mixed);
+      break;
+    case GSK_OPACITY_NODE:
+      count_borders (gsk_opacity_node_get_child (node), borders, mixed);
+      break;
+    case GSK_COLOR_MATRIX_NODE:
+      count_borders (gsk_color_matrix_node_get_child (node), borders, mixed);
+      break;
+    case GSK_SHADOW_NODE:
+      count_borders (gsk_shadow_node_get_child (node), borders, mixed);
+      break;
+    case GSK_DEBUG_NODE:
+      count_borders (gsk_debug_node_get_child (node), borders, mixed);
+      break;
+    default:
+      break;
+    }
+}
+
+/* Every border the window draws has one colour on its four sides.  GTK
+ * 4.8's Cairo renderer fills a border whose sides differ in colour with a
+ * mesh gradient over the whole box (9 M instructions for a sidebar row);
+ * libadwaita's one-sided lines under boxed-list rows and left of column
+ * view cells leave the unseen sides at the text colour, and style.css
+ * gives them the line's colour.  Checked on the first screen and on each
+ * table view. */
+static void
+test_one_colour_borders (void)
+{
+  static const char * const views[] = { "overview", "matrix", "hardware", "compare" };
+  HrWindow *window = new_window ();
+  guint rows_seen = 0, mixed_seen = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      g_autoptr(GdkPaintable) paintable = NULL;
+      g_autoptr(GskRenderNode) node = NULL;
+      GtkSnapshot *snapshot;
+      guint borders = 0, mixed = 0;
+
+      hr_window_show_view (window, views[i]);
+      hr_test_pump (200);
+      paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, 1280, 800);
+      node = gtk_snapshot_free_to_node (snapshot);
+      g_assert_nonnull (node);
+      count_borders (node, &borders, &mixed);
+      if (g_test_verbose ())
+        g_printerr ("%s: %u borders, %u of several colours\n", views[i], borders, mixed);
+      rows_seen += borders;
+      mixed_seen += mixed;
+    }
+  g_assert_cmpuint (mixed_seen, ==, 0);
+  /* the lines under the sidebar's rows at least were drawn */
+  g_assert_cmpuint (rows_seen, >=, 4 * 5);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Every test starts from the defaults: windows save what their tests
  * set (the memory backend keeps it for the process). */
 static void
@@ -1212,6 +1308,7 @@ main (int   argc,
   add_test ("/window/settings-match-properties", test_settings_match_properties);
   add_test ("/window/settings-fallback", test_settings_fallback);
   add_test ("/window/settings-saved", test_settings_saved);
+  add_test ("/window/one-colour-borders", test_one_colour_borders);
 
   status = g_test_run ();
   return status;

@@ -7,6 +7,10 @@
  *                      that shows text pays for loading fonts
  *   bench-ui headroom  the Headroom window with every view live
  *
+ * BENCH_SHOW_VIEW=matrix (or another view's name) shows that view before
+ * the slider steps, so that the step's frame is that view's: by default
+ * the steps are measured on the Overview, the view a window opens on.
+ *
  * Prints the time from main() to the first painted frame at 1280×800, the
  * peak RSS and the main thread's CPU time at that point, and (headroom) per slider step: the time to update
  * every view, and the next frame's layout + paint.  Run it under Xvfb:
@@ -137,6 +141,8 @@ on_after_paint (GdkFrameClock *clock)
       for (guint i = 0; i < G_N_ELEMENTS (views); i++)
         if (g_getenv ("BENCH_VIEWS") == NULL || strstr (g_getenv ("BENCH_VIEWS"), views[i]))
           hr_window_get_view (HR_WINDOW (window), views[i]);
+      if (g_getenv ("BENCH_SHOW_VIEW") != NULL)
+        hr_window_show_view (HR_WINDOW (window), g_getenv ("BENCH_SHOW_VIEW"));
       next_step (clock);
       return;
     }
