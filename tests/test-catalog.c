@@ -31,7 +31,7 @@ test_builtin_counts (void)
   g_assert_null (hr_catalog_get_problems (catalog)[0]);
 }
 
-/* The ids CLI.md promises. */
+/* The ids docs/CLI.md promises. */
 static void
 test_cli_ids (void)
 {
@@ -73,7 +73,7 @@ test_cli_ids (void)
                  hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
 }
 
-/* SEED-SPEC.md, "The model". */
+/* docs/SEED-SPEC.md, "The model". */
 static void
 test_glm_as_seed (void)
 {

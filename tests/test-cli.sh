@@ -1,5 +1,5 @@
 #!/bin/sh
-# test-cli.sh — headroom-cli's error contract (CLI.md): bad arguments give
+# test-cli.sh — headroom-cli's error contract (docs/CLI.md): bad arguments give
 # one line on stderr starting "headroom-cli: " and exit 2; an unreadable or
 # malformed file gives one line naming it and exits 1; nothing is printed
 # on stdout when a command fails.  Output is TAP.

@@ -54,7 +54,7 @@ test_matrix (void)
                    "total_gib_at_32768,total_gib_at_131072,tier,tier_name,"
                    "model,engine,kv_type,batch,device,gpus");
   /* the seed's Q4_K_M row: 5.31 / 6.92 / 7.86 / 11.61 GiB, RTX 3060, then
-   * the set-up it was computed for (the columns CLI.md named keep their
+   * the set-up it was computed for (the columns docs/CLI.md named keep their
    * places) */
   g_assert_true (g_str_has_prefix (lines[6], "q4_k_m,Q4_K_M,4.85,5.308,6.919,7.857,11.607,"));
   g_assert_true (g_str_has_suffix (lines[6], ",rtx-3060-12gb,RTX 3060 12GB,"

@@ -6,7 +6,7 @@
  * The llama.cpp table is a real llama.cpp's own log (tests/calibration/,
  * run-calibration.mjs on llama.cpp 0.4.0 CPU as shipped by node-llama-cpp
  * 3.21.1, results/llamacpp-cpu.csv); the vLLM and Ollama figures are quoted
- * in reference/measured.md.  Nothing here runs an engine: the numbers are
+ * in docs/reference/measured.md.  Nothing here runs an engine: the numbers are
  * constants.
  */
 
@@ -506,7 +506,7 @@ test_llamacpp_defaults (void)
   g_assert_cmpuint (m.compute_bytes, ==, 512ull * 4 * (128256 + 2 * 4096 + 1));
 }
 
-/* reference/measured.md (d): Ollama's llama3:70b at ctx 2048 reserves
+/* docs/reference/measured.md (d): Ollama's llama3:70b at ctx 2048 reserves
  * memory.required.kv="640.0 MiB". */
 static void
 test_ollama (void)
@@ -560,7 +560,7 @@ test_ollama (void)
   g_assert_cmpuint (hr_ollama_default_num_ctx (80 * HR_GIB), ==, 262144);
 }
 
-/* reference/measured.md (c): Llama-3.1-8B-Instruct on an RTX 3090, vLLM
+/* docs/reference/measured.md (c): Llama-3.1-8B-Instruct on an RTX 3090, vLLM
  * 0.6.4 (max_num_batched_tokens = max_model_len), gpu_memory_utilization
  * 0.90: "total_gpu_memory=23.58GiB", weights 14.9888 GiB,
  * "non_torch_memory=0.35GiB"; max_model_len 20000: peak_torch 17.06 GiB,

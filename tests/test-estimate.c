@@ -2,9 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Expected values are worked out from the models' shapes (reference
- * models.json, measured.md's "KV-cache bytes per token" line) by hand in
- * the comments, not read back from the code.
+ * Expected values are worked out from the models' shapes
+ * (docs/reference/models.json, measured.md's "KV-cache bytes per token"
+ * line) by hand in the comments, not read back from the code.
  */
 
 #include "config.h"
@@ -58,7 +58,8 @@ estimate (const HrScenario *s)
   return e;
 }
 
-/* measured.md quick reference: FP16 KV bytes per token, all layers. */
+/* docs/reference/measured.md quick reference: FP16 KV bytes per token, all
+ * layers. */
 static void
 test_kv_per_token (void)
 {

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Every value here is copied from SEED-SPEC.md (the seed page's figures,
+ * Every value here is copied from docs/SEED-SPEC.md (the seed page's figures,
  * GiB shown as "GB" there).  Memory to ±0.01 GiB, max context to ±0.5 %,
  * decode to ±25 % (the page's own speed heuristic is loose).
  */
@@ -52,7 +52,7 @@ typedef struct
   const char *tier;
 } MatrixRow;
 
-/* SEED-SPEC.md, "Matrix (GiB, batch 1, FP16 KV) — golden values". */
+/* docs/SEED-SPEC.md, "Matrix (GiB, batch 1, FP16 KV) — golden values". */
 static const MatrixRow seed_matrix[] = {
   { "fp16", "FP16 / BF16", 16.00, 17.51, 19.49, 20.42, 24.17, "rtx-3090-24gb" },
   { "fp8", "FP8", 8.50, 9.30, 11.03, 11.97, 15.72, "rtx-4060-ti-16gb" },
@@ -107,9 +107,9 @@ typedef struct
   double decode;
 } HardwareRow;
 
-/* SEED-SPEC.md, "Hardware table at Q4_K_M, 32K — golden values".  The
+/* docs/SEED-SPEC.md, "Hardware table at Q4_K_M, 32K — golden values".  The
  * page's "Apple M-Max 64GB" and "Mac Studio 128GB" are the M4 Max at
- * 546 GB/s, its "Mac Studio 192GB" the M2 Ultra (CLI.md). */
+ * 546 GB/s, its "Mac Studio 192GB" the M2 Ultra (docs/CLI.md). */
 static const HardwareRow seed_hardware[] = {
   { "rtx-3090-24gb", 24, 936, 7.86, 33, 83.2 },
   { "rtx-4090-24gb", 24, 1008, 7.86, 33, 89.6 },
@@ -161,7 +161,7 @@ test_hardware_json (void)
   g_assert_cmpuint (found, ==, G_N_ELEMENTS (seed_hardware));
 }
 
-/* The overhead check line of SEED-SPEC.md: 1.14 GiB + 3 % of weights.
+/* The overhead check line of docs/SEED-SPEC.md: 1.14 GiB + 3 % of weights.
  * Three of its values (FP16 1.66, Q6_K 1.35, Q5_K_M 1.32) are truncated
  * rather than rounded (1.665, 1.355, 1.327), so the tolerance is the
  * spec's ±0.01 GiB rather than half a unit of the last digit. */

@@ -273,7 +273,7 @@ seed_calculator (void)
 
 /* Matrix */
 
-/* SEED-SPEC.md, "Matrix (GiB, batch 1, FP16 KV)": precision, bpw, weights,
+/* docs/SEED-SPEC.md, "Matrix (GiB, batch 1, FP16 KV)": precision, bpw, weights,
  * totals at 8K, 32K and 128K, recommended tier at 32K. */
 #define GIB_UNIT NBSP "GiB"
 static const char * const seed_matrix[] = {

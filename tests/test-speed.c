@@ -75,8 +75,8 @@ test_decode_terms (void)
   hr_speed_token (&in, 4096, &t);
   g_assert_cmpfloat_with_epsilon (t.cache_seconds,
                                   4096.0 * 32 * 4 * 32 * 128 / (HR_SPEED_ETA_ATT_CUDA * bw), 1e-12);
-  /* llama-bench's tg 512 on a 4090 (measured-speed.md) is 130.58 t/s:
-   * the model at the average depth is within 5 % */
+  /* llama-bench's tg 512 on a 4090 (docs/reference/measured-speed.md) is
+   * 130.58 t/s: the model at the average depth is within 5 % */
   g_assert_cmpfloat (fabs (1 / hr_speed_token_seconds (&in, 255.5) / 130.58 - 1), <, 0.05);
 }
 

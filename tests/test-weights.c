@@ -23,7 +23,7 @@
 
 #define GB 1e9
 
-/* Everything the brief asks for must land within 1 % of the measurement. */
+/* Every measured size (docs/reference/measured.md) must land within 1 %. */
 #define TOLERANCE 0.01
 
 typedef enum

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # Regenerates resources/catalog/{models,hardware}.json from the reference
-# tables the project was seeded with (models.json, gpus.json).  This is a
-# developer tool: the build, the app and the tests never run it; they read
-# the committed JSON.  Usage: tools/import-reference.py REFERENCE_DIR
+# tables the project was seeded with (docs/reference/models.json and
+# gpus.json).  This is a developer tool: the build, the app and the tests
+# never run it; they read the committed JSON.
+# Usage: tools/import-reference.py docs/reference
 import json, re, sys, os
 
 ref = sys.argv[1]
@@ -10,7 +11,7 @@ out = os.path.join(os.path.dirname(__file__), '..', 'resources', 'catalog')
 
 # ---------------------------------------------------------------- models
 ATTN = {'GQA': 'gqa', 'MHA': 'mha', 'MQA': 'mqa', 'MLA': 'mla'}
-# The seed page (SEED-SPEC.md) gives GLM-4-9B-0414 the Ollama tag glm4:9b.
+# The seed page (docs/SEED-SPEC.md) gives GLM-4-9B-0414 the Ollama tag glm4:9b.
 SEED_OLLAMA = {'THUDM/GLM-4-9B-0414': 'glm4:9b'}
 
 def first(x, *keys, default=None):
@@ -97,7 +98,7 @@ def family(vendor, name):
         return 'nvidia-workstation'
     return 'nvidia-datacenter'
 
-# Explicit ids where CLI.md fixes them or a name needs a shorter form.
+# Explicit ids where docs/CLI.md fixes them or a name needs a shorter form.
 SHORT = {
     'A100 40GB (SXM/PCIe)': ('a100-40gb', 'A100 40GB'),
     'A100 80GB PCIe': ('a100-pcie-80gb', 'A100 PCIe 80GB'),
@@ -170,7 +171,7 @@ def dump(path, key, rows, extra=None):
         f.write(',\n'.join('    ' + json.dumps(r, ensure_ascii=False) for r in rows))
         f.write('\n  ]\n}\n')
 
-# The recommended-tier ladder of the matrix (SEED-SPEC.md: "RTX 3060 12GB,
+# The recommended-tier ladder of the matrix (docs/SEED-SPEC.md: "RTX 3060 12GB,
 # RTX 4060 Ti 16GB, RTX 3090 24GB, RTX 5090 32GB, then larger").
 LADDER = ['rtx-3060-12gb', 'rtx-4060-ti-16gb', 'rtx-3090-24gb', 'rtx-5090-32gb',
           'rtx-6000-ada-48gb', 'a100-sxm-80gb', 'h200-sxm-141gb', 'b200-192gb']

@@ -2,10 +2,11 @@
 # import-speed-cases.py — llama-bench rows into tests/accuracy/cases.json
 #
 # Reads the rows the speed model was fitted on (tests/calibration/speed/
-# calibration_rows.csv: every row of measured-speed.md and the decode rows of
-# measured.md) and the held-out rows of the same benchmark it never saw
-# (validation_xiongjiedai.csv), and writes one accuracy case per row, through
-# the llama.cpp profile as issue 12 states it:
+# calibration_rows.csv: every row of docs/reference/measured-speed.md and
+# the decode rows of docs/reference/measured.md) and the held-out rows of
+# the same benchmark it never saw (validation_xiongjiedai.csv), and writes
+# one accuracy case per row, through the llama.cpp profile as issue 12
+# states it:
 #   tg N  → --context N/2 (the average depth of N generated tokens),
 #           field decode_tokens_per_s;
 #   pp N  → --context N --prompt-tokens N, field prefill_tokens_per_s.

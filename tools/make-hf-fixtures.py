@@ -6,7 +6,7 @@
 # reference parameter counts without reading the reference at test time.
 #
 # This is a developer tool: the build and the tests never run it; they read
-# the committed JSON.  Usage: tools/make-hf-fixtures.py REFERENCE_DIR
+# the committed JSON.  Usage: tools/make-hf-fixtures.py docs/reference
 #
 # The configs deliberately differ in the ways real ones do: head_dim is
 # left out where it equals hidden/heads, Gemma 2 and Command R 08-2024 rely

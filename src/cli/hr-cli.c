@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The contract (commands, options, JSON keys, exit codes) is CLI.md:
+ * The contract (commands, options, JSON keys, exit codes) is docs/CLI.md:
  * bad arguments print one line starting “headroom-cli: ” and exit 2; a file
  * that cannot be read or is malformed prints one line naming it and exits 1.
  */
@@ -401,7 +401,7 @@ parse_positive (const char *option,
 }
 
 /* --gpu-layers, --split-mode, --tensor-split, --n-cpu-moe, --ram and
- * --ram-bandwidth (llama.cpp and Ollama placement; CLI.md "Additions"). */
+ * --ram-bandwidth (llama.cpp and Ollama placement; docs/CLI.md "Additions"). */
 static gboolean
 parse_placement (Options *o)
 {
@@ -481,7 +481,7 @@ parse_placement (Options *o)
   return TRUE;
 }
 
-/* --prompt-tokens and --generate (CLI.md "Additions", speed), --users and
+/* --prompt-tokens and --generate (docs/CLI.md "Additions", speed), --users and
  * --target-tokens-per-s (serving). */
 static gboolean
 parse_speed (Options *o)
@@ -504,7 +504,7 @@ parse_speed (Options *o)
 }
 
 /* --vllm-version and the serving layout: --tp, --pp, --dp, --nodes,
- * --gpus-per-node (CLI.md "Additions", serving).  Without --tp, a machine's
+ * --gpus-per-node (docs/CLI.md "Additions", serving).  Without --tp, a machine's
  * GPUs are one tensor-parallel group and machines are pipeline stages,
  * as vLLM's documentation recommends. */
 static gboolean
@@ -585,7 +585,7 @@ resolve_local_hardware (Options *o)
   return TRUE;
 }
 
-/* Fills the scenario from the options, with CLI.md's defaults. */
+/* Fills the scenario from the options, with docs/CLI.md's defaults. */
 static gboolean
 resolve_scenario (Options   *o,
                   OptionSet  set)
@@ -747,7 +747,7 @@ placement_name (HrPlacementKind kind)
   return names[kind];
 }
 
-/* Where everything lives: CLI.md "Additions" (placement). */
+/* Where everything lives: docs/CLI.md "Additions" (placement). */
 static void
 add_placement (JsonBuilder      *b,
                const HrEstimate *e)
@@ -1242,7 +1242,7 @@ run_command (Options    *o,
   if (!hr_command_kind_from_string (which, &kind))
     return usage_error ("command needs vllm, sglang, llamacpp or ollama, not “%s”", which);
 
-  /* A combination the engine cannot run gives no command (CLI.md). */
+  /* A combination the engine cannot run gives no command (docs/CLI.md). */
   command = hr_command_build (kind, &o->scenario, &error);
   if (command == NULL)
     return usage_error ("%s", error->message);

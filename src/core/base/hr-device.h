@@ -71,7 +71,7 @@ typedef struct
 
 /* Memory a discrete GPU keeps for the driver and display: the seed's
  * 136,404-token maximum on a 12 GiB RTX 3060 implies a usable 11.81 GiB
- * (SEED-SPEC.md, "max context"). */
+ * (docs/SEED-SPEC.md, "max context"). */
 #define HR_DISCRETE_RESERVE_GIB          0.19
 
 /* Ryzen AI Max and DGX Spark give the GPU a share of system memory set by
@@ -83,7 +83,7 @@ typedef struct
 
 /* Apple unified memory: the share macOS lets the GPU wire by default
  * (recommendedMaxWorkingSetSize), about 2/3 on machines with up to 36 GB
- * and 3/4 above (reference/gpus.json note; llama.cpp Metal logs). */
+ * and 3/4 above (docs/reference/gpus.json note; llama.cpp Metal logs). */
 #define HR_UNIFIED_SMALL_MEMORY_GIB      36.0
 #define HR_UNIFIED_GPU_SHARE_SMALL       (2.0 / 3.0)
 #define HR_UNIFIED_GPU_SHARE             0.75

@@ -13,7 +13,7 @@
 
 G_DEFINE_QUARK (hr-model-arch-error-quark, hr_model_arch_error)
 
-/* The baseline of the "KV compression saves N %" sentence (SEED-SPEC.md
+/* The baseline of the "KV compression saves N %" sentence (docs/SEED-SPEC.md
  * P6): standard multi-head attention, one K and one V vector per query
  * head on every layer, in FP16. */
 #define MHA_BASELINE_BYTES_PER_ELEMENT 2.0

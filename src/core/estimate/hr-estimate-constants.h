@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 /* Generic runtime overhead on a discrete GPU: CUDA/ROCm context, cuBLAS
  * workspaces and activation buffers, modelled as a fixed part plus a share
- * of the weights.  Both are the seed page's (SEED-SPEC.md: “overhead (GPU)
+ * of the weights.  Both are the seed page's (docs/SEED-SPEC.md: “overhead (GPU)
  * = 1.14 GiB + 0.03 × weights”, reproducing its 1.30 / 1.66 / 1.42 GiB). */
 #define HR_OVERHEAD_FIXED_GIB            1.14
 #define HR_OVERHEAD_WEIGHTS_FRACTION     0.03
@@ -79,7 +79,7 @@ G_BEGIN_DECLS
 
 /* Layer split runs the GPUs one after the other for one token; each hand-
  * off between GPUs costs a copy and a synchronisation.  Fitted on the two
- * pairs of reference/measured-speed.md: Llama-3-8B Q4_K_M tg1024 on one
+ * pairs of docs/reference/measured-speed.md: Llama-3-8B Q4_K_M tg1024 on one
  * vs two RTX 3090 (111.74 vs 108.07 tok/s: +0.30 ms) and RTX 4090
  * (127.74 vs 122.56: +0.33 ms). */
 #define HR_LAYER_SPLIT_HOP_SECONDS       0.3e-3

@@ -157,7 +157,7 @@ typedef struct
   double target_tokens_per_s;  /*   the speed each should get (0: none) */
 } HrEstimateInput;
 
-/* The answer length timed when none is given (CLI.md: --generate). */
+/* The answer length timed when none is given (docs/CLI.md: --generate). */
 #define HR_DEFAULT_GENERATE 512
 
 typedef enum

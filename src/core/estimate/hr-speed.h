@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A model fitted on llama-bench measurements (reference/measured-speed.md,
+ * A model fitted on llama-bench measurements (docs/reference/measured-speed.md,
  * every tg and pp row; the fit and its cross-validation are in
  * tests/calibration/speed/README.md).  Decode streams each GPU's weights
  * at a share of its bandwidth, pays a fixed cost per layer, and reads the
@@ -117,8 +117,8 @@ typedef struct _HrSpeedInput
   guint32 n_batch;              /* tokens per engine step; 0 = HR_SPEED_N_BATCH */
   /* Flash attention asked for explicitly: decode reads the cache once per
    * KV head at the weights' efficiency and prompts write no score matrix
-   * (derived, not fitted: MODEL.md §7).  Otherwise the measured builds'
-   * attention, without it. */
+   * (derived, not fitted: tests/calibration/speed/README.md §7).
+   * Otherwise the measured builds' attention, without it. */
   gboolean flash_attn;
   double kv_bytes_per_element;  /* with flash_attn: the cache's type */
 } HrSpeedInput;

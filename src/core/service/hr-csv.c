@@ -79,7 +79,7 @@ hr_csv_end_row (GString *out)
 /* The set-up a table was computed for ends each row, so that a file says
  * what it holds (batch, KV cache, engine, device) and a spreadsheet can
  * put files side by side.  After the table's own columns: those keep the
- * positions and names CLI.md gave them.  The engine is the one the row ran
+ * positions and names docs/CLI.md gave them.  The engine is the one the row ran
  * with: the automatic profile picks one per model and precision. */
 typedef enum
 {

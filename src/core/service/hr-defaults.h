@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The seed page's case: GLM-4-9B-0414 at Q4_K_M, 32K context, FP16 KV, on
- * an RTX 3060 12GB.  The CLI's option defaults (CLI.md) are the same.
+ * an RTX 3060 12GB.  The CLI's option defaults (docs/CLI.md) are the same.
  */
 
 #pragma once

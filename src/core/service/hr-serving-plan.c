@@ -162,7 +162,7 @@ hr_serving_plan_search (const HrScenario *scenario,
   plan->load_ttft_seconds = best.estimate.load_ttft_seconds;
 }
 
-/* The JSON's plan_reason (CLI.md “Additions”, serving). */
+/* The JSON's plan_reason (docs/CLI.md “Additions”, serving). */
 const char *
 hr_plan_status_to_string (HrPlanStatus status)
 {

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Fit and check the Headroom llama.cpp speed model (MODEL.md).
+"""Fit and check the Headroom llama.cpp speed model (README.md in this folder).
 
   /usr/bin/python3 fit_speed.py            # fit, print summary, write results/*.md and constants.json
 
-Fits ONLY on calibration_rows.csv (= shared/reference/measured-speed.md + measured.md section e).
+Fits ONLY on calibration_rows.csv (= docs/reference/measured-speed.md + measured.md section e).
 Validation rows (validation_*.csv) are predicted with the calibration constants and reported
 separately; they never enter a fit.
 """
@@ -232,7 +232,7 @@ def main():
     # ---------------- validation (never fitted) ----------------
     val_summary = {}
     lines = ['# Validation on public measurements that were NOT fitted', '',
-             'Predicted with the calibration constants. Grouped by source; see MODEL.md for what each group tests.', '']
+             'Predicted with the calibration constants. Grouped by source; see README.md §9 for what each group tests.', '']
     for fname, title in [
             ('validation_xiongjiedai.csv', 'Same benchmark, other devices and GPU counts (XiongjieDai LLaMA 3 notebooks, May 2024; hold-out devices excluded)'),
             ('validation_llama2_era.csv', 'LLaMA-1/2 7B rows from llama.cpp PRs and discussion #4167 (Aug 2023 - Jan 2024 builds)'),

@@ -1,6 +1,6 @@
 """Headroom speed model for llama.cpp: decode at depth and prompt processing (prefill).
 
-Reference implementation of MODEL.md.  Pure functions of (device figures, model shape, file sizes,
+Reference implementation of README.md (this folder).  Pure functions of (device figures, model shape, file sizes,
 constants C).  SI units throughout: bytes, seconds, FLOP, bytes/s, FLOP/s.
 """
 import json
@@ -51,7 +51,7 @@ def device_figures(dev):
 
 def ckey(fig):
     """Which constant set a backend uses.  ROCm, SYCL and Vulkan have no calibration rows and use the
-    CUDA set (same kernel design, ported) -- a prior, see MODEL.md."""
+    CUDA set (same kernel design, ported) -- a prior, see README.md §10."""
     return 'metal' if fig['backend'] == 'metal' else 'cuda'
 
 
@@ -271,7 +271,7 @@ def ttft_seconds(figs, shape, w, quant, P, C, **kw):
 
 
 # --------------------------------------------------------------------------------------------
-# partial offload (documented in MODEL.md; no calibration rows -- not fitted)
+# partial offload (documented in README.md §6; no calibration rows -- not fitted)
 # --------------------------------------------------------------------------------------------
 
 def decode_partial_offload(fig, shape, w, quant, depth, C, gpu_layers, ram_bw, fa=False):

@@ -76,7 +76,7 @@ G_BEGIN_DECLS
  * off, n_ubatch 512: a Mistral-7B-shaped model logs 164.00 MiB at n_ctx
  * 2048 and 2144.00 MiB at 32768 (fedora-copr/logdetective#106), this
  * model gives 176.0 (+7 %) and 2156.0 MiB (+0.6 %); Llama-3.1-8B at n_ctx
- * 8192 (Ollama, 4 slots, the setup of reference/measured.md b 3) logs
+ * 8192 (Ollama, 4 slots, the setup of docs/reference/measured.md b 3) logs
  * 560.00 MiB, this model 572.0 MiB (+2 %). */
 #define HR_LLAMACPP_OUT_EMBD_COEF        2.0
 #define HR_LLAMACPP_OUT_CONST            1.0

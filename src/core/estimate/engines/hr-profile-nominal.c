@@ -5,7 +5,7 @@
  * Nominal weights (one effective bits-per-weight figure for the whole
  * model), the KV cache of the architecture, and an overhead of a fixed
  * part plus a share of the weights per device.  It reproduces every
- * number of the seed page (SEED-SPEC.md) to the hundredth of a GiB and is
+ * number of the seed page (docs/SEED-SPEC.md) to the hundredth of a GiB and is
  * kept for that, and for devices no engine profile knows.
  */
 

@@ -4,7 +4,7 @@
  *
  * The gpu_memory_utilization budget minus weights, the profiled activation
  * peak and non-torch memory; the rest becomes KV blocks.  Calibrated on
- * vLLM 0.6's own profiling log (reference/measured.md c).  Pure functions.
+ * vLLM 0.6's own profiling log (docs/reference/measured.md c).  Pure functions.
  */
 
 #pragma once
