@@ -32,15 +32,15 @@ run_local_models (HrCliOptions *o)
           HrModelSpec *model = hr_local_model_get_model (found);
 
           json_builder_begin_object (b);
-          hr_cli_add_string (b, "path", hr_local_model_get_path (found));
+          hr_cli_add_file_string (b, "path", hr_local_model_get_path (found));
           hr_cli_add_string (b, "source", hr_local_source_to_string (hr_local_model_get_source (found)));
-          hr_cli_add_string (b, "id", model != NULL ? hr_model_spec_get_id (model) : NULL);
-          hr_cli_add_string (b, "name", hr_local_model_get_name (found));
-          hr_cli_add_string (b, "format", hr_local_model_get_format (found));
-          hr_cli_add_string (b, "dtype", hr_local_model_get_dtype (found));
-          hr_cli_add_string (b, "file_type", model != NULL ? hr_model_spec_get_file_type (model) : NULL);
+          hr_cli_add_file_string (b, "id", model != NULL ? hr_model_spec_get_id (model) : NULL);
+          hr_cli_add_file_string (b, "name", hr_local_model_get_name (found));
+          hr_cli_add_file_string (b, "format", hr_local_model_get_format (found));
+          hr_cli_add_file_string (b, "dtype", hr_local_model_get_dtype (found));
+          hr_cli_add_file_string (b, "file_type", model != NULL ? hr_model_spec_get_file_type (model) : NULL);
           hr_cli_add_uint (b, "weights_bytes", hr_local_model_get_weights_bytes (found));
-          hr_cli_add_string (b, "error", hr_local_model_get_error (found));
+          hr_cli_add_file_string (b, "error", hr_local_model_get_error (found));
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
@@ -49,8 +49,12 @@ run_local_models (HrCliOptions *o)
       /* The array stays the whole of stdout; what was skipped goes to
        * stderr, the exit status staying 0. */
       if (hr_local_scan_is_truncated (scan))
-        g_printerr ("headroom-cli: local-models: the list is partial (%s)\n",
-                    notes[0] != NULL ? notes[g_strv_length ((char **) notes) - 1] : "");
+        {
+          g_autofree char *note =
+            hr_cli_escape (notes[0] != NULL ? notes[g_strv_length ((char **) notes) - 1] : "");
+
+          g_printerr ("headroom-cli: local-models: the list is partial (%s)\n", note);
+        }
       return 0;
     }
 
@@ -66,15 +70,29 @@ run_local_models (HrCliOptions *o)
                          ? hr_model_spec_get_file_type (model)
                          : hr_local_model_get_dtype (found);
 
+      /* Folder and file names, and what the files say, are any bytes:
+       * each is one displayable line (issue 28, item 13). */
+      g_autofree char *id = hr_cli_escape (model != NULL ? hr_model_spec_get_id (model)
+                                                         : hr_local_model_get_name (found));
+      g_autofree char *type = hr_cli_escape (kind);
+      g_autofree char *path = hr_cli_escape (hr_local_model_get_path (found));
+
       g_print ("%-12s %-48s %12s  %-10s %s\n",
                hr_local_source_get_label (hr_local_model_get_source (found)),
-               model != NULL ? hr_model_spec_get_id (model) : hr_local_model_get_name (found),
-               size, kind != NULL ? kind : "", hr_local_model_get_path (found));
+               id, size, type, path);
       if (model == NULL && hr_local_model_get_error (found) != NULL)
-        g_print ("%-12s not readable: %s\n", "", hr_local_model_get_error (found));
+        {
+          g_autofree char *error = hr_cli_escape (hr_local_model_get_error (found));
+
+          g_print ("%-12s not readable: %s\n", "", error);
+        }
     }
   for (guint i = 0; notes[i] != NULL; i++)
-    g_print ("Note: %s\n", notes[i]);
+    {
+      g_autofree char *note = hr_cli_escape (notes[i]);
+
+      g_print ("Note: %s\n", note);
+    }
   return 0;
 }
 

@@ -77,15 +77,18 @@ run (int    argc,
   argv++;
   argc--;
 
-  o.catalog = hr_catalog_new_default ();
-  /* A broken file of the user's is worth knowing about, but the built-in
-   * catalog still answers. */
-  for (const char * const *problem = hr_catalog_get_problems (o.catalog);
-       *problem != NULL; problem++)
-    hr_cli_print_line ("headroom-cli: warning: ", *problem);
-
+  /* The options first: a bad one is the only line, and --help needs no
+   * catalog. */
   if (hr_cli_parse (command, &o, &argc, &argv))
-    status = command->run (&o, command->name);
+    {
+      o.catalog = hr_catalog_new_default ();
+      /* A broken file of the user's is worth knowing about, but the
+       * built-in catalog still answers. */
+      for (const char * const *problem = hr_catalog_get_problems (o.catalog);
+           *problem != NULL; problem++)
+        hr_cli_print_line ("headroom-cli: warning: ", *problem);
+      status = command->run (&o, command->name);
+    }
 
   hr_cli_options_clear (&o);
   return status != 0 ? status : hr_cli_exit_status ();
