@@ -68,9 +68,14 @@ run (int    argc,
 
   command = find_command (argv[1]);
   if (command == NULL)
-    return hr_cli_usage_error ("unknown command “%s” (estimate, matrix, hardware, command, "
-                               "inspect, models, devices, precisions, detect, "
-                               "local-models)", argv[1]);
+    {
+      const HrCliCommand * const *commands = hr_cli_get_commands ();
+      g_autoptr(GString) names = g_string_new (NULL);
+
+      for (guint i = 0; commands[i] != NULL; i++)
+        g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", commands[i]->name);
+      return hr_cli_usage_error ("unknown command “%s” (%s)", argv[1], names->str);
+    }
 
   /* Drop the command so that GOption sees only options. */
   argv[1] = argv[0];
