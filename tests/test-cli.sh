@@ -190,6 +190,33 @@ check 2 "--ram must be a positive number" "--ram 0" -- estimate $G --precision q
 check 2 "--ram must be a positive number" "--ram past 1 PiB" -- estimate $G --precision q4_k_m --ram 2e6
 check_ok '"ram_bytes" : 268435456' "--ram at the minimum" -- estimate $G --precision q4_k_m --ram 0.25 --json
 
+# CSV and JSON read one column list per table (hr-table-columns.h): the
+# same columns in the same order, CSV names carrying units.
+n=$((n + 1))
+"$cli" hardware $G --precision q4_k_m --json >"$tmp/json" 2>/dev/null
+"$cli" hardware $G --precision q4_k_m --csv >"$tmp/csv" 2>/dev/null
+"$cli" matrix $G --json >"$tmp/mjson" 2>/dev/null
+"$cli" matrix $G --csv >"$tmp/mcsv" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+def csv_name(k):
+    return {'share': 'share_percent', 'total_bytes': None}.get(k, k.replace('_bytes', '_gib'))
+rows = json.load(open(t + '/json'))['rows']
+header = open(t + '/csv').readline().strip().split(',')
+keys = [csv_name(k) for k in rows[0] if k != 'vendor']
+assert header[:len(keys)] == keys, (header, keys)
+m = json.load(open(t + '/mjson'))
+header = open(t + '/mcsv').readline().strip().split(',')
+keys = []
+for k in m['rows'][0]:
+    keys += ['total_gib_at_%d' % c for c in m['contexts']] if k == 'total_bytes' else [csv_name(k)]
+assert header[:len(keys)] == keys, (header, keys)
+PY
+then echo "ok $n - CSV and JSON columns of hardware and matrix agree"
+else echo "not ok $n - CSV and JSON columns of hardware and matrix agree"; failed=$((failed + 1))
+fi
+
 # Serving plan (hr-serving-plan.h): with --users and --target-tokens-per-s
 L70="--model meta-llama/Llama-3.1-70B-Instruct --precision bf16 --engine vllm --hardware h100-sxm-80gb --context 8192"
 check_ok '"tp" : 2' "plan: 70B BF16 needs TP 2 on H100s" -- estimate $L70 --users 1 --target-tokens-per-s 1 --json

@@ -927,3 +927,47 @@ hr_cli_add_bool (JsonBuilder *b,
   json_builder_add_boolean_value (b, value);
 }
 
+/**
+ * hr_cli_add_columns:
+ * @n_contexts: the table's contexts, for a per-context column
+ *
+ * The members of one row of a table described by hr-table-columns.h,
+ * the same description the CSV writer reads: each column's JSON key,
+ * bytes as integers, fractions as they are.
+ */
+void
+hr_cli_add_columns (JsonBuilder          *b,
+                    const HrTableColumns *table,
+                    guint                 n_contexts,
+                    gpointer              row)
+{
+  for (guint i = 0; i < table->n_columns; i++)
+    {
+      const HrColumn *column = &table->columns[i];
+
+      if (column->json_key == NULL)
+        continue;
+      switch (column->kind)
+        {
+        case HR_COLUMN_TEXT:
+          hr_cli_add_string (b, column->json_key, column->text (row));
+          break;
+        case HR_COLUMN_BYTES:
+          hr_cli_add_uint (b, column->json_key, column->bytes (row));
+          break;
+        case HR_COLUMN_NUMBER:
+        case HR_COLUMN_SHARE:
+          hr_cli_add_double (b, column->json_key, column->number (row));
+          break;
+        case HR_COLUMN_CONTEXT_BYTES:
+          json_builder_set_member_name (b, column->json_key);
+          json_builder_begin_array (b);
+          for (guint c = 0; c < n_contexts; c++)
+            json_builder_add_int_value (b, column->context_bytes (row, c));
+          json_builder_end_array (b);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}

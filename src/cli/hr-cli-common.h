@@ -21,6 +21,7 @@
 #include "hr-calculator.h"
 #include "hr-catalog.h"
 #include "hr-scenario.h"
+#include "hr-table-columns.h"
 
 G_BEGIN_DECLS
 
@@ -172,5 +173,9 @@ void     hr_cli_add_file_string   (JsonBuilder   *b,
 void     hr_cli_add_bool          (JsonBuilder   *b,
                                    const char    *key,
                                    gboolean       value);
+void     hr_cli_add_columns       (JsonBuilder          *b,
+                                   const HrTableColumns *table,
+                                   guint                 n_contexts,
+                                   gpointer              row);
 
 G_END_DECLS

@@ -55,15 +55,7 @@ run_hardware (HrCliOptions *o)
           if (only != NULL && hw != only)
             continue;
           json_builder_begin_object (b);
-          hr_cli_add_string (b, "hardware", hr_hardware_get_id (hw));
-          hr_cli_add_string (b, "name", hr_hardware_get_name (hw));
-          hr_cli_add_string (b, "vendor", hr_hardware_get_vendor (hw));
-          hr_cli_add_uint (b, "memory_bytes", hr_hardware_get_memory_bytes (hw));
-          hr_cli_add_double (b, "bandwidth_gbps", hr_hardware_get_bandwidth_gbps (hw));
-          hr_cli_add_uint (b, "required_bytes", hr_hardware_row_get_required_bytes (row));
-          hr_cli_add_double (b, "share", hr_hardware_row_get_share (row));
-          hr_cli_add_string (b, "verdict", hr_verdict_to_string (hr_hardware_row_get_verdict (row)));
-          hr_cli_add_double (b, "decode_tokens_per_s", hr_hardware_row_get_decode_tokens_per_s (row));
+          hr_cli_add_columns (b, hr_hardware_columns (), 0, row);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);

@@ -130,20 +130,9 @@ run_matrix (HrCliOptions *o)
       for (guint r = 0; r < n_rows; r++)
         {
           g_autoptr(HrMatrixRow) row = g_list_model_get_item (G_LIST_MODEL (matrix), r);
-          HrPrecision *p = hr_matrix_row_get_precision (row);
-          HrHardware *tier = hr_matrix_row_get_tier (row);
 
           json_builder_begin_object (b);
-          hr_cli_add_string (b, "precision", hr_precision_get_id (p));
-          hr_cli_add_string (b, "label", hr_precision_get_label (p));
-          hr_cli_add_double (b, "bpw", hr_precision_get_bpw (p));
-          hr_cli_add_uint (b, "weights_bytes", hr_matrix_row_get_weights_bytes (row));
-          json_builder_set_member_name (b, "total_bytes");
-          json_builder_begin_array (b);
-          for (guint c = 0; c < n_contexts; c++)
-            json_builder_add_int_value (b, hr_matrix_row_get_total_bytes (row, c));
-          json_builder_end_array (b);
-          hr_cli_add_string (b, "tier", tier ? hr_hardware_get_id (tier) : NULL);
+          hr_cli_add_columns (b, hr_matrix_columns (), n_contexts, row);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
