@@ -20,7 +20,8 @@ run_command (HrCliOptions *o,
   g_autofree char *text = NULL;
 
   if (!hr_command_kind_from_string (which, &kind))
-    return hr_cli_usage_error ("command needs vllm, sglang, llamacpp or ollama, not “%s”", which);
+    return hr_cli_usage_error ("command needs vllm, sglang, llamacpp or ollama, not “%s”",
+                               which);
 
   /* A combination the engine cannot run gives no command (CLI.md). */
   command = hr_command_build (kind, &o->scenario, &error);

@@ -4,10 +4,11 @@
  *
  * The CLI is split as GLib's gio tool is: hr-cli.c dispatches, each
  * hr-cli-COMMAND.c has its own option table, help and output, and this
- * file holds what several of them use: the error lines of the contract
- * (docs: CLI.md "Errors"), the option groups shared by several commands
- * (each defined once, as a GOptionEntry array), the resolving of those
- * options into an HrScenario and the JSON helpers.
+ * header declares what several of them use: the error lines of the
+ * contract (CLI.md "Errors") and the JSON helpers (hr-cli-common.c), the
+ * option groups shared by several commands, each defined once as a
+ * GOptionEntry array (hr-cli-options.c), and the resolving of those
+ * options into an HrScenario (hr-cli-scenario.c).
  *
  * A command's option table is the concatenation of the groups it asks
  * for plus its own entries: an option no group of the command holds is
@@ -103,15 +104,18 @@ typedef struct
                        const char   *name);
 } HrCliCommand;
 
-/* Errors */
+/* Errors (hr-cli-common.c) */
 void     hr_cli_print_line        (const char    *prefix,
                                    const char    *message);
 int      hr_cli_usage_error       (const char    *format,
                                    ...) G_GNUC_PRINTF (1, 2);
+int      hr_cli_fail              (int            status,
+                                   const char    *format,
+                                   ...) G_GNUC_PRINTF (2, 3);
 int      hr_cli_file_error        (const char    *message);
 int      hr_cli_exit_status       (void);
 
-/* Option groups, each defined once */
+/* Option groups, each defined once (hr-cli-options.c) */
 void     hr_cli_add_model         (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_precision     (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_context       (GArray *entries, HrCliOptions *o);
@@ -129,7 +133,7 @@ void     hr_cli_add_entries       (GArray             *entries,
                                    const GOptionEntry *add,
                                    gsize               n_add);
 
-/* Parsing and resolving */
+/* Parsing (hr-cli-options.c) and resolving (hr-cli-scenario.c) */
 GArray  *hr_cli_command_entries   (const HrCliCommand *command,
                                    HrCliOptions       *o);
 gboolean hr_cli_parse             (const HrCliCommand *command,
@@ -148,7 +152,7 @@ gboolean hr_cli_parse_count       (const char    *option,
 void     hr_cli_options_clear     (HrCliOptions  *o);
 HrCalculator *hr_cli_calculator_for (HrCliOptions *o);
 
-/* Output */
+/* Output (hr-cli-common.c) */
 char    *hr_cli_escape            (const char    *text);
 void     hr_cli_print_json        (JsonNode      *root);
 void     hr_cli_add_uint          (JsonBuilder   *b,

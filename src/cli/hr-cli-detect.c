@@ -35,20 +35,21 @@ detect_json (HrSystemInfo *info,
       hr_cli_add_string (b, "hardware", hw != NULL ? hr_hardware_get_id (hw) : NULL);
       hr_cli_add_file_string (b, "name", hr_local_device_get_name (d));
       hr_cli_add_string (b, "catalog_name", hr_local_device_get_catalog_id (d) != NULL
-                                     ? hr_hardware_get_name (hw) : NULL);
+                                            ? hr_hardware_get_name (hw) : NULL);
       hr_cli_add_string (b, "vendor", hr_gpu_vendor_to_string (gpu->vendor));
       hr_cli_add_string (b, "kind", hr_local_device_is_unified (d) ? "unified" : "discrete");
       hr_cli_add_string (b, "match", hr_local_match_to_string (hr_local_device_get_match (d)));
       hr_cli_add_uint_or_null (b, "memory_bytes", hr_local_device_get_memory_bytes (d) > 0,
-                        hr_local_device_get_memory_bytes (d));
+                               hr_local_device_get_memory_bytes (d));
       hr_cli_add_uint_or_null (b, "free_bytes", hr_local_device_get_free_known (d),
-                        hr_local_device_get_free_bytes (d));
+                               hr_local_device_get_free_bytes (d));
       hr_cli_add_double_or_null (b, "bandwidth_gbps", hr_local_device_get_bandwidth_gbps (d));
       hr_cli_add_uint_or_null (b, "bus_width_bits", gpu->bus_width_bits > 0, gpu->bus_width_bits);
       hr_cli_add_string (b, "pci_id", pci_id);
       hr_cli_add_file_string (b, "pci_slot", gpu->pci_slot);
       hr_cli_add_file_string (b, "driver", gpu->driver);
-      hr_cli_add_uint_or_null (b, "pcie_generation", gpu->pcie_generation > 0, gpu->pcie_generation);
+      hr_cli_add_uint_or_null (b, "pcie_generation", gpu->pcie_generation > 0,
+                               gpu->pcie_generation);
       hr_cli_add_uint_or_null (b, "pcie_width", gpu->pcie_width > 0, gpu->pcie_width);
       hr_cli_add_file_string (b, "source", gpu->source);
       hr_cli_add_file_string (b, "note", hr_local_device_get_note (d));

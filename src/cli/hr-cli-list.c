@@ -57,7 +57,7 @@ run_list (HrCliOptions *o,
           hr_cli_add_string (b, "license", hr_model_spec_get_license (m));
           hr_cli_add_string (b, "ollama_tag", hr_model_spec_get_ollama_tag (m));
           hr_cli_add_string (b, "origin", hr_model_spec_get_origin (m) == HR_ORIGIN_USER
-                                   ? "user" : "builtin");
+                                          ? "user" : "builtin");
           json_builder_end_object (b);
         }
       else if (HR_IS_HARDWARE (item))

@@ -33,12 +33,14 @@ run_local_models (HrCliOptions *o)
 
           json_builder_begin_object (b);
           hr_cli_add_file_string (b, "path", hr_local_model_get_path (found));
-          hr_cli_add_string (b, "source", hr_local_source_to_string (hr_local_model_get_source (found)));
+          hr_cli_add_string (b, "source",
+                             hr_local_source_to_string (hr_local_model_get_source (found)));
           hr_cli_add_file_string (b, "id", model != NULL ? hr_model_spec_get_id (model) : NULL);
           hr_cli_add_file_string (b, "name", hr_local_model_get_name (found));
           hr_cli_add_file_string (b, "format", hr_local_model_get_format (found));
           hr_cli_add_file_string (b, "dtype", hr_local_model_get_dtype (found));
-          hr_cli_add_file_string (b, "file_type", model != NULL ? hr_model_spec_get_file_type (model) : NULL);
+          hr_cli_add_file_string (b, "file_type",
+                                  model != NULL ? hr_model_spec_get_file_type (model) : NULL);
           hr_cli_add_uint (b, "weights_bytes", hr_local_model_get_weights_bytes (found));
           hr_cli_add_file_string (b, "error", hr_local_model_get_error (found));
           json_builder_end_object (b);

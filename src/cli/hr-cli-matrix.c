@@ -123,8 +123,8 @@ run_matrix (HrCliOptions *o)
       for (guint c = 0; c < n_contexts; c++)
         json_builder_add_int_value (b, hr_matrix_get_context (matrix, c));
       json_builder_end_array (b);
-      hr_cli_add_uint (b, "tier_context", hr_matrix_get_context (matrix,
-                                                          hr_matrix_get_tier_index (matrix)));
+      hr_cli_add_uint (b, "tier_context",
+                       hr_matrix_get_context (matrix, hr_matrix_get_tier_index (matrix)));
       json_builder_set_member_name (b, "rows");
       json_builder_begin_array (b);
       for (guint r = 0; r < n_rows; r++)
