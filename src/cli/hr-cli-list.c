@@ -41,8 +41,13 @@ run_list (HrCliOptions *o,
           if (!o->json)
             {
               g_autofree char *params = hr_format_params (a->params_total);
-              g_print ("%-44s %-18s %7s %8" G_GUINT64_FORMAT "\n", hr_model_spec_get_id (m),
-                       hr_model_spec_get_family (m), params, a->max_context);
+              /* the user's catalog files may hold anything (issue 28,
+               * item 13): one displayable line per entry */
+              g_autofree char *id = hr_cli_escape (hr_model_spec_get_id (m));
+              g_autofree char *family = hr_cli_escape (hr_model_spec_get_family (m));
+
+              g_print ("%-44s %-18s %7s %8" G_GUINT64_FORMAT "\n", id, family, params,
+                       a->max_context);
               continue;
             }
           json_builder_begin_object (b);
@@ -66,8 +71,11 @@ run_list (HrCliOptions *o,
 
           if (!o->json)
             {
-              g_print ("%-24s %-28s %6.0f GiB %7.0f GB/s\n", hr_hardware_get_id (h),
-                       hr_hardware_get_name (h), hr_hardware_get_memory_bytes (h) / HR_GIB,
+              g_autofree char *id = hr_cli_escape (hr_hardware_get_id (h));
+              g_autofree char *name = hr_cli_escape (hr_hardware_get_name (h));
+
+              g_print ("%-24s %-28s %6.0f GiB %7.0f GB/s\n", id, name,
+                       hr_hardware_get_memory_bytes (h) / HR_GIB,
                        hr_hardware_get_bandwidth_gbps (h));
               continue;
             }
