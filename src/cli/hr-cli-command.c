@@ -23,7 +23,7 @@ run_command (HrCliOptions *o,
     return hr_cli_usage_error ("command needs vllm, sglang, llamacpp or ollama, not “%s”",
                                which);
 
-  /* A combination the engine cannot run gives no command (CLI.md). */
+  /* A combination the engine cannot run gives no command (docs/CLI.md). */
   command = hr_command_build (kind, &o->scenario, &error);
   if (command == NULL)
     return hr_cli_usage_error ("%s", error->message);

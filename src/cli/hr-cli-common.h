@@ -5,7 +5,7 @@
  * The CLI is split as GLib's gio tool is: hr-cli.c dispatches, each
  * hr-cli-COMMAND.c has its own option table, help and output, and this
  * header declares what several of them use: the error lines of the
- * contract (CLI.md "Errors") and the JSON helpers (hr-cli-common.c), the
+ * contract (docs/CLI.md "Errors") and the JSON helpers (hr-cli-common.c), the
  * option groups shared by several commands, each defined once as a
  * GOptionEntry array (hr-cli-options.c), and the resolving of those
  * options into an HrScenario (hr-cli-scenario.c).
@@ -26,7 +26,7 @@
 
 G_BEGIN_DECLS
 
-/* CLI.md "Errors": bad arguments exit 2, a bad file exits 1. */
+/* docs/CLI.md "Errors": bad arguments exit 2, a bad file exits 1. */
 #define HR_CLI_EXIT_USAGE 2
 #define HR_CLI_EXIT_FILE  1
 

@@ -27,7 +27,7 @@ placement_name (HrPlacementKind kind)
   return names[kind];
 }
 
-/* Where everything lives: CLI.md "Additions" (placement). */
+/* Where everything lives: docs/CLI.md "Additions" (placement). */
 static void
 add_placement (JsonBuilder      *b,
                const HrEstimate *e)

@@ -101,7 +101,7 @@ hr_cli_add_gpus (GArray       *entries,
   ADD (entries, group);
 }
 
-/* CLI.md: engine options, accepted by estimate, matrix, hardware, command. */
+/* docs/CLI.md: engine options, accepted by estimate, matrix, hardware, command. */
 void
 hr_cli_add_tuning (GArray       *entries,
                    HrCliOptions *o)
@@ -122,7 +122,7 @@ hr_cli_add_tuning (GArray       *entries,
   ADD (entries, group);
 }
 
-/* CLI.md "Additions": placement (llama.cpp, Ollama) and system memory. */
+/* docs/CLI.md "Additions": placement (llama.cpp, Ollama) and system memory. */
 void
 hr_cli_add_placement (GArray       *entries,
                       HrCliOptions *o)
@@ -145,7 +145,7 @@ hr_cli_add_placement (GArray       *entries,
   ADD (entries, group);
 }
 
-/* CLI.md "Additions": the serving layout (vLLM, SGLang). */
+/* docs/CLI.md "Additions": the serving layout (vLLM, SGLang). */
 void
 hr_cli_add_layout (GArray       *entries,
                    HrCliOptions *o)
@@ -166,7 +166,7 @@ hr_cli_add_layout (GArray       *entries,
   ADD (entries, group);
 }
 
-/* CLI.md "Additions": the serving load, which only estimate reports. */
+/* docs/CLI.md "Additions": the serving load, which only estimate reports. */
 void
 hr_cli_add_load (GArray       *entries,
                  HrCliOptions *o)
@@ -181,7 +181,7 @@ hr_cli_add_load (GArray       *entries,
   ADD (entries, group);
 }
 
-/* CLI.md "Additions": the prompt and answer timed, which only estimate
+/* docs/CLI.md "Additions": the prompt and answer timed, which only estimate
  * reports. */
 void
 hr_cli_add_speed (GArray       *entries,

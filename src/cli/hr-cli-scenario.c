@@ -122,7 +122,7 @@ parse_number (const char *option,
 }
 
 /* --gpu-layers, --split-mode, --tensor-split, --n-cpu-moe, --ram and
- * --ram-bandwidth (llama.cpp and Ollama placement; CLI.md "Additions"). */
+ * --ram-bandwidth (llama.cpp and Ollama placement; docs/CLI.md "Additions"). */
 static gboolean
 parse_placement (HrCliOptions *o)
 {
@@ -203,7 +203,7 @@ parse_placement (HrCliOptions *o)
   return TRUE;
 }
 
-/* --prompt-tokens and --generate (CLI.md "Additions", speed), --users and
+/* --prompt-tokens and --generate (docs/CLI.md "Additions", speed), --users and
  * --target-tokens-per-s (serving). */
 static gboolean
 parse_speed (HrCliOptions *o)
@@ -227,7 +227,7 @@ parse_speed (HrCliOptions *o)
 }
 
 /* --vllm-version and the serving layout: --tp, --pp, --dp, --nodes,
- * --gpus-per-node (CLI.md "Additions", serving).  Without --tp, a machine's
+ * --gpus-per-node (docs/CLI.md "Additions", serving).  Without --tp, a machine's
  * GPUs are one tensor-parallel group and machines are pipeline stages,
  * as vLLM's documentation recommends. */
 static gboolean
@@ -313,7 +313,7 @@ resolve_local_hardware (HrCliOptions *o)
  * @with_precision: whether the command takes --precision (the matrix
  *   varies it)
  *
- * Fills the scenario from the options, with CLI.md's defaults.  Options
+ * Fills the scenario from the options, with docs/CLI.md's defaults.  Options
  * the command does not take are NULL and give the defaults.
  */
 gboolean

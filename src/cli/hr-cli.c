@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The contract (commands, options, JSON keys, exit codes) is CLI.md:
+ * The contract (commands, options, JSON keys, exit codes) is docs/CLI.md:
  * bad arguments print one line starting “headroom-cli: ” and exit 2; a file
  * that cannot be read or is malformed prints one line naming it and exits 1.
  *

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The keys and names are CLI.md's: `matrix --json` rows hold precision,
+ * The keys and names are docs/CLI.md's: `matrix --json` rows hold precision,
  * label, bpw, weights_bytes, total_bytes (one per context) and tier;
  * `hardware --json` rows hardware, name, memory_bytes, bandwidth_gbps,
  * required_bytes, share, verdict and decode_tokens_per_s.  The CSV
