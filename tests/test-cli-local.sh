@@ -89,6 +89,23 @@ run none detect --json
 quiet_ok "detect on a hostile tree"
 json_check "nothing read from a hostile tree" 'd["devices"] == [] and d["ram_bytes"] == 0 and d["cpu"] is None'
 
+# /proc/cpuinfo unreadable (a FIFO in the hostile tree): the CPU is
+# "unknown", never "(null)" (issue 28, item 11).
+run none detect
+if [ "$status" -eq 0 ] && grep -q '^CPU: unknown,' "$tmp/out" && ! grep -q '(null)' "$tmp/out"; then r=0; else r=1; fi
+report $r "detect without a CPU name: CPU: unknown" "$(cat "$tmp/out" "$tmp/err")"
+
+# A reader's 2^64 - 1 byte count: JSON-GLib's integers are signed, and
+# the count came out negative; no byte count in detect --json is
+# negative (issue 28, item 11).
+system amd
+vram=$(find "$root/sys" -name mem_info_vram_total)
+echo 18446744073709551615 >"$vram"
+echo 0 >"${vram%total}used"
+run none detect --json
+json_check "detect --json with a 2^64 - 1 byte GPU: no negative count" \
+  'all(v is None or v >= 0 for x in d["devices"] for k, v in x.items() if k.endswith("_bytes")) and d["ram_bytes"] >= 0'
+
 system igpu
 run none detect --json
 json_check "an integrated GPU: a unified device of its own, RAM read from SMBIOS" \
@@ -158,6 +175,30 @@ HOME="$home" XDG_CACHE_HOME= HF_HOME= HF_HUB_CACHE= OLLAMA_MODELS= LLAMA_CACHE= 
 status=$?
 if [ "$status" -eq 0 ] && grep -q '^Ollama  *tiny:latest' "$tmp/out" && grep -q '^Note: Ollama: evil:latest' "$tmp/out"; then r=0; else r=1; fi
 report $r "local-models, readable" "$(cat "$tmp/out" "$tmp/err")"
+
+# Folder and file names are bytes: escape sequences and invalid UTF-8
+# never reach the terminal, and --json stays valid UTF-8 (issue 28, item
+# 13).  The rule: text output shows each as hr_text_escape_line does
+# ("\x1b", "\xff"); JSON keeps valid UTF-8 as it is (its own \u001b
+# escapes) and writes a string that is not valid UTF-8 in that same
+# escaped form.
+evil="$tmp/evil-cache"
+mkdir -p "$evil/$(printf 'dir\033]0;title\007\377')"
+: >"$evil/$(printf 'clear\033[2J\377').gguf"
+printf 'GGUF' >"$evil/$(printf 'dir\033]0;title\007\377')/$(printf 'red\033[31m').gguf"
+HOME="$tmp/nobody" XDG_CACHE_HOME= HF_HOME= HF_HUB_CACHE= OLLAMA_MODELS= LLAMA_CACHE="$evil" \
+  "$cli" local-models >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ "$status" -eq 0 ] && [ "$(grep -c 'llama.cpp' "$tmp/out")" -eq 2 ] \
+   && ! LC_ALL=C grep -q "$(printf '[\033\007\377]')" "$tmp/out" \
+   && grep -qF 'clear\x1b[2J\xff.gguf' "$tmp/out"; then r=0; else r=1; fi
+report $r "local-models: escape bytes and invalid UTF-8 in names are escaped" "$(od -c "$tmp/out" | head -20)"
+HOME="$tmp/nobody" XDG_CACHE_HOME= HF_HOME= HF_HUB_CACHE= OLLAMA_MODELS= LLAMA_CACHE="$evil" \
+  "$cli" local-models --json >"$tmp/out" 2>"$tmp/err"
+status=$?
+quiet_ok "local-models --json on hostile names"
+json_check "local-models --json on a 0xff byte: valid UTF-8, the byte escaped" \
+  'len(d) == 2 and all("\\xff" in x["path"] for x in d) and all("\x1b" not in x["path"] for x in d)'
 
 HOME="$tmp/nobody" XDG_CACHE_HOME= HF_HOME= HF_HUB_CACHE= OLLAMA_MODELS= LLAMA_CACHE= \
   "$cli" local-models --json >"$tmp/out" 2>"$tmp/err"

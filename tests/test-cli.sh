@@ -46,6 +46,7 @@ check_ok () {
 }
 
 G="--model THUDM/GLM-4-9B-0414"
+L70A="--model meta-llama/Llama-3.1-70B-Instruct --precision bf16 --engine vllm --hardware h100-sxm-80gb --context 8192"
 
 check 2 "a command is required" "no command" --
 check 2 "unknown command" "unknown command" -- frobnicate
@@ -132,6 +133,89 @@ check_ok '--node-rank 1' "sglang over two machines" -- command sglang $G --preci
 check 2 "router" "sglang replicas across machines" -- command sglang $G --precision bf16 --hardware rtx-3090-24gb --context 8192 --tp 2 --dp 2 --nodes 2
 check 2 "KV cache type" "sglang refuses a GGUF cache type" -- command sglang $G --precision bf16 --hardware rtx-3090-24gb --kv-type q8_0
 check_ok 'compute' "matrix with an engine profile" -- estimate $G --precision q4_k_m --engine llamacpp --flash-attn off --ubatch 1024
+
+# Each command has its own option table (issue 24): an option another
+# command takes is refused here, exit 2, one line (before: models, detect,
+# devices… took --users, --prompt-tokens, --generate and
+# --target-tokens-per-s, paired with commands by position).
+stray () {
+  # stray COMMAND… -- OPTION [VALUE]: refused as an unknown option
+  check 2 "Unknown option $(echo "$@" | sed 's/.* -- \([^ ]*\).*/\1/')" "stray option: $*" -- $(echo "$@" | sed 's/ -- / /')
+}
+for opt in "--users 4" "--tp 2" "--model x" "--csv" "--prompt-tokens 5" "--precision q4_k_m" "--hardware rtx-3060-12gb"; do
+  for cmd in models devices precisions detect local-models inspect; do
+    stray $cmd -- $opt
+  done
+done
+for opt in "--csv" "--contexts 8192" "--precisions q4_k_m"; do
+  stray estimate $G --precision q4_k_m -- $opt
+done
+for opt in "--precision q4_k_m" "--context 8192" "--batch 2" "--gpus 2" "--users 4" "--target-tokens-per-s 5" "--prompt-tokens 100" "--generate 10"; do
+  stray matrix $G -- $opt
+done
+for opt in "--batch 2" "--gpus 2" "--contexts 8192" "--precisions q4_k_m" "--users 4" "--prompt-tokens 100" "--generate 10"; do
+  stray hardware $G --precision q4_k_m -- $opt
+done
+for opt in "--json" "--csv" "--contexts 8192" "--users 4" "--target-tokens-per-s 5" "--generate 10"; do
+  stray command vllm $G --precision bf16 -- $opt
+done
+
+# COMMAND --help lists that command's options only.
+help_lists () {
+  # help_lists COMMAND WANTED UNWANTED
+  n=$((n + 1))
+  if "$cli" "$1" --help >"$tmp/out" 2>"$tmp/err" && grep -qE -- "^ +$2([= ]|\$)" "$tmp/out" \
+     && ! grep -qE -- "^ +$3([= ]|\$)" "$tmp/out" && grep -q "headroom-cli $1" "$tmp/out"; then
+    echo "ok $n - $1 --help lists $2, not $3"
+  else
+    echo "not ok $n - $1 --help lists $2, not $3"; failed=$((failed + 1))
+  fi
+}
+help_lists inspect --json --users
+help_lists inspect --json --model
+help_lists models --json --tp
+help_lists detect --json --prompt-tokens
+help_lists local-models --json --model
+help_lists estimate --users --contexts
+help_lists matrix --contexts --batch
+help_lists hardware --csv --gpus
+help_lists command --tp --json
+
+# Plausibility limits (issue 28, item 8): a value no machine has is one
+# line and exit 2, not an estimate (before: exit 0).
+check 2 "--ram must be at least" "--ram 1e-300" -- estimate $G --precision q4_k_m --ram 1e-300
+check 2 "--ram-bandwidth must be at least" "--ram-bandwidth 1e-300" -- estimate $G --precision q4_k_m --ram-bandwidth 1e-300
+check 2 "--target-tokens-per-s must be at least" "--target-tokens-per-s 1e-300" -- estimate $L70A --users 2 --target-tokens-per-s 1e-300
+check 2 "--ram must be a positive number" "--ram 0" -- estimate $G --precision q4_k_m --ram 0
+check 2 "--ram must be a positive number" "--ram past 1 PiB" -- estimate $G --precision q4_k_m --ram 2e6
+check_ok '"ram_bytes" : 268435456' "--ram at the minimum" -- estimate $G --precision q4_k_m --ram 0.25 --json
+
+# CSV and JSON read one column list per table (hr-table-columns.h): the
+# same columns in the same order, CSV names carrying units.
+n=$((n + 1))
+"$cli" hardware $G --precision q4_k_m --json >"$tmp/json" 2>/dev/null
+"$cli" hardware $G --precision q4_k_m --csv >"$tmp/csv" 2>/dev/null
+"$cli" matrix $G --json >"$tmp/mjson" 2>/dev/null
+"$cli" matrix $G --csv >"$tmp/mcsv" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+def csv_name(k):
+    return {'share': 'share_percent', 'total_bytes': None}.get(k, k.replace('_bytes', '_gib'))
+rows = json.load(open(t + '/json'))['rows']
+header = open(t + '/csv').readline().strip().split(',')
+keys = [csv_name(k) for k in rows[0] if k != 'vendor']
+assert header[:len(keys)] == keys, (header, keys)
+m = json.load(open(t + '/mjson'))
+header = open(t + '/mcsv').readline().strip().split(',')
+keys = []
+for k in m['rows'][0]:
+    keys += ['total_gib_at_%d' % c for c in m['contexts']] if k == 'total_bytes' else [csv_name(k)]
+assert header[:len(keys)] == keys, (header, keys)
+PY
+then echo "ok $n - CSV and JSON columns of hardware and matrix agree"
+else echo "not ok $n - CSV and JSON columns of hardware and matrix agree"; failed=$((failed + 1))
+fi
 
 # Serving plan (hr-serving-plan.h): with --users and --target-tokens-per-s
 L70="--model meta-llama/Llama-3.1-70B-Instruct --precision bf16 --engine vllm --hardware h100-sxm-80gb --context 8192"

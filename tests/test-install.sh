@@ -34,7 +34,8 @@ for f in share/applications/$app.desktop \
          share/icons/hicolor/scalable/apps/$app.svg \
          share/icons/hicolor/symbolic/apps/$app-symbolic.svg \
          share/glib-2.0/schemas/$app.gschema.xml \
-         share/locale/it/LC_MESSAGES/headroom.mo; do
+         share/locale/it/LC_MESSAGES/headroom.mo \
+         share/man/man1/headroom-cli.1; do
   [ -s "$root/$f" ]; ok $? "$f installed"
 done
 

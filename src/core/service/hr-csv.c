@@ -9,6 +9,7 @@
 
 #include "hr-csv.h"
 #include "hr-scenario.h"
+#include "hr-table-columns.h"
 
 #define GIB ((double) (1ull << 30))
 
@@ -147,58 +148,115 @@ append_setup (GString          *out,
 #define COMPARISON_SETUP (SETUP_PRECISION | SETUP_CONTEXT | SETUP_ENGINE | SETUP_KV_TYPE | \
                           SETUP_BATCH | SETUP_HARDWARE)
 
+/* The header of a table described by hr-table-columns.h: the CSV names,
+ * one per context for a per-context column (@matrix's contexts). */
+static void
+append_columns_header (GString              *out,
+                       const HrTableColumns *table,
+                       HrMatrix             *matrix)
+{
+  for (guint i = 0; i < table->n_columns; i++)
+    {
+      const HrColumn *column = &table->columns[i];
+
+      if (column->csv_name == NULL)
+        continue;
+      if (column->kind != HR_COLUMN_CONTEXT_BYTES)
+        {
+          hr_csv_append_field (out, column->csv_name);
+          continue;
+        }
+      for (guint c = 0; c < hr_matrix_get_n_contexts (matrix); c++)
+        {
+          g_autofree char *name =
+            g_strdup_printf ("%s%" G_GUINT64_FORMAT, column->csv_name,
+                             hr_matrix_get_context (matrix, c));
+          hr_csv_append_field (out, name);
+        }
+    }
+}
+
+/* One row's cells, as the columns say; a computed cell is empty when the
+ * row's estimate failed. */
+static void
+append_columns_row (GString              *out,
+                    const HrTableColumns *table,
+                    HrMatrix             *matrix,
+                    gpointer              row)
+{
+  for (guint i = 0; i < table->n_columns; i++)
+    {
+      const HrColumn *column = &table->columns[i];
+
+      if (column->csv_name == NULL)
+        continue;
+      if (column->kind == HR_COLUMN_CONTEXT_BYTES)
+        {
+          for (guint c = 0; c < hr_matrix_get_n_contexts (matrix); c++)
+            {
+              if (!column->computed || table->valid (row, c))
+                hr_csv_append_number (out, column->context_bytes (row, c) / GIB,
+                                      column->decimals);
+              else
+                hr_csv_append_field (out, "");
+            }
+          continue;
+        }
+      if (column->computed && !table->valid (row, 0))
+        {
+          hr_csv_append_field (out, "");
+          continue;
+        }
+      switch (column->kind)
+        {
+        case HR_COLUMN_TEXT:
+          {
+            const char *text = column->text (row);
+
+            hr_csv_append_field (out, text != NULL ? text : "");
+          }
+          break;
+        case HR_COLUMN_BYTES:
+          hr_csv_append_number (out, column->bytes (row) / GIB, column->decimals);
+          break;
+        case HR_COLUMN_NUMBER:
+          hr_csv_append_number (out, column->number (row), column->decimals);
+          break;
+        case HR_COLUMN_SHARE:
+          hr_csv_append_number (out, column->number (row) * 100.0, column->decimals);
+          break;
+        case HR_COLUMN_CONTEXT_BYTES:
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
 void
 hr_csv_write_matrix (HrMatrix *matrix,
                      GString  *out)
 {
-  guint n_contexts;
+  const HrTableColumns *columns = hr_matrix_columns ();
   guint n_rows;
   HrScenario base;
 
   g_return_if_fail (HR_IS_MATRIX (matrix));
   g_return_if_fail (out != NULL);
 
-  n_contexts = hr_matrix_get_n_contexts (matrix);
   n_rows = g_list_model_get_n_items (G_LIST_MODEL (matrix));
   base = *hr_calculator_get_scenario (hr_matrix_get_calculator (matrix));
 
-  hr_csv_append_field (out, "precision");
-  hr_csv_append_field (out, "label");
-  hr_csv_append_field (out, "bpw");
-  hr_csv_append_field (out, "weights_gib");
-  for (guint c = 0; c < n_contexts; c++)
-    {
-      g_autofree char *name =
-        g_strdup_printf ("total_gib_at_%" G_GUINT64_FORMAT,
-                         hr_matrix_get_context (matrix, c));
-      hr_csv_append_field (out, name);
-    }
-  hr_csv_append_field (out, "tier");
-  hr_csv_append_field (out, "tier_name");
+  append_columns_header (out, columns, matrix);
   append_setup_header (out, MATRIX_SETUP);
   hr_csv_end_row (out);
 
   for (guint r = 0; r < n_rows; r++)
     {
       g_autoptr(HrMatrixRow) row = g_list_model_get_item (G_LIST_MODEL (matrix), r);
-      HrPrecision *precision = hr_matrix_row_get_precision (row);
-      HrHardware *tier = hr_matrix_row_get_tier (row);
       HrScenario scenario = base;
 
-      scenario.precision = precision;
-      hr_csv_append_field (out, hr_precision_get_id (precision));
-      hr_csv_append_field (out, hr_precision_get_label (precision));
-      hr_csv_append_number (out, hr_precision_get_bpw (precision), 2);
-      hr_csv_append_number (out, hr_matrix_row_get_weights_bytes (row) / GIB, 3);
-      for (guint c = 0; c < n_contexts; c++)
-        {
-          if (hr_matrix_row_get_valid (row, c))
-            hr_csv_append_number (out, hr_matrix_row_get_total_bytes (row, c) / GIB, 3);
-          else
-            hr_csv_append_field (out, "");
-        }
-      hr_csv_append_field (out, tier ? hr_hardware_get_id (tier) : "");
-      hr_csv_append_field (out, tier ? hr_hardware_get_name (tier) : "");
+      scenario.precision = hr_matrix_row_get_precision (row);
+      append_columns_row (out, columns, matrix, row);
       append_setup (out, &scenario, MATRIX_SETUP);
       hr_csv_end_row (out);
     }
@@ -217,6 +275,7 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
                             HrHardware      *only,
                             GString         *out)
 {
+  const HrTableColumns *columns = hr_hardware_columns ();
   guint n_rows;
   HrScenario base;
 
@@ -226,14 +285,7 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
   n_rows = g_list_model_get_n_items (G_LIST_MODEL (table));
   base = *hr_calculator_get_scenario (hr_row_list_get_calculator (HR_ROW_LIST (table)));
 
-  hr_csv_append_field (out, "hardware");
-  hr_csv_append_field (out, "name");
-  hr_csv_append_field (out, "memory_gib");
-  hr_csv_append_field (out, "bandwidth_gbps");
-  hr_csv_append_field (out, "required_gib");
-  hr_csv_append_field (out, "share_percent");
-  hr_csv_append_field (out, "verdict");
-  hr_csv_append_field (out, "decode_tokens_per_s");
+  append_columns_header (out, columns, NULL);
   append_setup_header (out, HARDWARE_SETUP);
   hr_csv_end_row (out);
 
@@ -241,29 +293,12 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
     {
       g_autoptr(HrHardwareRow) row = g_list_model_get_item (G_LIST_MODEL (table), r);
       HrHardware *hw = hr_hardware_row_get_hardware (row);
-      gboolean valid = hr_hardware_row_get_valid (row);
-
       HrScenario scenario = base;
 
       if (only != NULL && hw != only)
         continue;
       scenario.hardware = hw;
-      hr_csv_append_field (out, hr_hardware_get_id (hw));
-      hr_csv_append_field (out, hr_hardware_get_name (hw));
-      hr_csv_append_number (out, hr_hardware_get_memory_bytes (hw) / GIB, 2);
-      hr_csv_append_number (out, hr_hardware_get_bandwidth_gbps (hw), 1);
-      if (valid)
-        {
-          hr_csv_append_number (out, hr_hardware_row_get_required_bytes (row) / GIB, 3);
-          hr_csv_append_number (out, hr_hardware_row_get_share (row) * 100.0, 1);
-          hr_csv_append_field (out, hr_verdict_to_string (hr_hardware_row_get_verdict (row)));
-          hr_csv_append_number (out, hr_hardware_row_get_decode_tokens_per_s (row), 1);
-        }
-      else
-        {
-          for (int i = 0; i < 4; i++)
-            hr_csv_append_field (out, "");
-        }
+      append_columns_row (out, columns, NULL, row);
       append_setup (out, &scenario, HARDWARE_SETUP);
       hr_csv_end_row (out);
     }

@@ -1,0 +1,244 @@
+/* hr-cli-common.c — errors and output helpers every command uses
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "headroom-cli"
+
+#include "config.h"
+
+#include "hr-cli-common.h"
+#include "hr-json-load.h"
+#include "hr-text.h"
+
+static int exit_status = 0;
+
+/* ------------------------------------------------------------- errors */
+
+/* Messages quote arguments and files, which may hold anything: each is
+ * printed as one displayable line (a newline in --model must not make
+ * two, an escape sequence must not reach the terminal). */
+void
+hr_cli_print_line (const char *prefix,
+                   const char *message)
+{
+  g_autofree char *line = hr_text_escape_line (message, -1);
+
+  g_printerr ("%s%s\n", prefix, line);
+}
+
+static int
+fail_valist (int         status,
+             const char *format,
+             va_list     args) G_GNUC_PRINTF (2, 0);
+
+static int
+fail_valist (int         status,
+             const char *format,
+             va_list     args)
+{
+  g_autofree char *message = g_strdup_vprintf (format, args);
+
+  hr_cli_print_line ("headroom-cli: ", message);
+  return exit_status = status;
+}
+
+/* A bad argument: one line starting "headroom-cli: ", exit 2. */
+int
+hr_cli_usage_error (const char *format,
+                    ...)
+{
+  va_list args;
+  int status;
+
+  va_start (args, format);
+  status = fail_valist (HR_CLI_EXIT_USAGE, format, args);
+  va_end (args);
+  return status;
+}
+
+/* One line starting "headroom-cli: " with another exit status. */
+int
+hr_cli_fail (int         status,
+             const char *format,
+             ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  status = fail_valist (status, format, args);
+  va_end (args);
+  return status;
+}
+
+int
+hr_cli_file_error (const char *message)
+{
+  hr_cli_print_line ("", message);
+  return exit_status = HR_CLI_EXIT_FILE;
+}
+
+/* The status of the last error reported, 0 when none was. */
+int
+hr_cli_exit_status (void)
+{
+  return exit_status;
+}
+
+/* ------------------------------------------------------------- output */
+
+/* Text from a file, a path or a device, made one displayable line for
+ * the terminal (hr_text_escape_line); "" for NULL. */
+char *
+hr_cli_escape (const char *text)
+{
+  return hr_text_escape_line (text, -1);
+}
+
+void
+hr_cli_print_json (JsonNode *root)
+{
+  g_autofree char *text = hr_json_to_data (root, NULL);
+
+  g_print ("%s\n", text);
+}
+
+/* A byte count or any unsigned figure.  JSON-GLib's integers are gint64:
+ * a value past G_MAXINT64 (a reader's 2^64 − 1 "unknown") would come out
+ * negative, so it is written as a double, which keeps its magnitude. */
+void
+hr_cli_add_uint (JsonBuilder *b,
+                 const char  *key,
+                 guint64      value)
+{
+  json_builder_set_member_name (b, key);
+  if (value > (guint64) G_MAXINT64)
+    json_builder_add_double_value (b, (double) value);
+  else
+    json_builder_add_int_value (b, (gint64) value);
+}
+
+void
+hr_cli_add_uint_or_null (JsonBuilder *b,
+                         const char  *key,
+                         gboolean     known,
+                         guint64      value)
+{
+  if (known)
+    {
+      hr_cli_add_uint (b, key, value);
+      return;
+    }
+  json_builder_set_member_name (b, key);
+  json_builder_add_null_value (b);
+}
+
+void
+hr_cli_add_double (JsonBuilder *b,
+                   const char  *key,
+                   double       value)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_double_value (b, value);
+}
+
+void
+hr_cli_add_double_or_null (JsonBuilder *b,
+                           const char  *key,
+                           double       value)
+{
+  json_builder_set_member_name (b, key);
+  if (value > 0)
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+void
+hr_cli_add_string (JsonBuilder *b,
+                   const char  *key,
+                   const char  *value)
+{
+  json_builder_set_member_name (b, key);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+/**
+ * hr_cli_add_file_string:
+ *
+ * A string read from a file or a path (a folder or file name, a name in a
+ * manifest).  The rule: valid UTF-8 is written as it is — JSON-GLib
+ * writes control characters as \u00XX escapes, so no raw escape byte
+ * reaches a terminal and a script gets the exact text back; a string
+ * that is not valid UTF-8 (a file name is bytes) is written as
+ * hr_text_escape_line() shows it, each bad byte as the four characters
+ * \xNN, so that the output stays valid JSON.
+ */
+void
+hr_cli_add_file_string (JsonBuilder *b,
+                        const char  *key,
+                        const char  *value)
+{
+  g_autofree char *escaped = NULL;
+
+  if (value != NULL && !g_utf8_validate (value, -1, NULL))
+    value = escaped = hr_text_escape_line (value, -1);
+  hr_cli_add_string (b, key, value);
+}
+
+void
+hr_cli_add_bool (JsonBuilder *b,
+                 const char  *key,
+                 gboolean     value)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_boolean_value (b, value);
+}
+
+/**
+ * hr_cli_add_columns:
+ * @n_contexts: the table's contexts, for a per-context column
+ *
+ * The members of one row of a table described by hr-table-columns.h,
+ * the same description the CSV writer reads: each column's JSON key,
+ * bytes as integers, fractions as they are.
+ */
+void
+hr_cli_add_columns (JsonBuilder          *b,
+                    const HrTableColumns *table,
+                    guint                 n_contexts,
+                    gpointer              row)
+{
+  for (guint i = 0; i < table->n_columns; i++)
+    {
+      const HrColumn *column = &table->columns[i];
+
+      if (column->json_key == NULL)
+        continue;
+      switch (column->kind)
+        {
+        case HR_COLUMN_TEXT:
+          hr_cli_add_string (b, column->json_key, column->text (row));
+          break;
+        case HR_COLUMN_BYTES:
+          hr_cli_add_uint (b, column->json_key, column->bytes (row));
+          break;
+        case HR_COLUMN_NUMBER:
+        case HR_COLUMN_SHARE:
+          hr_cli_add_double (b, column->json_key, column->number (row));
+          break;
+        case HR_COLUMN_CONTEXT_BYTES:
+          json_builder_set_member_name (b, column->json_key);
+          json_builder_begin_array (b);
+          for (guint c = 0; c < n_contexts; c++)
+            json_builder_add_int_value (b, column->context_bytes (row, c));
+          json_builder_end_array (b);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}

@@ -1,0 +1,290 @@
+/* hr-cli-estimate.c — headroom-cli estimate: one set-up's memory and speed
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "headroom-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include "hr-cli-common.h"
+#include "hr-format.h"
+#include "hr-serving-plan.h"
+#include "hr-units.h"
+
+static const char *
+placement_name (HrPlacementKind kind)
+{
+  static const char * const names[] = {
+    [HR_PLACEMENT_GPU] = "gpu",
+    [HR_PLACEMENT_SPLIT] = "split",
+    [HR_PLACEMENT_PARTIAL] = "partial",
+    [HR_PLACEMENT_CPU] = "cpu",
+  };
+
+  return names[kind];
+}
+
+/* Where everything lives: docs/CLI.md "Additions" (placement). */
+static void
+add_placement (JsonBuilder      *b,
+               const HrEstimate *e)
+{
+  hr_cli_add_string (b, "placement", placement_name (e->placement));
+  hr_cli_add_uint (b, "gpu_layers", e->gpu_layers);
+  hr_cli_add_uint (b, "layer_count", e->layer_count);
+  hr_cli_add_uint (b, "host_bytes", e->host_bytes);
+  hr_cli_add_uint (b, "ram_bytes", e->ram_bytes);
+  hr_cli_add_uint (b, "ram_usable_bytes", e->ram_usable_bytes);
+  hr_cli_add_bool (b, "ram_fits", e->ram_fits);
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint d = 0; d < e->n_devices; d++)
+    {
+      const HrDeviceLoad *load = &e->devices[d];
+
+      json_builder_begin_object (b);
+      hr_cli_add_uint (b, "weights_bytes", load->weights_bytes);
+      hr_cli_add_uint (b, "kv_bytes", load->kv_bytes);
+      hr_cli_add_uint (b, "compute_bytes", load->compute_bytes);
+      hr_cli_add_uint (b, "total_bytes", load->total_bytes);
+      hr_cli_add_uint (b, "usable_bytes", load->usable_bytes);
+      hr_cli_add_uint (b, "layers", load->layers);
+      hr_cli_add_bool (b, "output_layer", load->output_layer);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* With --users and --target-tokens-per-s: the smallest layout that gives
+ * each user the target (hr-serving-plan.h), or null and why not. */
+static void
+add_plan (JsonBuilder   *b,
+          const HrCliOptions *o)
+{
+  HrServingPlan plan;
+  g_autofree char *message = NULL;
+
+  hr_serving_plan_search (&o->scenario, o->gpus_per_node, &plan);
+  json_builder_set_member_name (b, "plan");
+  if (plan.status != HR_PLAN_FOUND)
+    {
+      json_builder_add_null_value (b);
+      message = hr_serving_plan_describe (&o->scenario, &plan);
+      hr_cli_add_string (b, "plan_reason", hr_plan_status_to_string (plan.status));
+      hr_cli_add_string (b, "plan_message", message);
+      return;
+    }
+  json_builder_begin_object (b);
+  hr_cli_add_uint (b, "gpus", plan.gpus);
+  hr_cli_add_uint (b, "tp", plan.layout.tp);
+  hr_cli_add_uint (b, "pp", plan.layout.pp);
+  hr_cli_add_uint (b, "dp", plan.layout.dp);
+  hr_cli_add_uint (b, "nodes", plan.layout.nodes);
+  hr_cli_add_uint (b, "gpus_per_node", plan.gpus_per_node);
+  hr_cli_add_double (b, "per_user_tokens_per_s", plan.per_user_tokens_per_s);
+  hr_cli_add_double (b, "aggregate_tokens_per_s", plan.aggregate_tokens_per_s);
+  hr_cli_add_double (b, "load_ttft_seconds", plan.load_ttft_seconds);
+  json_builder_end_object (b);
+}
+
+static int
+run_estimate (HrCliOptions *o)
+{
+  HrEstimate e;
+  g_autoptr(GError) error = NULL;
+  const HrScenario *s = &o->scenario;
+
+  if (!hr_scenario_estimate (s, &e, &error))
+    return hr_cli_usage_error ("%s", error->message);
+
+  if (o->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      hr_cli_add_string (b, "model", hr_model_spec_get_id (s->model));
+      hr_cli_add_string (b, "precision", hr_precision_get_id (s->precision));
+      hr_cli_add_uint (b, "context", s->context);
+      hr_cli_add_uint (b, "batch", s->batch);
+      hr_cli_add_string (b, "kv_type", hr_kv_type_get_id (s->kv_type));
+      hr_cli_add_string (b, "engine", hr_engine_to_string (e.engine));
+      hr_cli_add_string (b, "engine_requested", hr_engine_to_string (s->engine));
+      hr_cli_add_string (b, "hardware", hr_hardware_get_id (s->hardware));
+      hr_cli_add_uint (b, "gpus", s->gpus);
+      hr_cli_add_uint (b, "weights_bytes", e.weights_bytes);
+      hr_cli_add_uint (b, "kv_bytes", e.kv_bytes);
+      hr_cli_add_uint (b, "overhead_bytes", e.overhead_bytes);
+      hr_cli_add_uint (b, "total_bytes", e.total_bytes);
+      hr_cli_add_uint (b, "per_device_bytes", e.per_device_bytes);
+      hr_cli_add_uint (b, "usable_bytes", e.usable_bytes);
+      hr_cli_add_double (b, "weights_share", e.weights_share);
+      hr_cli_add_double (b, "kv_share", e.kv_share);
+      hr_cli_add_double (b, "overhead_share", e.overhead_share);
+      hr_cli_add_double (b, "device_share", e.device_share);
+      hr_cli_add_double (b, "effective_bpw", hr_precision_get_bpw (s->precision));
+      hr_cli_add_string (b, "verdict", hr_verdict_to_string (e.verdict));
+      hr_cli_add_uint (b, "max_context", e.max_context);
+      hr_cli_add_bool (b, "max_context_unbounded", e.max_context_unbounded);
+      hr_cli_add_bool (b, "max_context_past_trained", e.max_context_past_trained);
+      hr_cli_add_uint (b, "trained_context", hr_model_spec_get_arch (s->model)->max_context);
+      hr_cli_add_double (b, "decode_tokens_per_s", e.decode_tokens_per_s);
+      if (e.prefill_tokens_per_s > 0)
+        {
+          hr_cli_add_uint (b, "prompt_tokens", e.prompt_tokens);
+          hr_cli_add_double (b, "prefill_tokens_per_s", e.prefill_tokens_per_s);
+          hr_cli_add_double (b, "ttft_seconds", e.ttft_seconds);
+          hr_cli_add_uint (b, "generate_tokens", e.generate_tokens);
+          hr_cli_add_double (b, "generation_seconds", e.generation_seconds);
+        }
+      hr_cli_add_uint (b, "kv_mha_bytes", e.kv_mha_bytes);
+      hr_cli_add_double (b, "kv_savings", e.kv_savings);
+      hr_cli_add_double (b, "kv_bytes_per_token", e.kv_bytes_per_token);
+      hr_cli_add_uint (b, "kv_heads_per_device", e.kv_heads_per_device);
+      hr_cli_add_bool (b, "kv_replicated", e.kv_replicated);
+      if (e.engine == HR_ENGINE_LLAMACPP || e.engine == HR_ENGINE_OLLAMA)
+        {
+          hr_cli_add_uint (b, "compute_bytes", e.compute_bytes);
+          hr_cli_add_bool (b, "flash_attn", e.flash_attn);
+        }
+      add_placement (b, &e);
+      if (e.engine == HR_ENGINE_VLLM || e.engine == HR_ENGINE_SGLANG)
+        {
+          json_builder_set_member_name (b, "layout");
+          json_builder_begin_object (b);
+          hr_cli_add_uint (b, "tp", e.layout.tp);
+          hr_cli_add_uint (b, "pp", e.layout.pp);
+          hr_cli_add_uint (b, "dp", e.layout.dp);
+          hr_cli_add_uint (b, "nodes", e.layout.nodes);
+          json_builder_end_object (b);
+          hr_cli_add_uint (b, "kv_capacity_tokens", e.kv_capacity_tokens);
+          hr_cli_add_double (b, "max_concurrency", e.max_concurrency);
+          hr_cli_add_uint (b, "max_num_seqs", e.max_num_seqs);
+          hr_cli_add_double (b, "gpu_memory_fraction", e.gpu_memory_utilization);
+          if (e.users > 0)
+            {
+              hr_cli_add_uint (b, "users", e.users);
+              hr_cli_add_uint (b, "users_served", e.users_served);
+              hr_cli_add_double (b, "per_user_tokens_per_s", e.per_user_tokens_per_s);
+              hr_cli_add_double (b, "aggregate_tokens_per_s", e.aggregate_tokens_per_s);
+              hr_cli_add_double (b, "load_ttft_seconds", e.load_ttft_seconds);
+              hr_cli_add_uint (b, "max_users", e.max_users);
+            }
+        }
+      if (s->users > 0 && s->target_tokens_per_s > 0)
+        add_plan (b, o);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      hr_cli_print_json (root);
+      return 0;
+    }
+
+  {
+    HrUnits u = HR_UNITS_BINARY;
+    g_autofree char *weights = hr_format_size (e.weights_bytes, u);
+    g_autofree char *kv = hr_format_size (e.kv_bytes, u);
+    g_autofree char *overhead = hr_format_size (e.overhead_bytes, u);
+    g_autofree char *total = hr_format_size (e.total_bytes, u);
+    g_autofree char *per_device = hr_format_size (e.per_device_bytes, u);
+    g_autofree char *usable = hr_format_size (e.usable_bytes, u);
+    g_autofree char *max_ctx = hr_format_tokens (e.max_context);
+    g_autofree char *mha = hr_format_size (e.kv_mha_bytes, u);
+    g_autofree char *ctx = hr_format_tokens (s->context);
+
+    g_print ("%s · %s · %s tokens × %u · KV %s · %s × %u\n",
+             hr_model_spec_get_name (s->model), hr_precision_get_label (s->precision),
+             ctx, s->batch, hr_kv_type_get_label (s->kv_type),
+             hr_hardware_get_name (s->hardware), s->gpus);
+    g_print ("  weights     %12s  %5.1f %%\n", weights, e.weights_share * 100);
+    g_print ("  KV cache    %12s  %5.1f %%\n", kv, e.kv_share * 100);
+    g_print ("  overhead    %12s  %5.1f %%\n", overhead, e.overhead_share * 100);
+    g_print ("  total       %12s\n", total);
+    g_print ("  per device  %12s of %s usable: %s\n", per_device, usable,
+             hr_verdict_to_string (e.verdict));
+    g_print ("  decode      %12.1f tok/s (single stream)\n", e.decode_tokens_per_s);
+    if (e.prefill_tokens_per_s > 0)
+      {
+        g_autofree char *prompt = hr_format_tokens (e.prompt_tokens);
+
+        g_print ("  prompt      %12.1f tok/s over %s tokens; first token after %.2f s\n",
+                 e.prefill_tokens_per_s, prompt, e.ttft_seconds);
+        g_print ("  answer      %12.2f s for %" G_GUINT64_FORMAT " tokens\n",
+                 e.generation_seconds, e.generate_tokens);
+      }
+    g_print ("  max context %12s tokens%s\n", max_ctx,
+             e.max_context_past_trained ? " (past the trained maximum)" : "");
+    g_print ("  KV saves %.1f %% vs MHA FP16 (%s)\n", e.kv_savings * 100, mha);
+    if (e.placement == HR_PLACEMENT_PARTIAL || e.placement == HR_PLACEMENT_CPU)
+      {
+        g_autofree char *host = hr_format_size (e.host_bytes, u);
+        g_autofree char *ram = hr_format_size (e.ram_usable_bytes, u);
+
+        g_print ("  placement   %u of %u layers on the GPU; %s in system RAM (of %s usable)%s\n",
+                 e.gpu_layers, e.layer_count, host, ram, e.ram_fits ? "" : ": too little RAM");
+      }
+    if (e.engine == HR_ENGINE_LLAMACPP || e.engine == HR_ENGINE_OLLAMA)
+      {
+        g_autofree char *compute = hr_format_size (e.compute_bytes, u);
+        g_autofree char *host = hr_format_size (e.host_bytes, u);
+        g_print ("  compute buffer %s per device (flash attention %s); %s in host RAM\n",
+                 compute, e.flash_attn ? "on" : "off", host);
+      }
+    if (e.engine == HR_ENGINE_VLLM || e.engine == HR_ENGINE_SGLANG)
+      {
+        g_autofree char *capacity = hr_format_tokens (e.kv_capacity_tokens);
+        g_print ("  KV capacity %s tokens, %.2fx concurrency at this context\n",
+                 capacity, e.max_concurrency);
+        if (s->users > 0 && s->target_tokens_per_s > 0)
+          {
+            HrServingPlan plan;
+            g_autofree char *text = NULL;
+
+            hr_serving_plan_search (s, o->gpus_per_node, &plan);
+            text = hr_serving_plan_describe (s, &plan);
+            g_print ("  plan        %s\n", text);
+          }
+      }
+  }
+  return 0;
+}
+
+/* Every set-up option: estimate is the command that reports them all. */
+static void
+add_options (GArray       *entries,
+             HrCliOptions *o)
+{
+  hr_cli_add_model (entries, o);
+  hr_cli_add_precision (entries, o);
+  hr_cli_add_context (entries, o);
+  hr_cli_add_batch (entries, o);
+  hr_cli_add_setup (entries, o);
+  hr_cli_add_gpus (entries, o);
+  hr_cli_add_json (entries, o);
+  hr_cli_add_tuning (entries, o);
+  hr_cli_add_placement (entries, o);
+  hr_cli_add_layout (entries, o);
+  hr_cli_add_speed (entries, o);
+  hr_cli_add_load (entries, o);
+}
+
+static int
+run (HrCliOptions *o,
+     const char   *name)
+{
+  if (!hr_cli_resolve_scenario (o, TRUE))
+    return hr_cli_exit_status ();
+  return run_estimate (o);
+}
+
+const HrCliCommand hr_cli_estimate_command = {
+  .name = "estimate",
+  .synopsis = "estimate  --model M --precision P [--context N] [--batch N]\n"
+              "                         [--kv-type K] [--engine E] [--hardware H] [--gpus N] [--json]",
+  .summary = "Estimates the memory one model needs at one precision, context and batch "
+             "on one device, and its speed.",
+  .add_options = add_options,
+  .run = run,
+};

@@ -1,0 +1,439 @@
+/* hr-cli-scenario.c — the options of a command made an HrScenario
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "headroom-cli"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "hr-cli-common.h"
+#include "hr-calculator.h"
+#include "hr-defaults.h"
+#include "hr-local-device.h"
+#include "hr-model-import.h"
+#include "hr-units.h"
+#include "hr-vllm-memory.h"
+
+/* Plausibility limits of the decimal options (issue 28, item 8): a value
+ * past them is a typo or a probe, not a machine, and would otherwise give
+ * an estimate (1e-300 GiB of RAM rounds to 0 bytes, which the scenario
+ * reads as "the stated assumption", silently).
+ *
+ * The least system RAM: 256 MiB.  Less than any machine that runs an
+ * operating system and an inference engine beside a model (the smallest
+ * single-board computers that run llama.cpp have 512 MiB). */
+#define RAM_MIN_GIB 0.25
+/* The most: 1 PiB, past the largest single machine sold. */
+#define RAM_MAX_GIB ((double) (1 << 20))
+/* The slowest system memory: 1 GB/s, below one channel of DDR-200
+ * (1.6 GB/s), the oldest memory a model could still run from. */
+#define RAM_BANDWIDTH_MIN_GBPS 1.0
+/* The fastest: 1,000,000 GB/s, two orders past any HBM stack today. */
+#define RAM_BANDWIDTH_MAX_GBPS 1e6
+/* The slowest answer a user can ask for: one token every 100 seconds;
+ * below it a target means nothing to the serving plan. */
+#define TARGET_MIN_TOKENS_PER_S 0.01
+/* The fastest: a million tokens a second for one user. */
+#define TARGET_MAX_TOKENS_PER_S 1e6
+/* The largest llama.cpp --ubatch accepted (it takes any power of two,
+ * 65,536 is past every value in use). */
+#define UBATCH_MAX (1 << 16)
+/* llama.cpp's default physical batch. */
+#define UBATCH_DEFAULT 512
+
+/* ---------------------------------------------------------- resolving */
+
+static gboolean
+looks_like_file (const char *arg)
+{
+  return g_str_has_suffix (arg, ".gguf") || g_str_has_suffix (arg, ".json") ||
+         g_file_test (arg, G_FILE_TEST_EXISTS);
+}
+
+static gboolean
+resolve_model (HrCliOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (o->model == NULL)
+    return hr_cli_usage_error ("--model is required"), FALSE;
+
+  o->scenario.model = hr_catalog_find_model (o->catalog, o->model);
+  if (o->scenario.model != NULL)
+    return TRUE;
+
+  if (!looks_like_file (o->model))
+    return hr_cli_usage_error ("unknown model “%s” (see headroom-cli models)", o->model), FALSE;
+
+  o->imported = hr_model_import_file (o->model, &error);
+  if (o->imported == NULL)
+    return hr_cli_file_error (error->message), FALSE;
+  o->scenario.model = o->imported;
+  return TRUE;
+}
+
+/* An optional whole-number option: absent leaves @value at @fallback. */
+gboolean
+hr_cli_parse_count (const char *option,
+                    const char *text,
+                    gint64      min,
+                    gint64      max,
+                    gint64      fallback,
+                    gint64     *value)
+{
+  gint64 parsed;
+  g_autoptr(GError) error = NULL;
+
+  *value = fallback;
+  if (text == NULL)
+    return TRUE;
+  if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, &parsed, &error))
+    return hr_cli_usage_error ("%s: “%s” is not a whole number", option, text), FALSE;
+  if (parsed < min || parsed > max)
+    return hr_cli_usage_error ("%s %" G_GINT64_FORMAT " is out of range (%" G_GINT64_FORMAT
+                               "–%" G_GINT64_FORMAT ")", option, parsed, min, max), FALSE;
+  *value = parsed;
+  return TRUE;
+}
+
+/* A decimal number of @option ("3.5") within [@min, @max], or FALSE
+ * after reporting. */
+static gboolean
+parse_number (const char *option,
+              const char *text,
+              double      min,
+              double      max,
+              double     *value)
+{
+  char *end = NULL;
+  double parsed = g_ascii_strtod (text, &end);
+
+  if (end == text || *end != '\0' || !(parsed > 0) || !isfinite (parsed) || parsed > max)
+    return hr_cli_usage_error ("%s must be a positive number up to %g, not “%s”", option, max,
+                               text), FALSE;
+  if (parsed < min)
+    return hr_cli_usage_error ("%s must be at least %g, not “%s”", option, min, text), FALSE;
+  *value = parsed;
+  return TRUE;
+}
+
+/* --gpu-layers, --split-mode, --tensor-split, --n-cpu-moe, --ram and
+ * --ram-bandwidth (llama.cpp and Ollama placement; docs/CLI.md "Additions"). */
+static gboolean
+parse_placement (HrCliOptions *o)
+{
+  HrPlacementOptions *p = &o->scenario.placement;
+
+  if (o->gpu_layers_arg != NULL && g_strcmp0 (o->gpu_layers_arg, "auto") != 0)
+    {
+      gint64 layers;
+
+      if (!hr_cli_parse_count ("--gpu-layers", o->gpu_layers_arg, 0, HR_LAYERS_MAX + 1, 0,
+                               &layers))
+        return FALSE;
+      p->gpu_layers_fixed = TRUE;
+      p->gpu_layers = (guint32) layers;
+    }
+
+  if (o->split_mode_arg != NULL)
+    {
+      static const struct { const char *name; HrSplitMode mode; } modes[] = {
+        { "layer", HR_SPLIT_LAYER }, { "row", HR_SPLIT_ROW }, { "none", HR_SPLIT_NONE },
+      };
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < G_N_ELEMENTS (modes) && !found; i++)
+        if (g_strcmp0 (o->split_mode_arg, modes[i].name) == 0)
+          {
+            p->split_mode = modes[i].mode;
+            found = TRUE;
+          }
+      if (!found)
+        return hr_cli_usage_error ("--split-mode must be layer, row or none, not “%s”",
+                                   o->split_mode_arg), FALSE;
+    }
+
+  if (o->tensor_split_arg != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit_set (o->tensor_split_arg, ",/", -1);
+      guint n = g_strv_length (parts);
+
+      if (n == 0 || n > HR_MAX_DEVICES)
+        return hr_cli_usage_error ("--tensor-split takes 1 to %d shares, not “%s”",
+                                   HR_MAX_DEVICES, o->tensor_split_arg), FALSE;
+      for (guint i = 0; i < n; i++)
+        {
+          char *end = NULL;
+          double share = g_ascii_strtod (parts[i], &end);
+
+          if (end == parts[i] || *end != '\0' || !(share >= 0) || !isfinite (share))
+            return hr_cli_usage_error ("--tensor-split: “%s” is not a share (a number ≥ 0)",
+                                       parts[i]), FALSE;
+          p->tensor_split[i] = share;
+        }
+      p->n_tensor_split = n;
+    }
+
+  if (o->n_cpu_moe_arg != NULL)
+    {
+      gint64 layers;
+
+      if (!hr_cli_parse_count ("--n-cpu-moe", o->n_cpu_moe_arg, 0, HR_LAYERS_MAX, 0, &layers))
+        return FALSE;
+      p->n_cpu_moe = (guint32) layers;
+    }
+
+  if (o->ram_arg != NULL)
+    {
+      double gib;
+
+      if (!parse_number ("--ram", o->ram_arg, RAM_MIN_GIB, RAM_MAX_GIB, &gib))
+        return FALSE;
+      o->scenario.ram.bytes = (guint64) (gib * HR_GIB);
+    }
+  if (o->ram_bandwidth_arg != NULL &&
+      !parse_number ("--ram-bandwidth", o->ram_bandwidth_arg, RAM_BANDWIDTH_MIN_GBPS,
+                     RAM_BANDWIDTH_MAX_GBPS, &o->scenario.ram.bandwidth_gbps))
+    return FALSE;
+
+  return TRUE;
+}
+
+/* --prompt-tokens and --generate (docs/CLI.md "Additions", speed), --users and
+ * --target-tokens-per-s (serving). */
+static gboolean
+parse_speed (HrCliOptions *o)
+{
+  gint64 prompt, generate, users;
+
+  if (!hr_cli_parse_count ("--prompt-tokens", o->prompt_tokens_arg, 1, HR_CONTEXT_MAX, 0,
+                           &prompt) ||
+      !hr_cli_parse_count ("--generate", o->generate_arg, 1, HR_CONTEXT_MAX, 0, &generate))
+    return FALSE;
+  o->scenario.prompt_tokens = (guint64) prompt;
+  o->scenario.generate_tokens = (guint64) generate;
+  if (!hr_cli_parse_count ("--users", o->users_arg, 1, HR_USERS_MAX, 0, &users))
+    return FALSE;
+  o->scenario.users = (guint32) users;
+  if (o->target_arg != NULL &&
+      !parse_number ("--target-tokens-per-s", o->target_arg, TARGET_MIN_TOKENS_PER_S,
+                     TARGET_MAX_TOKENS_PER_S, &o->scenario.target_tokens_per_s))
+    return FALSE;
+  return TRUE;
+}
+
+/* --vllm-version and the serving layout: --tp, --pp, --dp, --nodes,
+ * --gpus-per-node (docs/CLI.md "Additions", serving).  Without --tp, a machine's
+ * GPUs are one tensor-parallel group and machines are pipeline stages,
+ * as vLLM's documentation recommends. */
+static gboolean
+parse_serving (HrCliOptions *o)
+{
+  HrLayout *l = &o->scenario.layout;
+  gint64 tp, pp, dp, nodes, per_node;
+
+  if (o->vllm_version_arg != NULL)
+    {
+      if (g_strcmp0 (o->vllm_version_arg, "0.21") == 0)
+        o->scenario.options.vllm_generation = HR_VLLM_V1;
+      else if (g_strcmp0 (o->vllm_version_arg, "0.19") == 0)
+        o->scenario.options.vllm_generation = HR_VLLM_V1_0_19;
+      else if (g_strcmp0 (o->vllm_version_arg, "0.6") == 0)
+        o->scenario.options.vllm_generation = HR_VLLM_V0_6;
+      else
+        return hr_cli_usage_error ("--vllm-version must be 0.21, 0.19 or 0.6, not “%s”",
+                                   o->vllm_version_arg), FALSE;
+    }
+
+  if (!hr_cli_parse_count ("--tp", o->tp_arg, 1, HR_GPUS_MAX, 0, &tp) ||
+      !hr_cli_parse_count ("--pp", o->pp_arg, 1, HR_LAYERS_MAX, 0, &pp) ||
+      !hr_cli_parse_count ("--dp", o->dp_arg, 1, HR_GPUS_MAX, 0, &dp) ||
+      !hr_cli_parse_count ("--nodes", o->nodes_arg, 1, HR_GPUS_MAX, 0, &nodes) ||
+      !hr_cli_parse_count ("--gpus-per-node", o->gpus_per_node_arg, 1, HR_GPUS_MAX, 0,
+                           &per_node))
+    return FALSE;
+  o->gpus_per_node = (guint32) per_node;
+  if (tp == 0 && pp == 0 && dp == 0 && nodes == 0 && per_node == 0)
+    return TRUE;
+
+  if (nodes > 0 && per_node > 0 && tp == 0 && pp == 0)
+    {
+      tp = per_node;
+      pp = nodes / MAX (dp, 1) > 0 ? nodes / MAX (dp, 1) : 1;
+    }
+  l->tp = tp > 0 ? tp : (guint32) (o->gpus_arg ? o->scenario.gpus : (per_node > 0 ? per_node : 1));
+  l->pp = pp > 0 ? pp : 1;
+  l->dp = dp > 0 ? dp : 1;
+  l->nodes = nodes > 0 ? nodes : 1;
+  if ((gint64) l->tp * l->pp * l->dp > HR_GPUS_MAX)
+    return hr_cli_usage_error ("--tp × --pp × --dp is more than %d GPUs", HR_GPUS_MAX), FALSE;
+  if (per_node > 0 && (gint64) l->tp * l->pp * l->dp != per_node * l->nodes)
+    return hr_cli_usage_error ("--tp %u × --pp %u × --dp %u does not make %u machines of %"
+                               G_GINT64_FORMAT " GPUs", l->tp, l->pp, l->dp, l->nodes,
+                               per_node), FALSE;
+  o->scenario.gpus = l->tp * l->pp * l->dp;
+  return TRUE;
+}
+
+/* --hardware local: the first detected GPU, or the unified-memory machine.
+ * A device made of the detected figures is added to the catalog so that
+ * the hardware table has its row. */
+static GListModel *
+add_detected_devices (HrCliOptions *o)
+{
+  g_autoptr(HrSystemInfo) info = hr_detect_system (NULL, NULL);
+  GListModel *devices = hr_local_devices_new (o->catalog, info);
+
+  hr_local_devices_add_to_catalog (devices, o->catalog);
+  return devices;
+}
+
+static gboolean
+resolve_local_hardware (HrCliOptions *o)
+{
+  g_autoptr(GListModel) devices = add_detected_devices (o);
+  HrLocalDevice *picked = hr_local_devices_pick (devices);
+
+  if (picked == NULL)
+    {
+      hr_cli_fail (HR_CLI_EXIT_FILE, "--hardware local: no GPU or unified-memory machine "
+                   "was detected on this computer (see headroom-cli detect)");
+      return FALSE;
+    }
+  o->scenario.hardware = hr_local_device_get_hardware (picked);
+  return TRUE;
+}
+
+/**
+ * hr_cli_resolve_scenario:
+ * @with_precision: whether the command takes --precision (the matrix
+ *   varies it)
+ *
+ * Fills the scenario from the options, with docs/CLI.md's defaults.  Options
+ * the command does not take are NULL and give the defaults.
+ */
+gboolean
+hr_cli_resolve_scenario (HrCliOptions *o,
+                         gboolean      with_precision)
+{
+  const char *hardware = o->hardware ? o->hardware : HR_DEFAULT_HARDWARE;
+  const char *kv = o->kv_type ? o->kv_type : HR_DEFAULT_KV_TYPE;
+
+  if (!hr_cli_no_arguments (o) || !resolve_model (o))
+    return FALSE;
+
+  if (with_precision)
+    {
+      /* An imported GGUF file is estimated in its own type unless told:
+       * a Q4_K_S file is Q4_K_S. */
+      if (o->precision == NULL && o->scenario.model != NULL)
+        o->scenario.precision =
+          hr_precision_find_for_file_type (hr_catalog_get_precisions (o->catalog),
+                                           hr_model_spec_get_file_type (o->scenario.model));
+      else if (o->precision != NULL)
+        o->scenario.precision = hr_catalog_find_precision (o->catalog, o->precision);
+      if (o->scenario.precision == NULL && o->precision == NULL)
+        return hr_cli_usage_error ("--precision is required"), FALSE;
+      if (o->scenario.precision == NULL)
+        return hr_cli_usage_error ("unknown precision “%s” (see headroom-cli precisions)",
+                                   o->precision), FALSE;
+    }
+
+  o->scenario.kv_type = hr_catalog_find_kv_type (o->catalog, kv);
+  if (o->scenario.kv_type == NULL)
+    return hr_cli_usage_error ("unknown KV cache type “%s” (fp16, bf16, fp8, q8_0, q4_0)",
+                               kv), FALSE;
+
+  if (g_ascii_strcasecmp (hardware, HR_LOCAL_HARDWARE_ARGUMENT) == 0)
+    {
+      if (!resolve_local_hardware (o))
+        return FALSE;
+    }
+  else
+    o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
+  /* “this-computer-2”, as detect names a second GPU the catalog lacks. */
+  if (o->scenario.hardware == NULL &&
+      g_ascii_strncasecmp (hardware, HR_LOCAL_DEVICE_ID, strlen (HR_LOCAL_DEVICE_ID)) == 0)
+    {
+      g_autoptr(GListModel) devices = add_detected_devices (o);
+
+      o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
+    }
+  if (o->scenario.hardware == NULL)
+    return hr_cli_usage_error ("unknown hardware “%s” (see headroom-cli devices)",
+                               hardware), FALSE;
+
+  o->scenario.engine = HR_DEFAULT_ENGINE;
+  if (o->engine != NULL && !hr_engine_from_string (o->engine, &o->scenario.engine))
+    return hr_cli_usage_error ("unknown engine “%s” (auto, generic, llamacpp, ollama, vllm, "
+                               "sglang)", o->engine), FALSE;
+
+  {
+    gint64 context, batch, gpus, ubatch, tokens;
+
+    if (!hr_cli_parse_count ("--context", o->context_arg, HR_CONTEXT_MIN, HR_CONTEXT_MAX,
+                             HR_DEFAULT_CONTEXT, &context) ||
+        !hr_cli_parse_count ("--batch", o->batch_arg, 1, HR_BATCH_MAX, HR_DEFAULT_BATCH,
+                             &batch) ||
+        !hr_cli_parse_count ("--gpus", o->gpus_arg, 1, HR_GPUS_MAX, HR_DEFAULT_GPUS, &gpus) ||
+        !hr_cli_parse_count ("--ubatch", o->ubatch_arg, 1, UBATCH_MAX, UBATCH_DEFAULT,
+                             &ubatch) ||
+        !hr_cli_parse_count ("--max-num-batched-tokens", o->max_num_batched_tokens_arg, 1,
+                             HR_CONTEXT_MAX, 0, &tokens))
+      return FALSE;
+    o->scenario.context = context;
+    o->scenario.batch = batch;
+    o->scenario.gpus = gpus;
+    if (o->ubatch_arg != NULL)
+      o->scenario.options.ubatch = ubatch;
+    if (o->max_num_batched_tokens_arg != NULL)
+      o->scenario.options.max_num_batched_tokens = tokens;
+  }
+
+  if (o->flash_attn != NULL && g_strcmp0 (o->flash_attn, "on") != 0 &&
+      g_strcmp0 (o->flash_attn, "off") != 0)
+    return hr_cli_usage_error ("--flash-attn must be on or off, not “%s”", o->flash_attn),
+           FALSE;
+  if (o->flash_attn != NULL)
+    o->scenario.options.flash_attn = g_str_equal (o->flash_attn, "on") ? HR_FLASH_ATTN_ON
+                                                                       : HR_FLASH_ATTN_OFF;
+  if (o->gpu_memory_utilization_arg != NULL)
+    {
+      char *end = NULL;
+      double f = g_ascii_strtod (o->gpu_memory_utilization_arg, &end);
+
+      if (end == o->gpu_memory_utilization_arg || *end != '\0' || !(f > 0 && f <= 1))
+        return hr_cli_usage_error ("--gpu-memory-utilization must be in (0, 1], not “%s”",
+                                   o->gpu_memory_utilization_arg), FALSE;
+      o->scenario.options.gpu_memory_utilization = f;
+    }
+
+  return parse_placement (o) && parse_serving (o) && parse_speed (o);
+}
+
+/* A calculator holding the options' scenario, for the list models of
+ * matrix and hardware. */
+HrCalculator *
+hr_cli_calculator_for (HrCliOptions *o)
+{
+  HrCalculator *calc = hr_calculator_new (o->catalog);
+
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, o->scenario.model);
+  if (o->scenario.precision != NULL)
+    hr_calculator_set_precision (calc, o->scenario.precision);
+  hr_calculator_set_kv_type (calc, o->scenario.kv_type);
+  hr_calculator_set_hardware (calc, o->scenario.hardware);
+  hr_calculator_set_context (calc, o->scenario.context);
+  hr_calculator_set_batch (calc, o->scenario.batch);
+  hr_calculator_set_engine (calc, o->scenario.engine);
+  hr_calculator_set_gpu_count (calc, o->scenario.gpus);
+  hr_calculator_set_engine_options (calc, &o->scenario.options);
+  hr_calculator_thaw (calc);
+  return calc;
+}
+

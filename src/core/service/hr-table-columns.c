@@ -1,0 +1,182 @@
+/* hr-table-columns.c — the columns of the matrix and the hardware table
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The keys and names are docs/CLI.md's: `matrix --json` rows hold precision,
+ * label, bpw, weights_bytes, total_bytes (one per context) and tier;
+ * `hardware --json` rows hardware, name, memory_bytes, bandwidth_gbps,
+ * required_bytes, share, verdict and decode_tokens_per_s.  The CSV
+ * names carry units (weights_gib, share_percent).
+ */
+
+#define G_LOG_DOMAIN "hr-table-columns"
+
+#include "config.h"
+
+#include "hr-table-columns.h"
+
+/* ------------------------------------------------------------- matrix */
+
+static const char *
+matrix_precision (gpointer row)
+{
+  return hr_precision_get_id (hr_matrix_row_get_precision (row));
+}
+
+static const char *
+matrix_label (gpointer row)
+{
+  return hr_precision_get_label (hr_matrix_row_get_precision (row));
+}
+
+static double
+matrix_bpw (gpointer row)
+{
+  return hr_precision_get_bpw (hr_matrix_row_get_precision (row));
+}
+
+static guint64
+matrix_weights (gpointer row)
+{
+  return hr_matrix_row_get_weights_bytes (row);
+}
+
+static guint64
+matrix_total (gpointer row,
+              guint    context)
+{
+  return hr_matrix_row_get_total_bytes (row, context);
+}
+
+static const char *
+matrix_tier (gpointer row)
+{
+  HrHardware *tier = hr_matrix_row_get_tier (row);
+
+  return tier != NULL ? hr_hardware_get_id (tier) : NULL;
+}
+
+static const char *
+matrix_tier_name (gpointer row)
+{
+  HrHardware *tier = hr_matrix_row_get_tier (row);
+
+  return tier != NULL ? hr_hardware_get_name (tier) : NULL;
+}
+
+static gboolean
+matrix_valid (gpointer row,
+              guint    context)
+{
+  return hr_matrix_row_get_valid (row, context);
+}
+
+static const HrColumn matrix_columns[] = {
+  { "precision", "precision", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_precision },
+  { "label", "label", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_label },
+  { "bpw", "bpw", HR_COLUMN_NUMBER, 2, FALSE, .number = matrix_bpw },
+  { "weights_bytes", "weights_gib", HR_COLUMN_BYTES, 3, FALSE, .bytes = matrix_weights },
+  { "total_bytes", "total_gib_at_", HR_COLUMN_CONTEXT_BYTES, 3, TRUE,
+    .context_bytes = matrix_total },
+  /* the recommended device at the tier context: its id, and its name
+   * for a spreadsheet */
+  { "tier", "tier", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_tier },
+  { NULL, "tier_name", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_tier_name },
+};
+
+const HrTableColumns *
+hr_matrix_columns (void)
+{
+  static const HrTableColumns table = {
+    matrix_columns, G_N_ELEMENTS (matrix_columns), matrix_valid,
+  };
+
+  return &table;
+}
+
+/* ----------------------------------------------------------- hardware */
+
+static const char *
+hardware_id (gpointer row)
+{
+  return hr_hardware_get_id (hr_hardware_row_get_hardware (row));
+}
+
+static const char *
+hardware_name (gpointer row)
+{
+  return hr_hardware_get_name (hr_hardware_row_get_hardware (row));
+}
+
+static const char *
+hardware_vendor (gpointer row)
+{
+  return hr_hardware_get_vendor (hr_hardware_row_get_hardware (row));
+}
+
+static guint64
+hardware_memory (gpointer row)
+{
+  return hr_hardware_get_memory_bytes (hr_hardware_row_get_hardware (row));
+}
+
+static double
+hardware_bandwidth (gpointer row)
+{
+  return hr_hardware_get_bandwidth_gbps (hr_hardware_row_get_hardware (row));
+}
+
+static guint64
+hardware_required (gpointer row)
+{
+  return hr_hardware_row_get_required_bytes (row);
+}
+
+static double
+hardware_share (gpointer row)
+{
+  return hr_hardware_row_get_share (row);
+}
+
+static const char *
+hardware_verdict (gpointer row)
+{
+  return hr_verdict_to_string (hr_hardware_row_get_verdict (row));
+}
+
+static double
+hardware_decode (gpointer row)
+{
+  return hr_hardware_row_get_decode_tokens_per_s (row);
+}
+
+static gboolean
+hardware_valid (gpointer row,
+                guint    context)
+{
+  return hr_hardware_row_get_valid (row);
+}
+
+static const HrColumn hardware_columns[] = {
+  { "hardware", "hardware", HR_COLUMN_TEXT, 0, FALSE, .text = hardware_id },
+  { "name", "name", HR_COLUMN_TEXT, 0, FALSE, .text = hardware_name },
+  { "vendor", NULL, HR_COLUMN_TEXT, 0, FALSE, .text = hardware_vendor },
+  { "memory_bytes", "memory_gib", HR_COLUMN_BYTES, 2, FALSE, .bytes = hardware_memory },
+  { "bandwidth_gbps", "bandwidth_gbps", HR_COLUMN_NUMBER, 1, FALSE,
+    .number = hardware_bandwidth },
+  { "required_bytes", "required_gib", HR_COLUMN_BYTES, 3, TRUE, .bytes = hardware_required },
+  { "share", "share_percent", HR_COLUMN_SHARE, 1, TRUE, .number = hardware_share },
+  { "verdict", "verdict", HR_COLUMN_TEXT, 0, TRUE, .text = hardware_verdict },
+  { "decode_tokens_per_s", "decode_tokens_per_s", HR_COLUMN_NUMBER, 1, TRUE,
+    .number = hardware_decode },
+};
+
+const HrTableColumns *
+hr_hardware_columns (void)
+{
+  static const HrTableColumns table = {
+    hardware_columns, G_N_ELEMENTS (hardware_columns), hardware_valid,
+  };
+
+  return &table;
+}
