@@ -52,7 +52,6 @@ hr_command_build_llamacpp (HrCommand         *command,
   const HrPlacementOptions *p = &scenario->placement;
   const char *cache = cache_type (scenario);
   g_autofree char *path = NULL;
-  gboolean placeholder = FALSE;
   HrCommandLine *run;
 
   if (cache == NULL)
@@ -63,15 +62,12 @@ hr_command_build_llamacpp (HrCommand         *command,
       return FALSE;
     }
 
-  path = hr_command_gguf_path (scenario, &placeholder);
-  if (placeholder)
-    /* TRANSLATORS: what to put in place of a placeholder in a command */
-    hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded, in "
-                                             "this quantization"));
-
   /* TRANSLATORS: a note above a llama-server command; %s is a build, "b7553" */
   hr_command_note (command, _("llama.cpp %s or later (llama-server)"),
                    HR_COMMAND_LLAMACPP_MIN_BUILD);
+  path = hr_command_gguf_file (command, scenario, error);
+  if (path == NULL)
+    return FALSE;
   if (e->placement == HR_PLACEMENT_PARTIAL || e->placement == HR_PLACEMENT_CPU)
     {
       g_autofree char *ram = hr_format_size (e->host_bytes, HR_UNITS_BINARY);

@@ -66,7 +66,6 @@ hr_command_build_ollama (HrCommand         *command,
   g_autofree char *num_gpu = NULL;
   g_autoptr(GPtrArray) modelfile = g_ptr_array_new ();
   HrCommandLine *run;
-  gboolean placeholder = FALSE;
 
   if (cache == NULL)
     {
@@ -76,12 +75,16 @@ hr_command_build_ollama (HrCommand         *command,
       return FALSE;
     }
 
+  /* TRANSLATORS: a note above the Ollama commands; %s is a version, "0.30" */
+  hr_command_note (command, _("Ollama %s or later"), HR_COMMAND_OLLAMA_MIN_VERSION);
   if (tag != NULL && hr_model_spec_get_file_path (scenario->model) == NULL)
     from = g_strconcat ("FROM ", tag, NULL);
   else
     {
-      g_autofree char *path = hr_command_gguf_path (scenario, &placeholder);
+      g_autofree char *path = hr_command_gguf_file (command, scenario, error);
 
+      if (path == NULL)
+        return FALSE;
       /* A Modelfile line ends at the line break: a path with one cannot
        * be written. */
       if (strpbrk (path, "\r\n") != NULL)
@@ -91,18 +94,12 @@ hr_command_build_ollama (HrCommand         *command,
           return FALSE;
         }
       from = g_strconcat ("FROM ", path, NULL);
-      if (placeholder)
-        hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded, "
-                                                 "in this quantization"));
+      if (command->placeholder)
+        /* TRANSLATORS: %s is a precision, "Q5_K_M" */
+        hr_command_note (command, _("No Ollama library tag holds this model in %s: download "
+                                    "the GGUF file and put its path after FROM"),
+                         hr_precision_get_label (scenario->precision));
     }
-
-  /* TRANSLATORS: a note above the Ollama commands; %s is a version, "0.30" */
-  hr_command_note (command, _("Ollama %s or later"), HR_COMMAND_OLLAMA_MIN_VERSION);
-  if (placeholder)
-    /* TRANSLATORS: %s is a precision, "Q5_K_M" */
-    hr_command_note (command, _("No Ollama library tag holds this model in %s: download "
-                                "the GGUF file and put its path after FROM"),
-                     hr_precision_get_label (scenario->precision));
 
   num_ctx = g_strdup_printf ("PARAMETER num_ctx %" G_GUINT64_FORMAT, scenario->context);
   g_ptr_array_add (modelfile, from);
