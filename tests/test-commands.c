@@ -1273,6 +1273,56 @@ test_gguf_type (void)
   hr_test_remove_temp_dir (dir);
 }
 
+/* What Ollama cannot be told, and a context past the trained one, is
+ * said in the command, never dropped silently. */
+static void
+test_unsaid (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-30B-A3B-Instruct-2507"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4090-24gb"),
+    .context = 8192, .batch = 1, .gpus = 2,
+  };
+  guint64 trained = hr_model_spec_get_arch (s.model)->max_context;
+  g_autoptr(GError) error = NULL;
+
+  s.placement.n_cpu_moe = 4;
+  s.placement.n_tensor_split = 2;
+  s.placement.tensor_split[0] = 3;
+  s.placement.tensor_split[1] = 1;
+  {
+    g_autoptr(HrCommand) command = hr_command_build (HR_COMMAND_OLLAMA, &s, &error);
+    g_autofree char *text = NULL;
+
+    g_assert_no_error (error);
+    check_command (command);
+    text = hr_command_to_shell (command);
+    g_assert_nonnull (strstr (text, "Ollama has no --n-cpu-moe"));
+    g_assert_nonnull (strstr (text, "Ollama has no --tensor-split"));
+    g_assert_null (strstr (text, "trained for"));
+  }
+
+  s.placement.n_cpu_moe = 0;
+  s.placement.n_tensor_split = 0;
+  s.gpus = 1;
+  s.hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb");
+  s.context = trained * 2;
+  for (guint k = 0; k < 2; k++)
+    {
+      HrCommandKind kind = k == 0 ? HR_COMMAND_OLLAMA : HR_COMMAND_LLAMACPP;
+      g_autoptr(HrCommand) command = hr_command_build (kind, &s, &error);
+      g_autofree char *text = NULL;
+
+      g_assert_no_error (error);
+      check_command (command);
+      text = hr_command_to_shell (command);
+      g_assert_nonnull (strstr (text, "trained for"));
+      g_assert_nonnull (strstr (text, k == 0 ? "Ollama lowers num_ctx" : "caps each slot"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1299,6 +1349,7 @@ main (int   argc,
   g_test_add_func ("/commands/ollama-tags", test_ollama_tags);
   g_test_add_func ("/commands/checkpoint-path", test_checkpoint_path);
   g_test_add_func ("/commands/gguf-type", test_gguf_type);
+  g_test_add_func ("/commands/unsaid", test_unsaid);
 
   status = g_test_run ();
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)

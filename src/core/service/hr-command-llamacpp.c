@@ -51,6 +51,7 @@ hr_command_build_llamacpp (HrCommand         *command,
 {
   const HrPlacementOptions *p = &scenario->placement;
   const char *cache = cache_type (scenario);
+  guint64 trained = hr_model_spec_get_arch (scenario->model)->max_context;
   g_autofree char *path = NULL;
   HrCommandLine *run;
 
@@ -75,6 +76,16 @@ hr_command_build_llamacpp (HrCommand         *command,
       /* TRANSLATORS: "28 of 65 layers on the GPU; 11.2 GiB stay in system memory" */
       hr_command_note (command, _("%u of %u layers on the GPU; %s stay in system memory"),
                        e->gpu_layers, e->layer_count, ram);
+    }
+
+  if (scenario->context > trained)
+    {
+      g_autofree char *text = hr_format_tokens (trained);
+
+      /* TRANSLATORS: %s is the model's trained context, "32,768" */
+      hr_command_note (command, _("The context is longer than the %s tokens the model was "
+                                  "trained for: llama-server caps each slot at %s"),
+                       text, text);
     }
 
   run = hr_command_run_line (command, "llama-server");

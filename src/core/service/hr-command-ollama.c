@@ -19,6 +19,7 @@
 
 #include "hr-commands-private.h"
 #include "hr-distributions.h"
+#include "hr-format.h"
 
 #define OLLAMA_NAME_MAX 80
 
@@ -59,6 +60,7 @@ hr_command_build_ollama (HrCommand         *command,
   const char *tag = hr_distributions_ollama_tag (hr_model_spec_get_id (scenario->model),
                                                  precision);
   const char *cache = cache_type (scenario);
+  guint64 trained = hr_model_spec_get_arch (scenario->model)->max_context;
   g_autofree char *name = model_name (scenario);
   g_autofree char *from = NULL;
   g_autofree char *num_ctx = NULL;
@@ -99,6 +101,26 @@ hr_command_build_ollama (HrCommand         *command,
         hr_command_note (command, _("No Ollama library tag holds this model in %s: download "
                                     "the GGUF file and put its path after FROM"),
                          hr_precision_get_label (scenario->precision));
+    }
+
+  /* What the estimate assumes that Ollama cannot be told: one statement
+   * each, never a silent drop. */
+  if (scenario->placement.n_cpu_moe > 0)
+    /* TRANSLATORS: %u is a number of layers */
+    hr_command_note (command, _("Ollama has no --n-cpu-moe: it cannot keep the experts of "
+                                "the first %u layers in system memory, and places whole "
+                                "layers instead; use llama-server for this estimate"),
+                     scenario->placement.n_cpu_moe);
+  if (scenario->placement.n_tensor_split > 0 && scenario->gpus > 1)
+    hr_command_note (command, _("Ollama has no --tensor-split: it divides the layers "
+                                "between the GPUs itself, not in the proportions given"));
+  if (scenario->context > trained)
+    {
+      g_autofree char *text = hr_format_tokens (trained);
+
+      /* TRANSLATORS: %s is the model's trained context, "32,768" */
+      hr_command_note (command, _("The context is longer than the %s tokens the model was "
+                                  "trained for: Ollama lowers num_ctx to %s"), text, text);
     }
 
   num_ctx = g_strdup_printf ("PARAMETER num_ctx %" G_GUINT64_FORMAT, scenario->context);
