@@ -683,6 +683,32 @@ test_prompt_tokens (void)
   g_assert_cmpuint (hr_calculator_get_prompt_tokens (calc), ==, 0);
 }
 
+/* Issue 30, item 19: gpt-oss-120b MXFP4 on a 12 GiB card with 37 layers
+ * and the experts of 31 in RAM fits; its largest context is then the one
+ * that placement holds, not 0 (which ignored --n-cpu-moe). */
+static void
+test_max_context_n_cpu_moe (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "openai/gpt-oss-120b"),
+    .precision = hr_catalog_find_precision (catalog, "mxfp4"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4070-12gb"),
+    .engine = HR_ENGINE_LLAMACPP,
+    .context = 32768, .batch = 1, .gpus = 1,
+    .ram = { 64ull << 30, 0 },
+  };
+  HrEstimate e;
+
+  s.placement.gpu_layers_fixed = TRUE;
+  s.placement.gpu_layers = 37;
+  s.placement.n_cpu_moe = 31;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_NO_FIT);
+  g_assert_cmpuint (e.max_context, >=, s.context);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -690,6 +716,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/calculator/defaults", test_defaults);
+  g_test_add_func ("/calculator/max-context-n-cpu-moe", test_max_context_n_cpu_moe);
   g_test_add_func ("/calculator/one-recompute-per-change", test_one_recompute_per_change);
   g_test_add_func ("/calculator/layout", test_layout);
   g_test_add_func ("/calculator/invalid-input", test_invalid_input);
