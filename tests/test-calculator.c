@@ -709,6 +709,45 @@ test_max_context_n_cpu_moe (void)
   g_assert_cmpuint (e.max_context, >=, s.context);
 }
 
+/* Issue 30, item 4: an Apple chip is one unified-memory device: the
+ * estimate refuses two, the calculator keeps one, the advice never
+ * offers more. */
+static void
+test_unified_one_device (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  HrHardware *mac = hr_catalog_find_hardware (catalog, "apple-m2-max-96gb");
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-70B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "fp16"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = mac,
+    .engine = HR_ENGINE_LLAMACPP,
+    .context = 8192, .batch = 1, .gpus = 2,
+  };
+  g_autoptr(GError) error = NULL;
+  HrEstimate e;
+  HrAdvice advice;
+
+  g_assert_nonnull (mac);
+  g_assert_false (hr_scenario_estimate (&s, &e, &error));
+  g_assert_nonnull (strstr (error->message, "unified-memory"));
+
+  /* 140 GB of FP16 weights do not fit 96 GB: never "2 such devices" */
+  s.gpus = 1;
+  hr_advice_compute (catalog, &s, &advice);
+  g_assert_cmpuint (advice.gpus, ==, 0);
+
+  hr_calculator_set_gpu_count (calc, 2);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 2);
+  hr_calculator_set_hardware (calc, mac);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 1);
+  hr_calculator_set_gpu_count (calc, 3);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 1);
+  g_assert_true (hr_calculator_get_estimate (calc) != NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -716,6 +755,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/calculator/defaults", test_defaults);
+  g_test_add_func ("/calculator/unified-one-device", test_unified_one_device);
   g_test_add_func ("/calculator/max-context-n-cpu-moe", test_max_context_n_cpu_moe);
   g_test_add_func ("/calculator/one-recompute-per-change", test_one_recompute_per_change);
   g_test_add_func ("/calculator/layout", test_layout);

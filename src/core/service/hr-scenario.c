@@ -338,6 +338,18 @@ hr_scenario_estimate (const HrScenario  *scenario,
       memset (result, 0, sizeof *result);
       return FALSE;
     }
+  /* A unified-memory device (an Apple chip) is the whole computer: its
+   * memory is the system's, and a second one is another computer. */
+  if (hr_hardware_is_unified (scenario->hardware) &&
+      (scenario->gpus > 1 || scenario->layout.nodes > 1))
+    {
+      memset (result, 0, sizeof *result);
+      g_set_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_INVALID,
+                   "%s is one unified-memory device: the count is 1, not %u",
+                   hr_hardware_get_name (scenario->hardware),
+                   MAX (scenario->gpus, scenario->layout.nodes));
+      return FALSE;
+    }
 
   return hr_estimate (&input, result, error);
 }
