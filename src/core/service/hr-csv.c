@@ -257,7 +257,11 @@ hr_csv_write_hardware_rows (HrHardwareTable *table,
           hr_csv_append_number (out, hr_hardware_row_get_required_bytes (row) / GIB, 3);
           hr_csv_append_number (out, hr_hardware_row_get_share (row) * 100.0, 1);
           hr_csv_append_field (out, hr_verdict_to_string (hr_hardware_row_get_verdict (row)));
-          hr_csv_append_number (out, hr_hardware_row_get_decode_tokens_per_s (row), 1);
+          /* what does not fit has no speed, as on screen: an empty cell */
+          if (hr_hardware_row_get_verdict (row) != HR_VERDICT_NO_FIT)
+            hr_csv_append_number (out, hr_hardware_row_get_decode_tokens_per_s (row), 1);
+          else
+            hr_csv_append_field (out, "");
         }
       else
         {
@@ -321,7 +325,12 @@ hr_csv_write_comparison (HrComparison *comparison,
         hr_csv_append_number (out, hr_comparison_row_get_decode_tokens_per_s (row), 1);
       else
         hr_csv_append_field (out, "");
-      if (verdict != HR_VERDICT_NO_FIT && hr_comparison_row_get_max_context (row) > 0)
+      /* A context memory never limits (every layer within its window)
+       * is the word "unlimited" in this number column: an empty cell
+       * already means no context fits. */
+      if (verdict != HR_VERDICT_NO_FIT && hr_comparison_row_get_max_context_unbounded (row))
+        hr_csv_append_field (out, "unlimited");
+      else if (verdict != HR_VERDICT_NO_FIT && hr_comparison_row_get_max_context (row) > 0)
         hr_csv_append_number (out, (double) hr_comparison_row_get_max_context (row), 0);
       else
         hr_csv_append_field (out, "");
