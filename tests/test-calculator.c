@@ -535,8 +535,15 @@ assert_matches_cli (HrCalculator *calc,
   g_assert_cmpuint (e->host_bytes, ==, json_object_get_int_member (o, "host_bytes"));
   g_assert_cmpuint (e->per_device_bytes, ==, json_object_get_int_member (o, "per_device_bytes"));
   g_assert_cmpint (e->ram_fits, ==, json_object_get_boolean_member (o, "ram_fits"));
-  assert_close (e->decode_tokens_per_s,
-                json_object_get_double_member (o, "decode_tokens_per_s"), 1e-6);
+  /* What does not fit has no speed in the CLI: null there, no prompt keys. */
+  if (e->verdict == HR_VERDICT_NO_FIT)
+    {
+      g_assert_true (json_object_get_null_member (o, "decode_tokens_per_s"));
+      g_assert_false (json_object_has_member (o, "prefill_tokens_per_s"));
+    }
+  else
+    assert_close (e->decode_tokens_per_s,
+                  json_object_get_double_member (o, "decode_tokens_per_s"), 1e-6);
   if (json_object_has_member (o, "prefill_tokens_per_s"))
     {
       assert_close (e->prefill_tokens_per_s,
@@ -683,6 +690,71 @@ test_prompt_tokens (void)
   g_assert_cmpuint (hr_calculator_get_prompt_tokens (calc), ==, 0);
 }
 
+/* Issue 30, item 19: gpt-oss-120b MXFP4 on a 12 GiB card with 37 layers
+ * and the experts of 31 in RAM fits; its largest context is then the one
+ * that placement holds, not 0 (which ignored --n-cpu-moe). */
+static void
+test_max_context_n_cpu_moe (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "openai/gpt-oss-120b"),
+    .precision = hr_catalog_find_precision (catalog, "mxfp4"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4070-12gb"),
+    .engine = HR_ENGINE_LLAMACPP,
+    .context = 32768, .batch = 1, .gpus = 1,
+    .ram = { 64ull << 30, 0 },
+  };
+  HrEstimate e;
+
+  s.placement.gpu_layers_fixed = TRUE;
+  s.placement.gpu_layers = 37;
+  s.placement.n_cpu_moe = 31;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_NO_FIT);
+  g_assert_cmpuint (e.max_context, >=, s.context);
+}
+
+/* Issue 30, item 4: an Apple chip is one unified-memory device: the
+ * estimate refuses two, the calculator keeps one, the advice never
+ * offers more. */
+static void
+test_unified_one_device (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  HrHardware *mac = hr_catalog_find_hardware (catalog, "apple-m2-max-96gb");
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-70B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "fp16"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = mac,
+    .engine = HR_ENGINE_LLAMACPP,
+    .context = 8192, .batch = 1, .gpus = 2,
+  };
+  g_autoptr(GError) error = NULL;
+  HrEstimate e;
+  HrAdvice advice;
+
+  g_assert_nonnull (mac);
+  g_assert_false (hr_scenario_estimate (&s, &e, &error));
+  g_assert_nonnull (strstr (error->message, "unified-memory"));
+
+  /* 140 GB of FP16 weights do not fit 96 GB: never "2 such devices" */
+  s.gpus = 1;
+  hr_advice_compute (catalog, &s, &advice);
+  g_assert_cmpuint (advice.gpus, ==, 0);
+
+  hr_calculator_set_gpu_count (calc, 2);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 2);
+  hr_calculator_set_hardware (calc, mac);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 1);
+  hr_calculator_set_gpu_count (calc, 3);
+  g_assert_cmpuint (hr_calculator_get_gpu_count (calc), ==, 1);
+  g_assert_true (hr_calculator_get_estimate (calc) != NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -690,6 +762,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/calculator/defaults", test_defaults);
+  g_test_add_func ("/calculator/unified-one-device", test_unified_one_device);
+  g_test_add_func ("/calculator/max-context-n-cpu-moe", test_max_context_n_cpu_moe);
   g_test_add_func ("/calculator/one-recompute-per-change", test_one_recompute_per_change);
   g_test_add_func ("/calculator/layout", test_layout);
   g_test_add_func ("/calculator/invalid-input", test_invalid_input);

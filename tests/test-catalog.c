@@ -182,10 +182,12 @@ test_distributions (void)
               if (p == NULL)
                 g_error ("%s: %s names precision “%s”", id, members[m], (char *) l->data);
               kind = hr_precision_get_kind (p);
+              /* Ollama tags are GGUF files, checkpoints safetensors ones
+               * (MXFP4 is both) */
               if (m == 0)
                 g_assert_cmpstr (kind, !=, "safetensors");
               else
-                g_assert_cmpstr (kind, ==, "safetensors");
+                g_assert_true (g_str_equal (kind, "safetensors") || g_str_equal (kind, "both"));
             }
         }
     }
@@ -200,6 +202,12 @@ test_distributions (void)
                    "nvidia/DeepSeek-V3.1-NVFP4");
   g_assert_cmpstr (hr_distributions_ollama_tag ("openai/gpt-oss-20b", "mxfp4"), ==,
                    "gpt-oss:20b");
+  /* gpt-oss's own repository is its MXFP4 checkpoint; Llama's holds 16-bit
+   * weights */
+  g_assert_cmpstr (hr_distributions_checkpoint ("openai/gpt-oss-20b", "mxfp4"), ==,
+                   "openai/gpt-oss-20b");
+  g_assert_cmpstr (hr_distributions_own_precision ("openai/gpt-oss-120b"), ==, "mxfp4");
+  g_assert_null (hr_distributions_own_precision ("meta-llama/Llama-3.1-8B-Instruct"));
   g_assert_cmpstr (hr_distributions_ollama_tag ("Qwen/Qwen3-0.6B", "q8_0"), ==,
                    "qwen3:0.6b-q8_0");
 }

@@ -220,6 +220,8 @@ fi
 # Serving plan (hr-serving-plan.h): with --users and --target-tokens-per-s
 L70="--model meta-llama/Llama-3.1-70B-Instruct --precision bf16 --engine vllm --hardware h100-sxm-80gb --context 8192"
 check_ok '"tp" : 2' "plan: 70B BF16 needs TP 2 on H100s" -- estimate $L70 --users 1 --target-tokens-per-s 1 --json
+check_ok '"decode_tokens_per_s" : null' "a set-up that does not fit has no decode speed (issue 30 item 16)" -- estimate --model meta-llama/Llama-3.1-405B-Instruct --precision bf16 --engine vllm --hardware rtx-3060-12gb --context 8192 --json
+check_ok '"decode_tokens_per_s" : null' "hardware --json: no speed where it does not fit" -- hardware --model meta-llama/Llama-3.1-405B-Instruct --precision bf16 --json
 check_ok '"plan_reason" : "no-fit"' "plan: 405B BF16 fits no 64 RTX 3060s" -- estimate --model meta-llama/Llama-3.1-405B-Instruct --precision bf16 --engine vllm --hardware rtx-3060-12gb --context 8192 --users 1 --target-tokens-per-s 1 --json
 check_ok '"plan_reason" : "too-slow"' "plan: an unreachable target" -- estimate $L70 --users 4 --target-tokens-per-s 5000 --json
 check_ok 'plan        2 GPUs: TP 2' "plan in the text output" -- estimate $L70 --users 1 --target-tokens-per-s 1

@@ -24,6 +24,7 @@
 static HrCatalog *catalog;
 static JsonObject *tables[HR_N_COMMAND_KINDS];   /* by HrCommandKind */
 static JsonObject *ray_table;   /* `ray start`, in vLLM's cluster commands */
+static JsonObject *quantize_table;   /* llama-quantize, before llama.cpp and Ollama */
 
 static JsonObject *
 load_table (const char *name)
@@ -51,6 +52,25 @@ parsed_clear (Parsed *p)
 {
   g_ptr_array_unref (p->statements);
   g_ptr_array_unref (p->files);
+}
+
+/* Whether @text then @more end inside single quotes (the only quoting
+ * the commands use, with \' outside them). */
+static gboolean
+in_quotes (const char *text,
+           const char *more)
+{
+  gboolean quoted = FALSE;
+
+  for (guint k = 0; k < 2; k++)
+    for (const char *c = k == 0 ? text : more; *c != '\0'; c++)
+      {
+        if (!quoted && *c == '\\' && c[1] != '\0')
+          c++;
+        else if (*c == '\'')
+          quoted = !quoted;
+      }
+  return quoted;
 }
 
 /* Joins continued lines, drops comments, reads here-documents, and
@@ -84,12 +104,18 @@ parse_shell (const char *text,
           g_ptr_array_add (p->files, g_ptr_array_free (g_steal_pointer (&body), FALSE));
           continue;
         }
-      if (len > 0 && line[len - 1] == '\\')
+      if (len > 0 && line[len - 1] == '\\' && !in_quotes (statement->str, line))
         {
           g_string_append_len (statement, line, len - 1);
           continue;
         }
       g_string_append (statement, line);
+      /* a line break inside single quotes is part of the word */
+      if (in_quotes (statement->str, ""))
+        {
+          g_string_append_c (statement, '\n');
+          continue;
+        }
       {
         char **argv = NULL;
         g_autoptr(GError) error = NULL;
@@ -128,7 +154,8 @@ assert_matches (const char *pattern,
                 const char *value,
                 const char *what)
 {
-  if (!g_regex_match_simple (pattern, value, 0, 0))
+  /* "." takes a line break too: a path may hold one */
+  if (!g_regex_match_simple (pattern, value, G_REGEX_DOTALL, 0))
     g_error ("%s: “%s” does not match %s", what, value, pattern);
 }
 
@@ -199,6 +226,23 @@ check_statement (HrCommandKind kind,
 {
   JsonObject *table = tables[kind];
   guint i = skip_env (table, argv);
+
+  /* a GGUF file of another type, quantized first: its flags, then the
+   * input, the output and a type llama-quantize knows */
+  if (g_str_equal (argv[0], "llama-quantize"))
+    {
+      guint n = 0;
+
+      g_assert_true (kind == HR_COMMAND_LLAMACPP || kind == HR_COMMAND_OLLAMA);
+      for (i = 1; argv[i] != NULL && g_str_has_prefix (argv[i], "--"); i++)
+        g_assert_true (in_string_array (quantize_table, "flags", argv[i]));
+      for (; argv[i + n] != NULL; n++)
+        ;
+      g_assert_cmpint (n, ==, json_object_get_int_member (quantize_table, "positionals"));
+      g_assert_true (g_str_has_suffix (argv[i + 1], ".gguf"));
+      g_assert_true (in_string_array (quantize_table, "types", argv[i + 2]));
+      return;
+    }
 
   switch (kind)
     {
@@ -974,6 +1018,311 @@ test_fix (void)
   g_clear_error (&error);
 }
 
+/* ------------------------------------------------ issue 30, commands */
+
+static HrCommand *
+build_for (HrCommandKind  kind,
+           HrModelSpec   *model,
+           const char    *precision,
+           const char    *hardware,
+           guint64        context,
+           GError       **error)
+{
+  HrScenario s = {
+    .model = model,
+    .precision = hr_catalog_find_precision (catalog, precision),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, hardware),
+    .context = context, .batch = 1, .gpus = 1,
+  };
+
+  return hr_command_build (kind, &s, error);
+}
+
+/* gpt-oss's own checkpoints are MXFP4 safetensors: vLLM and SGLang serve
+ * them; a BF16 request names no checkpoint the catalog lacks. */
+static void
+test_mxfp4 (void)
+{
+  HrModelSpec *model = hr_catalog_find_model (catalog, "openai/gpt-oss-20b");
+  g_autoptr(GError) error = NULL;
+
+  for (HrCommandKind kind = 0; kind < HR_N_COMMAND_KINDS; kind++)
+    {
+      g_autoptr(HrCommand) command = build_for (kind, model, "mxfp4", "h100-sxm-80gb", 8192,
+                                                &error);
+      g_autofree char *text = NULL;
+
+      g_assert_no_error (error);
+      check_command (command);
+      /* llama.cpp: the catalog knows no GGUF repository of it */
+      g_assert_true (command->placeholder == (kind == HR_COMMAND_LLAMACPP));
+      text = hr_command_to_shell (command);
+      if (kind == HR_COMMAND_VLLM)
+        g_assert_nonnull (strstr (text, "vllm serve openai/gpt-oss-20b \\\n"));
+      if (kind == HR_COMMAND_SGLANG)
+        g_assert_nonnull (strstr (text, "--model-path openai/gpt-oss-20b \\\n"));
+    }
+
+  /* BF16 (and FP8 made on loading) would load the MXFP4 repository */
+  for (guint k = 0; k < 2; k++)
+    {
+      HrCommandKind kind = k == 0 ? HR_COMMAND_VLLM : HR_COMMAND_SGLANG;
+      g_autoptr(HrCommand) command = build_for (kind, model, "bf16", "h100-sxm-80gb", 8192,
+                                                &error);
+      g_autoptr(HrCommand) fp8 = build_for (kind, model, "fp8", "h100-sxm-80gb", 8192, &error);
+      g_autofree char *text = NULL;
+      g_autofree char *fp8_text = NULL;
+
+      g_assert_no_error (error);
+      check_command (command);
+      check_command (fp8);
+      text = hr_command_to_shell (command);
+      fp8_text = hr_command_to_shell (fp8);
+      g_assert_true (command->placeholder);
+      g_assert_nonnull (strstr (text, "<bf16-checkpoint-of-openai/gpt-oss-20b>"));
+      g_assert_nonnull (strstr (text, "holds MXFP4 weights"));
+      g_assert_null (strstr (text, " openai/gpt-oss-20b \\\n"));
+      g_assert_true (fp8->placeholder);
+      g_assert_null (strstr (fp8_text, "--quantization fp8"));
+    }
+}
+
+/* Ollama library tags: a variant in the tag (thinking, instruct, a 2507
+ * update) is another checkpoint unless the catalog id names it. */
+static void
+test_ollama_tags (void)
+{
+  static const char * const variants[] = { "thinking", "instruct", "chat", "2507" };
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "resources", "catalog",
+                                                 "distributions.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *models;
+  guint checked = 0;
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "models");
+  for (guint i = 0; i < json_array_get_length (models); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (models, i);
+      g_autofree char *id = g_ascii_strdown (json_object_get_string_member (entry, "id"), -1);
+      gboolean tuned = strstr (id, "instruct") != NULL || g_str_has_suffix (id, "-it") ||
+                       strstr (id, "-it-") != NULL || strstr (id, "chat") != NULL;
+      JsonObject *tags;
+      g_autoptr(GList) keys = NULL;
+
+      if (!json_object_has_member (entry, "ollama"))
+        continue;
+      tags = json_object_get_object_member (entry, "ollama");
+      keys = json_object_get_members (tags);
+      for (GList *l = keys; l != NULL; l = l->next)
+        {
+          const char *tag = json_object_get_string_member (tags, l->data);
+          g_autofree char *lower = g_ascii_strdown (strchr (tag, ':') ? strchr (tag, ':') + 1
+                                                                      : tag, -1);
+          g_auto(GStrv) words = g_strsplit_set (lower, "-_", -1);
+
+          for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
+            {
+              gboolean named = strstr (id, variants[v]) != NULL ||
+                               ((g_str_equal (variants[v], "instruct") ||
+                                 g_str_equal (variants[v], "chat")) && tuned);
+
+              if (g_strv_contains ((const char * const *) words, variants[v]) && !named)
+                g_error ("%s: Ollama tag %s is the %s variant, another checkpoint", id, tag,
+                         variants[v]);
+            }
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, >, 100);
+
+  /* the base Qwen3-30B-A3B never pulls the 2507 Thinking update */
+  {
+    g_autoptr(HrCommand) command = build_for (HR_COMMAND_OLLAMA,
+                                              hr_catalog_find_model (catalog,
+                                                                     "Qwen/Qwen3-30B-A3B"),
+                                              "q4_k_m", "h100-sxm-80gb", 8192, &error);
+    g_autofree char *text = hr_command_to_shell (command);
+
+    g_assert_no_error (error);
+    g_assert_null (strstr (text, "thinking"));
+  }
+}
+
+static char *
+write_config (const char *dir)
+{
+  static const char config[] =
+    "{\"architectures\":[\"Qwen2ForCausalLM\"],\"model_type\":\"qwen2\",\"hidden_size\":896,"
+    "\"intermediate_size\":4864,\"num_attention_heads\":14,\"num_hidden_layers\":24,"
+    "\"num_key_value_heads\":2,\"max_position_embeddings\":32768,\"vocab_size\":151936,"
+    "\"torch_dtype\":\"bfloat16\",\"tie_word_embeddings\":true}";
+  char *path = g_build_filename (dir, "config.json", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, config, -1, &error));
+  return path;
+}
+
+/* A checkpoint directory named with a line break and a colon: the shell
+ * gets the real path, and SGLang a served name without a colon. */
+static void
+test_checkpoint_path (void)
+{
+  g_autofree char *dir = hr_test_make_temp_dir ("test-commands");
+  g_autofree char *sub = g_build_filename (dir, "ckpt\nv1:2 it's", NULL);
+  g_autofree char *config = write_config (sub);
+  g_autofree char *real = g_canonicalize_filename (sub, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModelSpec) model = hr_model_import_file (config, &error);
+
+  g_assert_no_error (error);
+  for (guint k = 0; k < 2; k++)
+    {
+      HrCommandKind kind = k == 0 ? HR_COMMAND_VLLM : HR_COMMAND_SGLANG;
+      g_autoptr(HrCommand) command = build_for (kind, model, "bf16", "rtx-4090-24gb", 8192,
+                                                &error);
+      g_autofree char *text = NULL;
+      g_autoptr(GPtrArray) calls = NULL;
+      char **argv;
+
+      g_assert_no_error (error);
+      check_command (command);
+      text = hr_command_to_shell (command);
+      g_assert_null (strstr (text, "\\n"));
+      calls = run_with_stubs (dir, text);
+      /* the stubs' log ends a call at a line break, so the path's own
+       * one splits the record in two: the log itself has the word */
+      {
+        g_autofree char *log = g_build_filename (dir, "calls", NULL);
+        g_autofree char *contents = NULL;
+        g_autofree char *word = g_strconcat ("\036", real, "\036", NULL);
+
+        g_assert_true (g_file_get_contents (log, &contents, NULL, &error));
+        g_assert_cmpuint (calls->len, ==, 2);
+        g_assert_nonnull (strstr (contents, word));
+      }
+      argv = g_ptr_array_index (calls, 1);
+      if (kind == HR_COMMAND_SGLANG)
+        {
+          const char *name = option_value (argv, "--served-model-name");
+
+          g_assert_nonnull (name);
+          g_assert_null (strchr (name, ':'));
+          g_assert_null (strchr (name, '\n'));
+        }
+    }
+  hr_test_remove_temp_dir (dir);
+}
+
+/* A GGUF of another type than the precision: quantized from the user's
+ * file when it holds more bits, refused with the reason when fewer. */
+static void
+test_gguf_type (void)
+{
+  g_autofree char *dir = hr_test_make_temp_dir ("test-commands");
+  g_autofree char *path = g_build_filename (dir, "tiny model.gguf", NULL);
+  g_autofree char *real = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrModelSpec) model = NULL;
+
+  g_assert_true (hr_gguf_writer_write_tiny_llama (path, "Tiny", &error));
+  model = hr_model_import_file (path, &error);
+  g_assert_no_error (error);
+  real = g_canonicalize_filename (path, NULL);
+
+  for (guint k = 0; k < 2; k++)
+    {
+      HrCommandKind kind = k == 0 ? HR_COMMAND_LLAMACPP : HR_COMMAND_OLLAMA;
+      g_autoptr(HrCommand) same = build_for (kind, model, "q8_0", "rtx-3060-12gb", 2048, &error);
+      g_autoptr(HrCommand) lower = build_for (kind, model, "q4_k_m", "rtx-3060-12gb", 2048,
+                                              &error);
+      g_autoptr(HrCommand) higher = NULL;
+      g_autofree char *text = NULL;
+      const HrCommandLine *first_run = NULL;
+
+      g_assert_no_error (error);
+      check_command (same);
+      check_command (lower);
+      g_assert_false (same->placeholder);
+      g_assert_false (lower->placeholder);
+      text = hr_command_to_shell (lower);
+      g_assert_nonnull (strstr (text, "llama-quantize --allow-requantize"));
+      g_assert_nonnull (strstr (text, "Tiny-Q4_K_M.gguf"));
+      for (guint i = 0; i < lower->lines->len && first_run == NULL; i++)
+        {
+          const HrCommandLine *line = g_ptr_array_index (lower->lines, i);
+
+          if (line->kind == HR_COMMAND_LINE_RUN)
+            first_run = line;
+        }
+      g_assert_cmpstr (first_run->argv[0], ==, "llama-quantize");
+      g_assert_true (g_strv_contains ((const char * const *) first_run->argv, real));
+      g_assert_true (g_strv_contains ((const char * const *) first_run->argv, "Q4_K_M"));
+
+      higher = build_for (kind, model, "fp16", "rtx-3060-12gb", 2048, &error);
+      g_assert_null (higher);
+      g_assert_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN);
+      g_assert_nonnull (strstr (error->message, "the file is Q8_0"));
+      g_clear_error (&error);
+    }
+  hr_test_remove_temp_dir (dir);
+}
+
+/* What Ollama cannot be told, and a context past the trained one, is
+ * said in the command, never dropped silently. */
+static void
+test_unsaid (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-30B-A3B-Instruct-2507"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4090-24gb"),
+    .context = 8192, .batch = 1, .gpus = 2,
+  };
+  guint64 trained = hr_model_spec_get_arch (s.model)->max_context;
+  g_autoptr(GError) error = NULL;
+
+  s.placement.n_cpu_moe = 4;
+  s.placement.n_tensor_split = 2;
+  s.placement.tensor_split[0] = 3;
+  s.placement.tensor_split[1] = 1;
+  {
+    g_autoptr(HrCommand) command = hr_command_build (HR_COMMAND_OLLAMA, &s, &error);
+    g_autofree char *text = NULL;
+
+    g_assert_no_error (error);
+    check_command (command);
+    text = hr_command_to_shell (command);
+    g_assert_nonnull (strstr (text, "Ollama has no --n-cpu-moe"));
+    g_assert_nonnull (strstr (text, "Ollama has no --tensor-split"));
+    g_assert_null (strstr (text, "trained for"));
+  }
+
+  s.placement.n_cpu_moe = 0;
+  s.placement.n_tensor_split = 0;
+  s.gpus = 1;
+  s.hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb");
+  s.context = trained * 2;
+  for (guint k = 0; k < 2; k++)
+    {
+      HrCommandKind kind = k == 0 ? HR_COMMAND_OLLAMA : HR_COMMAND_LLAMACPP;
+      g_autoptr(HrCommand) command = hr_command_build (kind, &s, &error);
+      g_autofree char *text = NULL;
+
+      g_assert_no_error (error);
+      check_command (command);
+      text = hr_command_to_shell (command);
+      g_assert_nonnull (strstr (text, "trained for"));
+      g_assert_nonnull (strstr (text, k == 0 ? "Ollama lowers num_ctx" : "caps each slot"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -987,6 +1336,7 @@ main (int   argc,
   tables[HR_COMMAND_OLLAMA] = load_table ("ollama.json");
   tables[HR_COMMAND_SGLANG] = load_table ("sglang.json");
   ray_table = load_table ("ray-start.json");
+  quantize_table = load_table ("llama-quantize.json");
 
   g_test_add_func ("/commands/rules", test_rules);
   g_test_add_func ("/commands/hostile-names", test_hostile_names);
@@ -995,11 +1345,17 @@ main (int   argc,
   g_test_add_func ("/commands/fix", test_fix);
   g_test_add_func ("/commands/machines", test_machines);
   g_test_add_func ("/commands/machines-shell", test_machines_shell);
+  g_test_add_func ("/commands/mxfp4", test_mxfp4);
+  g_test_add_func ("/commands/ollama-tags", test_ollama_tags);
+  g_test_add_func ("/commands/checkpoint-path", test_checkpoint_path);
+  g_test_add_func ("/commands/gguf-type", test_gguf_type);
+  g_test_add_func ("/commands/unsaid", test_unsaid);
 
   status = g_test_run ();
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     json_object_unref (tables[i]);
   json_object_unref (ray_table);
+  json_object_unref (quantize_table);
   g_object_unref (catalog);
   return status;
 }

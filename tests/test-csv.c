@@ -135,6 +135,48 @@ test_comparison (void)
   g_assert_true (seen_glm);
 }
 
+/* Issue 30, item 16: a device it does not fit has no decode speed (an
+ * empty cell), and a context memory never limits is written
+ * "unlimited", never 2147483647. */
+static void
+test_no_fit_unlimited (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  g_autoptr(HrHardwareTable) table = NULL;
+  g_autoptr(HrComparison) comparison = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  guint no_fit = 0, unlimited = 0;
+
+  hr_calculator_set_engine (calc, HR_ENGINE_GENERIC);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "mistralai/Mistral-7B-v0.1"));
+  table = hr_hardware_table_new (calc);
+  hr_csv_write_hardware (table, out);
+  lines = g_strsplit (out->str, "\r\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    if (strstr (lines[i], ",no-fit,") != NULL)
+      {
+        g_assert_nonnull (strstr (lines[i], ",no-fit,,"));
+        no_fit++;
+      }
+  g_assert_cmpuint (no_fit, >, 0);
+
+  g_string_truncate (out, 0);
+  g_clear_pointer (&lines, g_strfreev);
+  comparison = hr_comparison_new (calc);
+  hr_csv_write_comparison (comparison, out);
+  g_assert_null (strstr (out->str, "2147483647"));
+  lines = g_strsplit (out->str, "\r\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    if (g_str_has_prefix (lines[i], "mistralai/Mistral-7B-v0.1,"))
+      {
+        g_assert_nonnull (strstr (lines[i], ",unlimited,"));
+        unlimited++;
+      }
+  g_assert_cmpuint (unlimited, ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -146,6 +188,7 @@ main (int   argc,
   g_test_add_func ("/csv/locale-independent", test_locale_independent);
   g_test_add_func ("/csv/hardware", test_hardware);
   g_test_add_func ("/csv/comparison", test_comparison);
+  g_test_add_func ("/csv/no-fit-unlimited", test_no_fit_unlimited);
 
   return g_test_run ();
 }

@@ -8,6 +8,8 @@
 #include "config.h"
 
 #include "hr-cli-common.h"
+
+#include <math.h>
 #include "hr-json-load.h"
 #include "hr-text.h"
 
@@ -228,7 +230,13 @@ hr_cli_add_columns (JsonBuilder          *b,
           break;
         case HR_COLUMN_NUMBER:
         case HR_COLUMN_SHARE:
-          hr_cli_add_double (b, column->json_key, column->number (row));
+          if (isnan (column->number (row)))
+            {
+              json_builder_set_member_name (b, column->json_key);
+              json_builder_add_null_value (b);
+            }
+          else
+            hr_cli_add_double (b, column->json_key, column->number (row));
           break;
         case HR_COLUMN_CONTEXT_BYTES:
           json_builder_set_member_name (b, column->json_key);

@@ -131,8 +131,15 @@ run_estimate (HrCliOptions *o)
       hr_cli_add_bool (b, "max_context_unbounded", e.max_context_unbounded);
       hr_cli_add_bool (b, "max_context_past_trained", e.max_context_past_trained);
       hr_cli_add_uint (b, "trained_context", hr_model_spec_get_arch (s->model)->max_context);
-      hr_cli_add_double (b, "decode_tokens_per_s", e.decode_tokens_per_s);
-      if (e.prefill_tokens_per_s > 0)
+      /* What does not fit runs at no speed: null, as the window shows none. */
+      if (e.verdict == HR_VERDICT_NO_FIT)
+        {
+          json_builder_set_member_name (b, "decode_tokens_per_s");
+          json_builder_add_null_value (b);
+        }
+      else
+        hr_cli_add_double (b, "decode_tokens_per_s", e.decode_tokens_per_s);
+      if (e.prefill_tokens_per_s > 0 && e.verdict != HR_VERDICT_NO_FIT)
         {
           hr_cli_add_uint (b, "prompt_tokens", e.prompt_tokens);
           hr_cli_add_double (b, "prefill_tokens_per_s", e.prefill_tokens_per_s);
@@ -204,8 +211,11 @@ run_estimate (HrCliOptions *o)
     g_print ("  total       %12s\n", total);
     g_print ("  per device  %12s of %s usable: %s\n", per_device, usable,
              hr_verdict_to_string (e.verdict));
-    g_print ("  decode      %12.1f tok/s (single stream)\n", e.decode_tokens_per_s);
-    if (e.prefill_tokens_per_s > 0)
+    if (e.verdict == HR_VERDICT_NO_FIT)
+      g_print ("  decode      %12s (it does not fit)\n", "—");
+    else
+      g_print ("  decode      %12.1f tok/s (single stream)\n", e.decode_tokens_per_s);
+    if (e.prefill_tokens_per_s > 0 && e.verdict != HR_VERDICT_NO_FIT)
       {
         g_autofree char *prompt = hr_format_tokens (e.prompt_tokens);
 

@@ -104,6 +104,26 @@ hr_distributions_checkpoint (const char *model_id,
   return json_object_get_string_member_with_default (one, "repo", NULL);
 }
 
+/* The precision of the weights in the model's own repository, when the
+ * catalog records that repository as one of its quantized checkpoints
+ * (gpt-oss's MXFP4, DeepSeek-V3's FP8); %NULL when it holds 16-bit
+ * weights, as a base repository does. */
+const char *
+hr_distributions_own_precision (const char *model_id)
+{
+  JsonObject *checkpoints = entry_member (model_id, "checkpoints");
+  g_autoptr(GList) members = checkpoints ? json_object_get_members (checkpoints) : NULL;
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *repo = hr_distributions_checkpoint (model_id, l->data);
+
+      if (repo != NULL && g_ascii_strcasecmp (repo, model_id) == 0)
+        return l->data;
+    }
+  return NULL;
+}
+
 guint
 hr_distributions_get_n_models (void)
 {

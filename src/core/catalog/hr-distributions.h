@@ -20,6 +20,7 @@ const char *hr_distributions_ollama_tag   (const char *model_id,
 const char *hr_distributions_ollama_note  (const char *model_id);
 const char *hr_distributions_checkpoint   (const char *model_id,
                                            const char *precision_id);
+const char *hr_distributions_own_precision (const char *model_id);
 guint       hr_distributions_get_n_models (void);
 
 G_END_DECLS

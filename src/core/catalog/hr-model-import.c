@@ -74,7 +74,10 @@ hr_model_import_shape (const HrModelShape  *shape,
 
   spec = hr_model_spec_new_from_shape (shape, HR_ORIGIN_USER, &local_error);
   if (spec != NULL)
-    return spec;
+    {
+      hr_model_spec_set_disk_path (spec, path);
+      return spec;
+    }
 
   display = hr_text_display_path (path);
   g_set_error (error, local_error->domain, local_error->code,
@@ -218,7 +221,10 @@ hr_model_import_local (HrLocalModel  *found,
        * now, and its message names the field, not the file. */
       g_free (shape.id);
       shape.id = g_strdup (id);
-      return hr_model_spec_new_from_shape (&shape, HR_ORIGIN_USER, error);
+      g_clear_object (&model);
+      model = hr_model_spec_new_from_shape (&shape, HR_ORIGIN_USER, error);
+      if (model != NULL)
+        hr_model_spec_set_disk_path (model, path);
     }
   return g_steal_pointer (&model);
 }

@@ -49,6 +49,10 @@ struct _HrModelSpec
   char *file_type;
   char *file_path;
   JsonObject *weights_by_type;  /* ggml type name → bytes; nullable */
+
+  /* The imported file as the file system names it (file_path and source
+   * are its displayable form); not kept in imported-models.json. */
+  char *disk_path;
 };
 
 G_DEFINE_FINAL_TYPE (HrModelSpec, hr_model_spec, G_TYPE_OBJECT)
@@ -116,6 +120,7 @@ hr_model_spec_finalize (GObject *object)
 
   hr_fields_free_strings (self, fields, G_N_ELEMENTS (fields));
   g_clear_pointer (&self->weights_by_type, json_object_unref);
+  g_free (self->disk_path);
 
   G_OBJECT_CLASS (hr_model_spec_parent_class)->finalize (object);
 }
@@ -462,6 +467,43 @@ GETTER (gboolean, plain_mlp, g_strcmp0 (self->mlp, "plain") == 0)
 GETTER (guint64, file_weights_bytes, self->file_weights_bytes)
 GETTER (const char *, file_type, self->file_type)
 GETTER (const char *, file_path, self->file_path)
+
+/**
+ * hr_model_spec_set_disk_path:
+ * @path: the file the model was imported from, in the file-name encoding
+ *
+ * Records the file as the file system names it: file_path and source are
+ * its displayable form, in which a line break or a byte that is not
+ * UTF-8 is escaped, so no longer names the file.
+ */
+void
+hr_model_spec_set_disk_path (HrModelSpec *self,
+                             const char  *path)
+{
+  g_return_if_fail (HR_IS_MODEL_SPEC (self));
+
+  g_free (self->disk_path);
+  self->disk_path = g_strdup (path);
+}
+
+/**
+ * hr_model_spec_get_disk_path:
+ *
+ * The file the model was imported from as the file system names it; for a
+ * model reloaded from imported-models.json, its displayable name (the
+ * model file, else the source).  %NULL for a catalog model.
+ */
+const char *
+hr_model_spec_get_disk_path (HrModelSpec *self)
+{
+  g_return_val_if_fail (HR_IS_MODEL_SPEC (self), NULL);
+
+  if (self->disk_path != NULL)
+    return self->disk_path;
+  if (self->file_path != NULL)
+    return self->file_path;
+  return self->origin == HR_ORIGIN_USER ? self->source : NULL;
+}
 
 /* Bytes of the model file's weights per ggml type name ("Q4_K" → bytes),
  * or %NULL for a model that does not come from a GGUF file. */

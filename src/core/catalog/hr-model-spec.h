@@ -58,6 +58,9 @@ gboolean           hr_model_spec_is_moe          (HrModelSpec  *self);
 guint64            hr_model_spec_get_file_weights_bytes (HrModelSpec *self);
 const char        *hr_model_spec_get_file_type   (HrModelSpec  *self);
 const char        *hr_model_spec_get_file_path   (HrModelSpec  *self);
+const char        *hr_model_spec_get_disk_path   (HrModelSpec  *self);
+void               hr_model_spec_set_disk_path   (HrModelSpec  *self,
+                                                  const char   *path);
 JsonObject        *hr_model_spec_get_weights_by_type (HrModelSpec *self);
 char              *hr_model_spec_dup_search_text (HrModelSpec  *self);
 

@@ -105,11 +105,14 @@ hr_precision_new_from_json (JsonObject  *object,
                            "field “bpw” must be in (0, 64]");
       return NULL;
     }
+  /* The files the precision comes in: both formats (float), a llama.cpp
+   * file type (gguf), a checkpoint format of vLLM and SGLang
+   * (safetensors), or a quantization with both forms (both: MXFP4). */
   if (g_strcmp0 (self->kind, "float") != 0 && g_strcmp0 (self->kind, "gguf") != 0 &&
-      g_strcmp0 (self->kind, "safetensors") != 0)
+      g_strcmp0 (self->kind, "safetensors") != 0 && g_strcmp0 (self->kind, "both") != 0)
     {
       g_set_error_literal (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                           "field “kind” must be float, gguf or safetensors");
+                           "field “kind” must be float, gguf, safetensors or both");
       return NULL;
     }
   return g_steal_pointer (&self);

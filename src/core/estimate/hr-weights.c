@@ -756,6 +756,7 @@ typedef enum
   ST_GPTQ,
   ST_FP8_BLOCK,   /* DeepSeek-V3 style: FP32 scale per 128 × 128 block */
   ST_NVFP4,       /* NVIDIA ModelOpt: FP8 scale per 16 weights */
+  ST_MXFP4,       /* gpt-oss: routed experts MXFP4, the rest 16-bit */
 } SafeKind;
 
 typedef struct
@@ -811,7 +812,7 @@ static const PrecisionInfo precisions[] = {
   { "iq1_s",     TRUE,  FALSE, FT_IQ1_S,   HR_GGML_TYPE_IQ1_S,  ST_FLOAT, 0, TRUE },
   { "tq2_0",     TRUE,  FALSE, FT_TQ2_0,   HR_GGML_TYPE_TQ2_0,  ST_FLOAT, 0 },
   { "tq1_0",     TRUE,  FALSE, FT_TQ1_0,   HR_GGML_TYPE_TQ1_0,  ST_FLOAT, 0 },
-  { "mxfp4",     TRUE,  FALSE, FT_MXFP4_MOE, HR_GGML_TYPE_MXFP4, ST_FLOAT, 0 },
+  { "mxfp4",     TRUE,  TRUE,  FT_MXFP4_MOE, HR_GGML_TYPE_MXFP4, ST_MXFP4, HR_GGML_TYPE_BF16 },
   { "fp8-block", FALSE, TRUE,  FT_Q8_0,    HR_GGML_TYPE_Q8_0,   ST_FP8_BLOCK, HR_GGML_TYPE_BF16 },
   { "nvfp4",     FALSE, TRUE,  FT_Q4_0,    HR_GGML_TYPE_Q4_0,   ST_NVFP4, HR_GGML_TYPE_BF16 },
 };
@@ -1481,6 +1482,15 @@ safetensors_tensor (GArray              *out,
       append_out (out, t, "input_scale", HR_GGML_TYPE_F32, 1, n_mat, 1, 1, 0);
       break;
 
+    case ST_MXFP4:
+      /* gpt-oss's checkpoints (quantization_config quant_method mxfp4):
+       * the stacked routed experts as MXFP4 blocks and E8M0 scales, 17
+       * bytes per 32 weights as ggml's MXFP4 (the *_blocks and *_scales
+       * tensors); attention and every 2-D matrix in BF16. */
+      append_out (out, t, NULL, n_mat > 1 ? HR_GGML_TYPE_MXFP4 : p->float_type, t->n_dims,
+                  t->ne[0], t->ne[1], t->ne[2], params);
+      break;
+
     case ST_AWQ:
     case ST_GPTQ:
       /* qweight: 4-bit packed; scales: FP16 per group of 128 inputs and per
@@ -1557,8 +1567,11 @@ resolve (HrModelSpec             *model,
       return FALSE;
     }
 
+  /* Float weights and the safetensors-only types: the checkpoint; a
+   * quantization with both forms (MXFP4): its GGUF file type. */
   if (f == HR_WEIGHTS_FORMAT_AUTO)
-    f = p->safetensors ? HR_WEIGHTS_FORMAT_SAFETENSORS : HR_WEIGHTS_FORMAT_GGUF;
+    f = p->safetensors && (!p->gguf || p->safe_kind == ST_FLOAT)
+        ? HR_WEIGHTS_FORMAT_SAFETENSORS : HR_WEIGHTS_FORMAT_GGUF;
   if ((f == HR_WEIGHTS_FORMAT_GGUF && !p->gguf) ||
       (f == HR_WEIGHTS_FORMAT_SAFETENSORS && !p->safetensors))
     {

@@ -81,8 +81,10 @@ hr_advice_compute (HrCatalog        *catalog,
         }
     }
 
-  /* Devices: the fewest that hold it under tensor parallelism. */
-  for (guint32 n = scenario->gpus + 1; n <= HR_ADVICE_MAX_GPUS; n++)
+  /* Devices: the fewest that hold it under tensor parallelism; a
+   * unified-memory device (an Apple chip) is never more than one. */
+  for (guint32 n = scenario->gpus + 1;
+       n <= HR_ADVICE_MAX_GPUS && !hr_hardware_is_unified (scenario->hardware); n++)
     {
       s = *scenario;
       s.gpus = n;

@@ -819,13 +819,24 @@ hr_calculator_set_kv_type (HrCalculator *self,
   set_object_input (self, (gpointer *) &self->scenario.kv_type, kv_type, PROP_KV_TYPE);
 }
 
+static void set_layout (HrCalculator *self,
+                        guint         gpus,
+                        guint         nodes,
+                        guint         pp,
+                        guint         dp);
+
 void
 hr_calculator_set_hardware (HrCalculator *self,
                             HrHardware   *hardware)
 {
   g_return_if_fail (HR_IS_CALCULATOR (self));
   g_return_if_fail (hardware == NULL || HR_IS_HARDWARE (hardware));
+  g_object_freeze_notify (G_OBJECT (self));
   set_object_input (self, (gpointer *) &self->scenario.hardware, hardware, PROP_HARDWARE);
+  /* An Apple chip is one device: several of another kind become one. */
+  if (hardware != NULL && hr_hardware_is_unified (hardware) && self->scenario.gpus > 1)
+    set_layout (self, 1, 1, 1, 1);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -914,6 +925,10 @@ set_layout (HrCalculator *self,
   guint old_tp = hr_calculator_get_tp (self);
   guint old_per_node = hr_calculator_get_gpus_per_node (self);
   gboolean changed = FALSE;
+
+  /* One unified-memory device (an Apple chip): the count is 1. */
+  if (s->hardware != NULL && hr_hardware_is_unified (s->hardware))
+    gpus = nodes = pp = dp = 1;
 
   g_object_freeze_notify (G_OBJECT (self));
   if (s->gpus != gpus)

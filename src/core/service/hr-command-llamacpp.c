@@ -51,8 +51,8 @@ hr_command_build_llamacpp (HrCommand         *command,
 {
   const HrPlacementOptions *p = &scenario->placement;
   const char *cache = cache_type (scenario);
+  guint64 trained = hr_model_spec_get_arch (scenario->model)->max_context;
   g_autofree char *path = NULL;
-  gboolean placeholder = FALSE;
   HrCommandLine *run;
 
   if (cache == NULL)
@@ -63,15 +63,12 @@ hr_command_build_llamacpp (HrCommand         *command,
       return FALSE;
     }
 
-  path = hr_command_gguf_path (scenario, &placeholder);
-  if (placeholder)
-    /* TRANSLATORS: what to put in place of a placeholder in a command */
-    hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded, in "
-                                             "this quantization"));
-
   /* TRANSLATORS: a note above a llama-server command; %s is a build, "b7553" */
   hr_command_note (command, _("llama.cpp %s or later (llama-server)"),
                    HR_COMMAND_LLAMACPP_MIN_BUILD);
+  path = hr_command_gguf_file (command, scenario, error);
+  if (path == NULL)
+    return FALSE;
   if (e->placement == HR_PLACEMENT_PARTIAL || e->placement == HR_PLACEMENT_CPU)
     {
       g_autofree char *ram = hr_format_size (e->host_bytes, HR_UNITS_BINARY);
@@ -79,6 +76,16 @@ hr_command_build_llamacpp (HrCommand         *command,
       /* TRANSLATORS: "28 of 65 layers on the GPU; 11.2 GiB stay in system memory" */
       hr_command_note (command, _("%u of %u layers on the GPU; %s stay in system memory"),
                        e->gpu_layers, e->layer_count, ram);
+    }
+
+  if (scenario->context > trained)
+    {
+      g_autofree char *text = hr_format_tokens (trained);
+
+      /* TRANSLATORS: %s is the model's trained context, "32,768" */
+      hr_command_note (command, _("The context is longer than the %s tokens the model was "
+                                  "trained for: llama-server caps each slot at %s"),
+                       text, text);
     }
 
   run = hr_command_run_line (command, "llama-server");

@@ -19,6 +19,7 @@
 
 #include "hr-commands-private.h"
 #include "hr-distributions.h"
+#include "hr-format.h"
 
 #define OLLAMA_NAME_MAX 80
 
@@ -59,6 +60,7 @@ hr_command_build_ollama (HrCommand         *command,
   const char *tag = hr_distributions_ollama_tag (hr_model_spec_get_id (scenario->model),
                                                  precision);
   const char *cache = cache_type (scenario);
+  guint64 trained = hr_model_spec_get_arch (scenario->model)->max_context;
   g_autofree char *name = model_name (scenario);
   g_autofree char *from = NULL;
   g_autofree char *num_ctx = NULL;
@@ -66,7 +68,6 @@ hr_command_build_ollama (HrCommand         *command,
   g_autofree char *num_gpu = NULL;
   g_autoptr(GPtrArray) modelfile = g_ptr_array_new ();
   HrCommandLine *run;
-  gboolean placeholder = FALSE;
 
   if (cache == NULL)
     {
@@ -76,12 +77,16 @@ hr_command_build_ollama (HrCommand         *command,
       return FALSE;
     }
 
+  /* TRANSLATORS: a note above the Ollama commands; %s is a version, "0.30" */
+  hr_command_note (command, _("Ollama %s or later"), HR_COMMAND_OLLAMA_MIN_VERSION);
   if (tag != NULL && hr_model_spec_get_file_path (scenario->model) == NULL)
     from = g_strconcat ("FROM ", tag, NULL);
   else
     {
-      g_autofree char *path = hr_command_gguf_path (scenario, &placeholder);
+      g_autofree char *path = hr_command_gguf_file (command, scenario, error);
 
+      if (path == NULL)
+        return FALSE;
       /* A Modelfile line ends at the line break: a path with one cannot
        * be written. */
       if (strpbrk (path, "\r\n") != NULL)
@@ -91,18 +96,32 @@ hr_command_build_ollama (HrCommand         *command,
           return FALSE;
         }
       from = g_strconcat ("FROM ", path, NULL);
-      if (placeholder)
-        hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded, "
-                                                 "in this quantization"));
+      if (command->placeholder)
+        /* TRANSLATORS: %s is a precision, "Q5_K_M" */
+        hr_command_note (command, _("No Ollama library tag holds this model in %s: download "
+                                    "the GGUF file and put its path after FROM"),
+                         hr_precision_get_label (scenario->precision));
     }
 
-  /* TRANSLATORS: a note above the Ollama commands; %s is a version, "0.30" */
-  hr_command_note (command, _("Ollama %s or later"), HR_COMMAND_OLLAMA_MIN_VERSION);
-  if (placeholder)
-    /* TRANSLATORS: %s is a precision, "Q5_K_M" */
-    hr_command_note (command, _("No Ollama library tag holds this model in %s: download "
-                                "the GGUF file and put its path after FROM"),
-                     hr_precision_get_label (scenario->precision));
+  /* What the estimate assumes that Ollama cannot be told: one statement
+   * each, never a silent drop. */
+  if (scenario->placement.n_cpu_moe > 0)
+    /* TRANSLATORS: %u is a number of layers */
+    hr_command_note (command, _("Ollama has no --n-cpu-moe: it cannot keep the experts of "
+                                "the first %u layers in system memory, and places whole "
+                                "layers instead; use llama-server for this estimate"),
+                     scenario->placement.n_cpu_moe);
+  if (scenario->placement.n_tensor_split > 0 && scenario->gpus > 1)
+    hr_command_note (command, _("Ollama has no --tensor-split: it divides the layers "
+                                "between the GPUs itself, not in the proportions given"));
+  if (scenario->context > trained)
+    {
+      g_autofree char *text = hr_format_tokens (trained);
+
+      /* TRANSLATORS: %s is the model's trained context, "32,768" */
+      hr_command_note (command, _("The context is longer than the %s tokens the model was "
+                                  "trained for: Ollama lowers num_ctx to %s"), text, text);
+    }
 
   num_ctx = g_strdup_printf ("PARAMETER num_ctx %" G_GUINT64_FORMAT, scenario->context);
   g_ptr_array_add (modelfile, from);

@@ -9,7 +9,9 @@
  * --mem-fraction-static (written out: the estimate's share, which SGLang
  * would otherwise derive from the GPU), --chunked-prefill-size, --dtype
  * float32, --quantization fp8 (online FP8 of a 16-bit checkpoint),
- * --kv-cache-dtype fp8_e4m3, --port; over several machines --nnodes,
+ * --kv-cache-dtype fp8_e4m3, --served-model-name (for a local
+ * checkpoint directory: the default is its path, refused when it holds a
+ * colon), --port; over several machines --nnodes,
  * --node-rank and --dist-init-addr HOST:PORT on every machine.  A context
  * past the model's own needs SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1.
  * The radix (prefix) cache is on by default.
@@ -51,6 +53,16 @@ server_line (HrCommand    *command,
   hr_command_word (run, "-m");
   hr_command_word (run, "sglang.launch_server");
   hr_command_arg (run, "--model-path", server->model);
+  /* A local checkpoint: SGLang serves it under its path, and refuses a
+   * served name with a colon; the API name is the directory's, made of
+   * safe characters. */
+  if (g_path_is_absolute (server->model))
+    {
+      g_autofree char *base = g_path_get_basename (server->model);
+      g_autofree char *name = hr_command_safe_name (base, FALSE);
+
+      hr_command_arg (run, "--served-model-name", name);
+    }
   hr_command_arg_uint (run, "--tp-size", layout->tp);
   if (layout->pp > 1)
     hr_command_arg_uint (run, "--pp-size", layout->pp);

@@ -5,6 +5,14 @@
  * Words are left bare when made of characters no shell acts on, else
  * single-quoted; assignments keep the name bare; files are written by a
  * here-document whose quoted delimiter stops every expansion.
+ *
+ * Inside single quotes a POSIX shell keeps every byte but the quote
+ * itself as it is, a line break included (XCU 2.2.2): a path with a line
+ * break is written with that line break inside the quotes, which any
+ * sh reads back as the real path.  $'…\n…' would be shorter, but it is
+ * bash's and zsh's, not POSIX sh's.  The words must name real files:
+ * builders take paths from hr_model_spec_get_disk_path(), never the
+ * escaped display form.
  */
 
 #define G_LOG_DOMAIN "hr-commands"

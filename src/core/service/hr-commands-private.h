@@ -63,10 +63,14 @@ void     hr_command_file           (HrCommand         *command,
                                     const char        *name,
                                     const char * const *lines);
 
-/* The GGUF file a llama.cpp command loads: the imported file's own path,
- * or a name the user's download would have ("Qwen3-32B-Q4_K_M.gguf"). */
-char    *hr_command_gguf_path      (const HrScenario  *scenario,
-                                    gboolean          *is_placeholder);
+/* The GGUF file a llama.cpp or Ollama command loads: the imported file's
+ * own path; a llama-quantize line (added) that makes the precision's file
+ * of it; or a registered placeholder, a name the user's download would
+ * have ("./Qwen3-32B-Q4_K_M.gguf").  %NULL with an error when the
+ * imported file cannot give the precision. */
+char    *hr_command_gguf_file      (HrCommand         *command,
+                                    const HrScenario  *scenario,
+                                    GError           **error);
 /* What vLLM and SGLang load: the quantized checkpoint the catalog
  * knows for AWQ/GPTQ/FP8, the imported checkpoint's directory, the
  * model's repository (with @dynamic_fp8 when the engine is to quantize

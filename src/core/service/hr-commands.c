@@ -266,27 +266,112 @@ hr_command_safe_name (const char *name,
   return g_string_free (out, FALSE);
 }
 
-char *
-hr_command_gguf_path (const HrScenario *scenario,
-                      gboolean         *is_placeholder)
-{
-  const char *path = hr_model_spec_get_file_path (scenario->model);
-  const char *file_type = hr_model_spec_get_file_type (scenario->model);
-  g_autofree char *name = NULL;
-  g_autofree char *label = NULL;
+/* A file whose weights average more bits than the precision asked for by
+ * this factor can be quantized down to it; less, and quantizing would have
+ * to bring back what the file no longer holds. */
+#define REQUANTIZE_BPW_MARGIN 1.02
 
-  /* The imported file itself, when it is of the precision asked for. */
-  if (path != NULL && (file_type == NULL ||
-                       hr_precision_matches_file_type (scenario->precision, file_type)))
+/* llama-quant.cpp, tensor_requires_imatrix: llama-quantize refuses these
+ * file types without an importance matrix (--imatrix). */
+static const char * const needs_imatrix[] = {
+  "IQ1_S", "IQ1_M", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ3_XXS", "IQ3_XS", "Q2_K_S",
+};
+
+static gboolean
+is_float_file_type (const char *file_type)
+{
+  return g_strcmp0 (file_type, "F32") == 0 || g_strcmp0 (file_type, "F16") == 0 ||
+         g_strcmp0 (file_type, "BF16") == 0;
+}
+
+static char *
+placeholder_gguf (HrCommand        *command,
+                  const HrScenario *scenario)
+{
+  g_autofree char *name = hr_command_safe_name (hr_model_spec_get_name (scenario->model), FALSE);
+  g_autofree char *label = hr_command_safe_name (hr_precision_get_label (scenario->precision),
+                                                 FALSE);
+  char *path = g_strdup_printf ("./%s-%s.gguf", name, label);
+
+  /* TRANSLATORS: what to put in place of a placeholder in a command */
+  hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded, in "
+                                           "this quantization"));
+  return path;
+}
+
+/**
+ * hr_command_gguf_file:
+ *
+ * The GGUF file a llama.cpp or Ollama command loads: the imported file
+ * when it is of the precision asked for; made from it by a llama-quantize
+ * line when it holds more bits; a placeholder (registered) when no file
+ * was imported.  %NULL with an error when the imported file cannot give
+ * that precision (it holds fewer bits, or the type needs an importance
+ * matrix).
+ */
+char *
+hr_command_gguf_file (HrCommand         *command,
+                      const HrScenario  *scenario,
+                      GError           **error)
+{
+  HrModelSpec *model = scenario->model;
+  const char *file_type = hr_model_spec_get_file_type (model);
+  const char *target = hr_precision_get_file_type (scenario->precision);
+  const char *label = hr_precision_get_label (scenario->precision);
+  double params = hr_model_spec_get_arch (model)->params_total;
+  double file_bpw;
+  g_autofree char *input = NULL;
+  g_autofree char *name = NULL;
+  char *output;
+  HrCommandLine *run;
+
+  if (hr_model_spec_get_file_path (model) == NULL)
+    return placeholder_gguf (command, scenario);
+
+  input = g_canonicalize_filename (hr_model_spec_get_disk_path (model), NULL);
+  if (file_type == NULL || hr_precision_matches_file_type (scenario->precision, file_type))
+    return g_steal_pointer (&input);
+
+  /* The file is of another type: quantize it to the one asked for. */
+  file_bpw = params > 0 ? hr_model_spec_get_file_weights_bytes (model) * 8.0 / params : 0;
+  if (target == NULL ||
+      hr_precision_get_bpw (scenario->precision) * REQUANTIZE_BPW_MARGIN > file_bpw)
     {
-      *is_placeholder = FALSE;
-      return g_canonicalize_filename (path, NULL);
+      g_set_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN,
+                   "the file is %s, which cannot be made into %s (quantizing does not bring "
+                   "back precision): choose %s, the file's own type, or use a %s file",
+                   file_type, label, file_type, label);
+      return NULL;
+    }
+  if (g_strv_contains (needs_imatrix, target))
+    {
+      g_set_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN,
+                   "the file is %s; making a %s file needs an importance matrix "
+                   "(llama-imatrix): choose %s, the file's own type, or use a %s file",
+                   file_type, label, file_type, label);
+      return NULL;
     }
 
-  *is_placeholder = TRUE;
-  name = hr_command_safe_name (hr_model_spec_get_name (scenario->model), FALSE);
-  label = hr_command_safe_name (hr_precision_get_label (scenario->precision), FALSE);
-  return g_strdup_printf ("./%s-%s.gguf", name, label);
+  name = hr_command_safe_name (hr_model_spec_get_name (model), FALSE);
+  output = g_strdup_printf ("./%s-%s.gguf", name, target);
+  if (is_float_file_type (file_type))
+    /* TRANSLATORS: the first %s is a GGUF file type, "F16", the second a
+     * precision, "Q4_K_M" */
+    hr_command_note (command, _("The file is %s: llama-quantize makes the %s file the "
+                                "estimate is for"), file_type, label);
+  else
+    /* TRANSLATORS: the first %s is a GGUF file type, "Q8_0", the second a
+     * precision, "Q4_K_M" */
+    hr_command_note (command, _("The file is %s: llama-quantize makes the %s file the "
+                                "estimate is for (from a quantized file it loses more than "
+                                "from the 16-bit weights)"), file_type, label);
+  run = hr_command_run_line (command, "llama-quantize");
+  if (!is_float_file_type (file_type))
+    hr_command_word (run, "--allow-requantize");
+  hr_command_word (run, input);
+  hr_command_word (run, output);
+  hr_command_word (run, target);
+  return output;
 }
 
 /* ------------------------------------------------------------ building */

@@ -8,6 +8,8 @@
 #include "config.h"
 
 #include "hr-csv.h"
+
+#include <math.h>
 #include "hr-scenario.h"
 #include "hr-table-columns.h"
 
@@ -220,7 +222,14 @@ append_columns_row (GString              *out,
           hr_csv_append_number (out, column->bytes (row) / GIB, column->decimals);
           break;
         case HR_COLUMN_NUMBER:
-          hr_csv_append_number (out, column->number (row), column->decimals);
+          {
+            double value = column->number (row);
+
+            if (isnan (value))
+              hr_csv_append_field (out, "");
+            else
+              hr_csv_append_number (out, value, column->decimals);
+          }
           break;
         case HR_COLUMN_SHARE:
           hr_csv_append_number (out, column->number (row) * 100.0, column->decimals);
@@ -356,7 +365,12 @@ hr_csv_write_comparison (HrComparison *comparison,
         hr_csv_append_number (out, hr_comparison_row_get_decode_tokens_per_s (row), 1);
       else
         hr_csv_append_field (out, "");
-      if (verdict != HR_VERDICT_NO_FIT && hr_comparison_row_get_max_context (row) > 0)
+      /* A context memory never limits (every layer within its window)
+       * is the word "unlimited" in this number column: an empty cell
+       * already means no context fits. */
+      if (verdict != HR_VERDICT_NO_FIT && hr_comparison_row_get_max_context_unbounded (row))
+        hr_csv_append_field (out, "unlimited");
+      else if (verdict != HR_VERDICT_NO_FIT && hr_comparison_row_get_max_context (row) > 0)
         hr_csv_append_number (out, (double) hr_comparison_row_get_max_context (row), 0);
       else
         hr_csv_append_field (out, "");

@@ -133,6 +133,12 @@ row_update (HrHardwareRow    *self,
   HrHardwareRow previous = *self;
 
   scenario.hardware = self->hardware;
+  /* An Apple chip is one device, whatever the count of the others. */
+  if (hr_hardware_is_unified (self->hardware))
+    {
+      scenario.gpus = 1;
+      scenario.layout = (HrLayout) { 0 };
+    }
   self->valid = hr_scenario_estimate (&scenario, &estimate, NULL);
   self->required_bytes = estimate.per_device_bytes;
   self->share = estimate.device_share;

@@ -244,6 +244,24 @@ hr_scenario_engine (const HrScenario *scenario)
   return HR_ENGINE_LLAMACPP;
 }
 
+/* The files an engine reads weights of a precision of @kind from: a
+ * precision with both forms (MXFP4) is a GGUF file for llama.cpp and
+ * Ollama (and the nominal method), a safetensors checkpoint for vLLM
+ * and SGLang. */
+static HrCheckpoint
+scenario_checkpoint (const char *kind,
+                     HrEngine    engine)
+{
+  if (g_strcmp0 (kind, "gguf") == 0)
+    return HR_CHECKPOINT_GGUF;
+  if (g_strcmp0 (kind, "safetensors") == 0)
+    return HR_CHECKPOINT_SAFETENSORS;
+  if (g_strcmp0 (kind, "both") == 0)
+    return engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG
+           ? HR_CHECKPOINT_SAFETENSORS : HR_CHECKPOINT_GGUF;
+  return HR_CHECKPOINT_ANY;
+}
+
 static gboolean
 scenario_input (const HrScenario  *scenario,
                 HrEstimateInput   *input,
@@ -261,14 +279,12 @@ scenario_input (const HrScenario  *scenario,
 
   input->model = hr_model_spec_get_arch (scenario->model);
   input->bpw = hr_precision_get_bpw (scenario->precision);
-  if (g_strcmp0 (hr_precision_get_kind (scenario->precision), "gguf") == 0)
-    input->checkpoint = HR_CHECKPOINT_GGUF;
-  else if (g_strcmp0 (hr_precision_get_kind (scenario->precision), "safetensors") == 0)
-    input->checkpoint = HR_CHECKPOINT_SAFETENSORS;
+  input->engine = hr_scenario_engine (scenario);
+  input->checkpoint = scenario_checkpoint (hr_precision_get_kind (scenario->precision),
+                                           input->engine);
   input->kv_bytes_per_element = hr_kv_type_get_bytes_per_element (scenario->kv_type);
   input->context = scenario->context;
   input->batch = scenario->batch;
-  input->engine = hr_scenario_engine (scenario);
   input->device = hr_hardware_get_device (scenario->hardware);
   input->n_gpus = scenario->gpus;
   input->options = scenario->options;
@@ -320,6 +336,18 @@ hr_scenario_estimate (const HrScenario  *scenario,
   if (!scenario_input (scenario, &input, error))
     {
       memset (result, 0, sizeof *result);
+      return FALSE;
+    }
+  /* A unified-memory device (an Apple chip) is the whole computer: its
+   * memory is the system's, and a second one is another computer. */
+  if (hr_hardware_is_unified (scenario->hardware) &&
+      (scenario->gpus > 1 || scenario->layout.nodes > 1))
+    {
+      memset (result, 0, sizeof *result);
+      g_set_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_INVALID,
+                   "%s is one unified-memory device: the count is 1, not %u",
+                   hr_hardware_get_name (scenario->hardware),
+                   MAX (scenario->gpus, scenario->layout.nodes));
       return FALSE;
     }
 

@@ -15,6 +15,8 @@
 
 #include "hr-table-columns.h"
 
+#include <math.h>
+
 /* ------------------------------------------------------------- matrix */
 
 static const char *
@@ -144,9 +146,12 @@ hardware_verdict (gpointer row)
   return hr_verdict_to_string (hr_hardware_row_get_verdict (row));
 }
 
+/* What does not fit has no speed, as on screen: none (NAN), not a figure. */
 static double
 hardware_decode (gpointer row)
 {
+  if (hr_hardware_row_get_verdict (row) == HR_VERDICT_NO_FIT)
+    return NAN;
   return hr_hardware_row_get_decode_tokens_per_s (row);
 }
 

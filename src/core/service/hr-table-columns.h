@@ -21,7 +21,8 @@ typedef enum
 {
   HR_COLUMN_TEXT,         /* text(): JSON string or null; CSV field, "" for NULL */
   HR_COLUMN_BYTES,        /* bytes(): JSON integer bytes; CSV GiB, `decimals` */
-  HR_COLUMN_NUMBER,       /* number(): JSON double; CSV `decimals` */
+  HR_COLUMN_NUMBER,       /* number(): JSON double; CSV `decimals`; NAN is
+                           * “none”: JSON null, an empty CSV cell */
   HR_COLUMN_SHARE,        /* number(), a fraction: JSON as is; CSV percent */
   HR_COLUMN_CONTEXT_BYTES,/* context_bytes(): JSON an array of integers, one
                            * per context; CSV one column per context,

@@ -129,7 +129,10 @@ placement_input (const HrEstimateInput    *input,
   return TRUE;
 }
 
-/* Whether everything fits the GPUs at @context (for the max context). */
+/* Whether the placement asked for fits the GPUs at @context (for the max
+ * context): every layer, or the layers given, with the experts of the
+ * first --n-cpu-moe layers in system memory as the estimate has them —
+ * else a set-up that fits only so would have a largest context of 0. */
 static gboolean
 fits_whole_at (const HrEstimateInput *input,
                HrLlamaCppLaunch       launch,
@@ -145,8 +148,8 @@ fits_whole_at (const HrEstimateInput *input,
   if (!buffers_at (input, launch, context, &params, &m, &unused, NULL) ||
       !placement_input (input, &params, &m, weights, &in, NULL))
     return FALSE;
-  in.n_cpu_moe = 0;
-  hr_llamacpp_place (&in, input->model->n_layers + 1, &p);
+  hr_llamacpp_place (&in, input->placement.gpu_layers_fixed ? input->placement.gpu_layers
+                                                             : input->model->n_layers + 1, &p);
   return p.fits;
 }
 
