@@ -137,7 +137,7 @@ test_every_source (HrTestDir     *fixture,
   g_assert_null (find (scan, "evil:latest"));
   g_assert_true (notes_mention (scan, "evil:latest: the model layer's digest is not"));
   g_assert_true (notes_mention (scan, "hf.co/bartowski/Tiny-GGUF:Q4_K_M: the model's blob is missing"));
-  g_assert_true (notes_mention (scan, "is not a manifest"));
+  g_assert_true (notes_mention (scan, "broken/latest: not valid JSON"));
 }
 
 /* A cache of 100,000 files: the scan stops at its entry bound and says so;
