@@ -485,6 +485,39 @@ all_finite (JsonNode *node)
     }
 }
 
+/**
+ * hr_json_set_size_error:
+ * @error: return location for an error
+ * @display: the file, as displayed
+ * @limits: the limits it is read with
+ * @size: its size, or 0 when only known to be larger than the limit
+ *
+ * Sets the error of a document above @limits' size limit, saying which
+ * limit it is.
+ */
+void
+hr_json_set_size_error (GError             **error,
+                        const char          *display,
+                        const HrJsonLimits  *limits,
+                        guint64              size)
+{
+  g_autofree char *limit = NULL;
+
+  if (limits->max_bytes >= 1024 * 1024 && limits->max_bytes % (1024 * 1024) == 0)
+    limit = g_strdup_printf ("%" G_GSIZE_FORMAT " MiB", limits->max_bytes / (1024 * 1024));
+  else if (limits->max_bytes >= 1024 && limits->max_bytes % 1024 == 0)
+    limit = g_strdup_printf ("%" G_GSIZE_FORMAT " KiB", limits->max_bytes / 1024);
+  else
+    limit = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes", limits->max_bytes);
+  if (size == 0)
+    g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                 "%s: larger than %s (the size limit for %s)", display, limit, limits->what);
+  else
+    g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                 "%s: %" G_GUINT64_FORMAT " bytes is more than %s (the size limit for %s)",
+                 display, size, limit, limits->what);
+}
+
 /* Tells which limit @limits sets @length is past, naming @display. */
 static void
 set_limit_error (GError             **error,
@@ -507,14 +540,7 @@ set_limit_error (GError             **error,
       break;
     case LIMIT_NONE:
     default:
-      {
-        g_autofree char *limit_text = g_format_size_full (limits->max_bytes,
-                                                          G_FORMAT_SIZE_IEC_UNITS);
-
-        g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                     "%s: %" G_GSIZE_FORMAT " bytes is more than %s "
-                     "(the size limit for %s)", display, length, limit_text, limits->what);
-      }
+      hr_json_set_size_error (error, display, limits, length);
       break;
     }
 }

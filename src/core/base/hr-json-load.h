@@ -64,6 +64,10 @@ typedef struct
 } HrJsonLimits;
 
 const HrJsonLimits *hr_json_kind_get_limits (HrJsonKind kind);
+void      hr_json_set_size_error (GError            **error,
+                                  const char         *display,
+                                  const HrJsonLimits *limits,
+                                  guint64             size);
 
 JsonNode *hr_json_load_kind_data (HrJsonKind   kind,
                                   const char  *data,

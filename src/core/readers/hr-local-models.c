@@ -577,10 +577,7 @@ read_json (HrTree      *tree,
   display = hr_text_display_path (path);
   if (truncated)
     {
-      g_autofree char *limit = g_format_size_full (limits->max_bytes, G_FORMAT_SIZE_IEC_UNITS);
-
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: larger than %s (the size limit for %s)", display, limit, limits->what);
+      hr_json_set_size_error (error, display, limits, 0);
       return NULL;
     }
   root = hr_json_load_limited (limits, contents, length, path, error);
@@ -809,11 +806,7 @@ read_safetensors_header (HrTree      *tree,
     header_length = header_length << 8 | (guint8) head[i];
   if (header_length > limits->max_bytes)
     {
-      g_autofree char *limit = g_format_size_full (limits->max_bytes, G_FORMAT_SIZE_IEC_UNITS);
-
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: a header of %" G_GUINT64_FORMAT " bytes is more than %s "
-                   "(the size limit for %s)", display, header_length, limit, limits->what);
+      hr_json_set_size_error (error, display, limits, header_length);
       return FALSE;
     }
   if (header_length < 2 || header_length > file_size - 8)
