@@ -407,7 +407,7 @@ test_hostile_json (HrTestDir     *fixture,
     const char *note;
   } cases[] = {
     { "a manifest of 1 MiB of [", "manifest", "", "[", 1024 * 1024, 0,
-      "latest: larger than 256 KiB (the size limit for an Ollama manifest)" },
+      "latest: 1048576 bytes is more than 256 KiB (the size limit for an Ollama manifest)" },
     { "a manifest of 200 KiB of [", "manifest", "", "[", 200 * 1024, 0,
       "latest: the JSON is nested more than 16 levels deep (the depth limit for an Ollama manifest)" },
     { "a config of 16 MiB of [", "config", "", "[", 16 * 1024 * 1024, 0,

@@ -555,6 +555,10 @@ entry_kind (HrTree     *tree,
   return ENTRY_FILE;
 }
 
+/* What a JSON file may grow by between its stat() and its read(): a
+ * download still being written. */
+#define READ_SLACK_BYTES 4096
+
 /* The JSON object in @path (resolved inside @tree), read with the limits
  * of @kind (hr-json-load.h): a file above the size limit is not read, and
  * one past the depth or node limit is refused before it is parsed.
@@ -567,14 +571,25 @@ read_json (HrTree      *tree,
 {
   const HrJsonLimits *limits = hr_json_kind_get_limits (kind);
   g_autofree char *contents = NULL;
-  g_autofree char *display = NULL;
+  g_autofree char *display = hr_text_display_path (path);
   g_autoptr(JsonNode) root = NULL;
   gboolean truncated = FALSE;
-  gsize length;
+  GStatBuf st;
+  gsize length, read_max;
 
-  if (!hr_tree_read (tree, path, limits->max_bytes, &contents, &length, &truncated, error))
+  /* Refused by its size before it is read; read into a buffer of its
+   * size (and a little more for a file still being written), not of the
+   * limit. */
+  if (!hr_tree_stat (tree, path, &st, error))
     return NULL;
-  display = hr_text_display_path (path);
+  if ((guint64) st.st_size > limits->max_bytes)
+    {
+      hr_json_set_size_error (error, display, limits, st.st_size);
+      return NULL;
+    }
+  read_max = MIN (limits->max_bytes, (gsize) st.st_size + READ_SLACK_BYTES);
+  if (!hr_tree_read (tree, path, read_max, &contents, &length, &truncated, error))
+    return NULL;
   if (truncated)
     {
       hr_json_set_size_error (error, display, limits, 0);
