@@ -1305,7 +1305,7 @@ test_hostile_values (void)
     g_string_append_c (nested, '[');
   deep = write_temp (dir, "deep.json", nested->str);
   g_string_free (nested, TRUE);
-  assert_load_error_says (deep, "nested more than 64 levels deep");
+  assert_load_error_says (deep, "nested more than 32 levels deep (the depth limit");
 
   g_remove (huge);
   g_remove (layers);

@@ -42,6 +42,12 @@ def skip(what, why):
 
 def run(args, env):
     """Runs the CLI; returns (status, stdout, stderr, seconds, max RSS in KiB)."""
+    return run_timed(args, env)[:5]
+
+
+def run_timed(args, env):
+    """run(), and the CPU seconds the CLI used (user and system), which a
+    busy machine does not stretch as it does wall time."""
     start = time.monotonic()
     proc = subprocess.Popen([CLI] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=env)
@@ -52,7 +58,8 @@ def run(args, env):
     _, status, usage = os.wait4(proc.pid, 0)
     timer.cancel()
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, out, err, time.monotonic() - start, usage.ru_maxrss
+    return (proc.returncode, out, err, time.monotonic() - start, usage.ru_maxrss,
+            usage.ru_utime + usage.ru_stime)
 
 
 def check_refused(what, args, path, env, baseline):
@@ -100,6 +107,95 @@ def gguf_with_huge_string(path):
     with open(path, 'wb') as f:
         f.write(header)
         f.truncate(1 << 30)
+
+
+def local_models_tree(tmp, name, kind, data, header_length=None):
+    """A fake model cache (Hugging Face and Ollama layouts) holding one
+    hostile JSON file; returns the environment that points the scan at it."""
+    home = os.path.join(tmp, 'local-' + name)
+    snapshot = os.path.join(home, 'hub', 'models--org--m', 'snapshots', 'abc')
+    manifests = os.path.join(home, 'ollama', 'manifests', 'registry.ollama.ai', 'library', 'm')
+    os.makedirs(snapshot)
+    os.makedirs(manifests)
+    os.makedirs(os.path.join(home, 'hub', 'models--org--m', 'refs'))
+    with open(os.path.join(home, 'hub', 'models--org--m', 'refs', 'main'), 'w') as f:
+        f.write('abc')
+    with open(os.path.join(snapshot, 'config.json'), 'w') as f:
+        f.write('{"model_type": "llama"}')
+    path = {'manifest': os.path.join(manifests, 'latest'),
+            'config': os.path.join(snapshot, 'config.json'),
+            'index': os.path.join(snapshot, 'model.safetensors.index.json'),
+            'header': os.path.join(snapshot, 'model.safetensors')}[kind]
+    with open(path, 'wb') as f:
+        if kind == 'header':
+            length = header_length if header_length is not None else len(data)
+            f.write(struct.pack('<Q', length))
+            f.write(data)
+            f.truncate(8 + max(length, len(data)) + 4096)   # sparse tensor data
+        else:
+            f.write(data)
+    env = dict(os.environ, HOME=home, XDG_CACHE_HOME=os.path.join(home, 'cache'),
+               XDG_DATA_HOME=os.path.join(home, 'data'),
+               HF_HUB_CACHE=os.path.join(home, 'hub'),
+               OLLAMA_MODELS=os.path.join(home, 'ollama'),
+               LLAMA_CACHE=os.path.join(home, 'llama.cpp'))
+    env.pop('HF_HOME', None)
+    return env, path
+
+
+def check_local_models(tmp, baseline):
+    """`local-models` over a cache holding one hostile JSON file: exit 0,
+    a note naming the file and the limit it hit, in under a second of CPU
+    (the scan reads the config.json, then the import reads it again) and
+    bounded memory (before: SIGSEGV on deep JSON; 25 s and 1.6 GB for a
+    16 MiB config.json of small objects, 71 s and 6 GB for a 64 MiB
+    safetensors header, 1.6 GB for a 16 MiB index)."""
+    mib = 1024 * 1024
+    # The data is made when written, and dropped before the CLI runs:
+    # the child's peak RSS counts this process's pages until it execs.
+    cases = [
+        ('an Ollama manifest of 1 MiB of [', 'manifest', lambda: b'[' * mib, None,
+         'the size limit for an Ollama manifest'),
+        ('an Ollama manifest of 200 KiB of [', 'manifest', lambda: b'[' * (200 * 1024), None,
+         'the depth limit for an Ollama manifest'),
+        ('a config.json of 16 MiB of [', 'config', lambda: b'[' * (16 * mib), None,
+         'the depth limit for a config.json'),
+        ('a config.json of 1.2 MB of {"a":', 'config', lambda: b'{"a":' * 240000, None,
+         'the depth limit for a config.json'),
+        ('a safetensors header of nested arrays', 'header', lambda: b'{"a":' + b'[' * mib, None,
+         'the depth limit for a safetensors header'),
+        ('a config.json of 16 MiB of small objects', 'config',
+         lambda: b'{"a": [' + b'{},' * ((16 * mib - 16) // 3) + b'{}]}', None,
+         'the node limit for a config.json'),
+        ('a safetensors header of 64 MiB', 'header', lambda: b'{"a": [{}]}', 64 * mib,
+         'the size limit for a safetensors header'),
+        ('a safetensors index of 16 MiB of small objects', 'index',
+         lambda: (b'{"metadata": {"total_size": 1}, "weight_map": ['
+                  + b'{},' * (16 * mib // 3 - 40) + b'{}]}'),
+         None, 'the node limit for a safetensors index'),
+    ]
+    for i, (what, kind, make, header_length, limit) in enumerate(cases):
+        env, path = local_models_tree(tmp, str(i), kind, make(), header_length)
+        status, out, err, _, rss, seconds = run_timed(['local-models'], env)
+        notes = [line for line in out.decode('utf-8', 'replace').splitlines()
+                 if line.startswith('Note: ')]
+        problems = []
+        if status != 0:
+            problems.append(f'exit status {status}')
+        if not any(os.path.basename(path) in line and limit in line for line in notes):
+            problems.append(f'no note names the file and "{limit}"')
+        if seconds >= SECONDS:
+            problems.append(f'{seconds:.2f} s')
+        if rss > baseline + EXTRA_MEMORY_KB:
+            problems.append(f'{rss // 1024} MiB of memory')
+        report(not problems,
+               f'local-models: {what}: noted, {seconds:.2f} s of CPU, {rss // 1024} MiB',
+               '; '.join(problems) + f' ({out[-300:]!r} {err[-300:]!r})')
+        if 'small objects' in what and kind == 'config':
+            for args in (['inspect', path],
+                         ['estimate', '--model', path, '--precision', 'q4_k_m']):
+                check_refused(f'{args[0]}: {what}', args, path, env, baseline)
+        subprocess.run(['rm', '-rf', os.path.join(tmp, 'local-' + str(i))])
 
 
 def main():
@@ -151,6 +247,8 @@ def main():
                 skip(label, 'root reads files whatever their mode')
                 continue
             check_refused(label, args, path, env, baseline)
+
+    check_local_models(tmp, baseline)
 
     # A file that grows while it is read.
     grower = Grower(p('growing.json'))

@@ -137,7 +137,7 @@ test_every_source (HrTestDir     *fixture,
   g_assert_null (find (scan, "evil:latest"));
   g_assert_true (notes_mention (scan, "evil:latest: the model layer's digest is not"));
   g_assert_true (notes_mention (scan, "hf.co/bartowski/Tiny-GGUF:Q4_K_M: the model's blob is missing"));
-  g_assert_true (notes_mention (scan, "is not a manifest"));
+  g_assert_true (notes_mention (scan, "broken/latest: not valid JSON"));
 }
 
 /* A cache of 100,000 files: the scan stops at its entry bound and says so;
@@ -321,6 +321,136 @@ test_default_roots (HrTestDir     *fixture,
   g_assert_cmpint (source, ==, HR_LOCAL_SOURCE_LLAMACPP);
 }
 
+/* One hostile JSON file in a fake tree: the scan returns, notes the file
+ * with the limit it is past, and goes on (before: deep JSON overflowed the
+ * stack, a 64 MiB header took 71 s and 6 GB).  @kind: "manifest",
+ * "config", "index" or "header" (the bytes are the header's JSON). */
+static HrLocalScan *
+scan_with (const char *dir,
+           const char *kind,
+           const char *data,
+           gsize       size,
+           guint64     header_length)
+{
+  g_autofree char *hub = g_build_filename (dir, "hub", NULL);
+  g_autofree char *ollama = g_build_filename (dir, "ollama", NULL);
+  g_autofree char *snapshot = g_build_filename (hub, "models--org--m", "snapshots", "abc", NULL);
+  g_autofree char *manifests = g_build_filename (ollama, "manifests", "registry.ollama.ai",
+                                                 "library", "m", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(HrLocalRoots) roots = hr_local_roots_new ();
+  g_autoptr(GError) error = NULL;
+  static const char config[] = "{\"model_type\": \"llama\"}";
+
+  g_assert_cmpint (g_mkdir_with_parents (snapshot, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (manifests, 0700), ==, 0);
+  path = g_build_filename (snapshot, "config.json", NULL);
+  g_assert_true (g_file_set_contents (path, config, -1, &error));
+  g_free (path);
+
+  if (g_str_equal (kind, "manifest"))
+    path = g_build_filename (manifests, "latest", NULL);
+  else if (g_str_equal (kind, "config"))
+    path = g_build_filename (snapshot, "config.json", NULL);
+  else if (g_str_equal (kind, "index"))
+    path = g_build_filename (snapshot, "model.safetensors.index.json", NULL);
+  else
+    path = g_build_filename (snapshot, "model.safetensors", NULL);
+
+  if (g_str_equal (kind, "header"))
+    {
+      FILE *file = fopen (path, "wb");
+      guint8 prefix[8];
+
+      for (guint i = 0; i < 8; i++)
+        prefix[i] = header_length >> (8 * i);
+      g_assert_nonnull (file);
+      g_assert_cmpuint (fwrite (prefix, 1, 8, file), ==, 8);
+      g_assert_cmpuint (fwrite (data, 1, size, file), ==, size);
+      /* the tensor data: sparse */
+      g_assert_cmpint (ftruncate (fileno (file), 8 + MAX (size, header_length) + 4096), ==, 0);
+      g_assert_cmpint (fclose (file), ==, 0);
+    }
+  else
+    g_assert_true (g_file_set_contents (path, data, size, &error));
+
+  hr_local_roots_add (roots, HR_LOCAL_SOURCE_HUGGINGFACE, hub);
+  hr_local_roots_add (roots, HR_LOCAL_SOURCE_OLLAMA, ollama);
+  return hr_local_models_scan (roots, NULL, NULL);
+}
+
+static char *
+repeat (const char *unit,
+        gsize       size)
+{
+  gsize n = strlen (unit);
+  char *text = g_malloc (size + 1);
+
+  for (gsize i = 0; i < size; i++)
+    text[i] = unit[i % n];
+  text[size] = '\0';
+  return text;
+}
+
+static void
+test_hostile_json (HrTestDir     *fixture,
+                   gconstpointer  user_data)
+{
+  static const struct
+  {
+    const char *what;
+    const char *kind;
+    const char *prefix;
+    const char *unit;     /* repeated to fill the file */
+    gsize       size;
+    guint64     header_length;  /* 0: the data's size */
+    const char *note;
+  } cases[] = {
+    { "a manifest of 1 MiB of [", "manifest", "", "[", 1024 * 1024, 0,
+      "latest: 1048576 bytes is more than 256 KiB (the size limit for an Ollama manifest)" },
+    { "a manifest of 200 KiB of [", "manifest", "", "[", 200 * 1024, 0,
+      "latest: the JSON is nested more than 16 levels deep (the depth limit for an Ollama manifest)" },
+    { "a config of 16 MiB of [", "config", "", "[", 16 * 1024 * 1024, 0,
+      "config.json: the JSON is nested more than 32 levels deep (the depth limit for a config.json)" },
+    { "a config of 1.2 MB of {\"a\":", "config", "", "{\"a\":", 1200000, 0,
+      "config.json: the JSON is nested more than 32 levels deep" },
+    { "a header of nested arrays", "header", "{\"a\":", "[", 1024 * 1024, 0,
+      "model.safetensors: the JSON is nested more than 16 levels deep "
+      "(the depth limit for a safetensors header)" },
+    { "a config of 16 MiB of small objects", "config", "{\"a\": [", "{},", 16 * 1024 * 1024 - 16, 0,
+      "config.json: the JSON holds more than 200000 values and member names "
+      "(the node limit for a config.json)" },
+    { "a header that says 64 MiB", "header", "{\"a\": [", "{},", 1024, 64 * 1024 * 1024,
+      "model.safetensors: 67108864 bytes is more than 32 MiB "
+      "(the size limit for a safetensors header)" },
+    { "an index of 16 MiB of small objects", "index",
+      "{\"metadata\": {\"total_size\": 1}, \"weight_map\": [", "{},", 16 * 1024 * 1024, 0,
+      "model.safetensors.index.json: the JSON holds more than 1000000 values and member names "
+      "(the node limit for a safetensors index)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *dir = g_strdup_printf ("%s/%u", fixture->dir, i);
+      g_autofree char *body = repeat (cases[i].unit, cases[i].size);
+      g_autofree char *data = g_strconcat (cases[i].prefix, body, NULL);
+      g_autoptr(HrLocalScan) scan = NULL;
+      gint64 start = g_get_monotonic_time ();
+
+      g_test_message ("%s", cases[i].what);
+      scan = scan_with (dir, cases[i].kind, data, strlen (data),
+                        cases[i].header_length > 0 ? cases[i].header_length : strlen (data));
+      if (!notes_mention (scan, cases[i].note))
+        g_error ("%s: no note says “%s”", cases[i].what, cases[i].note);
+      /* The snapshot itself is still listed (it has a config.json). */
+      if (!g_str_equal (cases[i].kind, "manifest"))
+        g_assert_nonnull (find (scan, "org/m"));
+      g_assert_false (hr_local_scan_is_truncated (scan));
+      g_test_message ("%s: %.2f s", cases[i].what,
+                      (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -336,6 +466,7 @@ main (int    argc,
   ADD ("/local-models/unreadable-model", test_unreadable_model);
   ADD ("/local-models/async", test_async);
   ADD ("/local-models/default-roots", test_default_roots);
+  ADD ("/local-models/hostile-json", test_hostile_json);
 #undef ADD
 
   return g_test_run ();

@@ -8,8 +8,11 @@
  *  - a success is a model (or device) the estimator accepts, for every
  *    engine, without undefined behaviour (UBSan aborts) and with finite
  *    results;
- *  - nothing logs a GLib CRITICAL or WARNING: both abort here, so
- *    libFuzzer saves the input.
+ *  - nothing logs a GLib CRITICAL or WARNING: both abort() here (a log
+ *    writer, below), so libFuzzer saves the input.  Making them fatal
+ *    alone would not do: GLib stops on a fatal message with G_BREAKPOINT,
+ *    a SIGTRAP, which libFuzzer does not catch (the run just ends, the
+ *    input unsaved).
  */
 
 #define G_LOG_DOMAIN "fuzz"
@@ -35,12 +38,33 @@ remove_temp_dir (void)
   hr_test_remove_temp_dir (temp_dir);
 }
 
+/* Every message goes through here: a CRITICAL or a WARNING (or anything
+ * fatal) is printed and aborts, which libFuzzer's crash handler turns
+ * into a saved input; the rest goes to GLib's own writer. */
+static GLogWriterOutput
+abort_on_warnings (GLogLevelFlags   log_level,
+                   const GLogField *fields,
+                   gsize            n_fields,
+                   gpointer         user_data)
+{
+  if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING |
+                   G_LOG_FLAG_FATAL))
+    {
+      g_log_writer_standard_streams (log_level, fields, n_fields, user_data);
+      g_printerr ("fuzz: a GLib %s: aborting so that the input is saved\n",
+                  log_level & G_LOG_LEVEL_WARNING ? "warning" : "critical or error");
+      abort ();
+    }
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
 void
 fuzz_init (void)
 {
   if (temp_dir != NULL)
     return;
 
+  g_log_set_writer_func (abort_on_warnings, NULL, NULL);
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
   /* The catalog must not read the fuzzing user's own files.  Inputs are
    * files, written and fsynced on every run: in memory when possible. */

@@ -15,6 +15,71 @@
 #include "hr-json-load.h"
 #include "hr-text.h"
 
+/* The limits of each kind (nodes as counted in hr-json-load.h: a value
+ * or a member name 1, an object HR_JSON_OBJECT_NODES).  Measured on real
+ * files: the built-in catalog holds one node per 10 to 17 bytes; a
+ * config.json holds 40 to 200 nodes, the largest known (an ImageNet-21k
+ * classifier's, with id2label and label2id of 21,843 labels) some
+ * 90,000; a safetensors header 15 nodes and about 120 bytes a tensor,
+ * and a model of a trillion parameters some 10^5 tensors; an index 2
+ * nodes a tensor; an Ollama manifest some 40 nodes in 1 KB.  At some 80
+ * bytes of json-glib tree a node, the largest budget below is a tree of
+ * about 160 MB, built in about two seconds; a document above its budget
+ * is refused by the scan, in a few milliseconds a megabyte. */
+
+/* 16 MiB of catalog (the size limit of the catalog reader) in real
+ * entries is about 1.6 M nodes. */
+#define CATALOG_MAX_BYTES         (16 * 1024 * 1024)
+#define CATALOG_MAX_NODES         2000000
+
+/* Twice the largest config.json known (~90,000 nodes, 1 MB). */
+#define CONFIG_MAX_BYTES          (16 * 1024 * 1024)
+#define CONFIG_MAX_DEPTH          32
+#define CONFIG_MAX_NODES          200000
+
+/* A weight map of 2 x 10^5 tensors (a trillion parameters, each with its
+ * scales) is 400,000 nodes and 16 MB. */
+#define INDEX_MAX_BYTES           (32 * 1024 * 1024)
+#define INDEX_MAX_DEPTH           16
+#define INDEX_MAX_NODES           1000000
+
+/* 10^5 tensors at 15 nodes and ~120 bytes each, in one file: 1.5 M
+ * nodes, 12 MB.  (The safetensors format allows a header of 100 MB.) */
+#define HEADER_MAX_BYTES          (32 * 1024 * 1024)
+#define HEADER_MAX_DEPTH          16
+#define HEADER_MAX_NODES          2000000
+
+/* A manifest is a config and a few layers: some 40 nodes, 1 KB. */
+#define MANIFEST_MAX_BYTES        (256 * 1024)
+#define MANIFEST_MAX_DEPTH        16
+#define MANIFEST_MAX_NODES        10000
+
+static const HrJsonLimits limits_by_kind[] = {
+  [HR_JSON_KIND_CATALOG] =
+    { "a catalog file", CATALOG_MAX_BYTES, HR_JSON_MAX_DEPTH, CATALOG_MAX_NODES },
+  [HR_JSON_KIND_CONFIG] =
+    { "a config.json", CONFIG_MAX_BYTES, CONFIG_MAX_DEPTH, CONFIG_MAX_NODES },
+  [HR_JSON_KIND_SAFETENSORS_INDEX] =
+    { "a safetensors index", INDEX_MAX_BYTES, INDEX_MAX_DEPTH, INDEX_MAX_NODES },
+  [HR_JSON_KIND_SAFETENSORS_HEADER] =
+    { "a safetensors header", HEADER_MAX_BYTES, HEADER_MAX_DEPTH, HEADER_MAX_NODES },
+  [HR_JSON_KIND_OLLAMA_MANIFEST] =
+    { "an Ollama manifest", MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH, MANIFEST_MAX_NODES },
+};
+
+/**
+ * hr_json_kind_get_limits:
+ * @kind: a kind of document
+ *
+ * Returns: (transfer none): the limits documents of @kind are read with
+ */
+const HrJsonLimits *
+hr_json_kind_get_limits (HrJsonKind kind)
+{
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (limits_by_kind), &limits_by_kind[0]);
+  return &limits_by_kind[kind];
+}
+
 /* Whether the integer literal @digits (without its sign) is beyond
  * gint64, where json-glib would wrap it. */
 static gboolean
@@ -81,11 +146,18 @@ escape_length (const char *data,
 }
 
 /* Where a syntax check stopped, and why. */
+typedef enum
+{
+  LIMIT_NONE,
+  LIMIT_DEPTH,
+  LIMIT_NODES,
+} Limit;
+
 typedef struct
 {
   gsize       offset;  /* of the byte that broke the syntax */
   const char *reason;  /* NULL: the document is valid JSON */
-  gboolean    too_deep;
+  Limit       limit;   /* a limit the document is past (reason is NULL) */
 } ScanResult;
 
 /* JSON's white space (RFC 8259 §2): nothing else may stand between tokens. */
@@ -232,7 +304,8 @@ scan_member_name (const char  *data,
 }
 
 /* Checks that @data is one JSON value and nothing else (RFC 8259, UTF-8,
- * at most @max_depth arrays and objects deep), so that json-glib only
+ * at most @max_depth arrays and objects deep, at most @max_nodes nodes as
+ * counted in hr-json-load.h), so that json-glib only
  * ever parses valid documents: it recurses once per level, and on some
  * malformed ones (a bad escape; "'[1'[1]]", which its scanner reads as
  * a single-quoted string) it leaks what it built, or it accepts what
@@ -244,6 +317,7 @@ static ScanResult
 scan (const char  *data,
       gsize        length,
       guint        max_depth,
+      guint        max_nodes,
       GString    **rewritten)
 {
   /* What each open container is: '[' or '{'. */
@@ -251,28 +325,33 @@ scan (const char  *data,
   const char *bad_utf8 = NULL;
   const char *reason = NULL;
   guint depth = 0;
+  guint64 nodes = 0;
   gsize copied = 0;
   gsize i;
 
   g_assert (max_depth <= HR_JSON_MAX_DEPTH);
   *rewritten = NULL;
   if (!g_utf8_validate_len (data, length, &bad_utf8))
-    return (ScanResult) { bad_utf8 - data, "the file is not UTF-8 text", FALSE };
+    return (ScanResult) { bad_utf8 - data, "the file is not UTF-8 text", LIMIT_NONE };
 
   i = skip_space (data, length, 0);
   for (;;)
     {
       gsize end = 0;
 
-      /* A value. */
+      /* A value: the end of the budget stops the scan there, so that
+       * refusing costs no more than the budget. */
       if (i >= length)
-        return (ScanResult) { i, "the document ends where a value should be", FALSE };
+        return (ScanResult) { i, "the document ends where a value should be", LIMIT_NONE };
+      nodes += data[i] == '{' ? HR_JSON_OBJECT_NODES : 1;
+      if (nodes > max_nodes)
+        return (ScanResult) { i, NULL, LIMIT_NODES };
       switch (data[i])
         {
         case '[':
         case '{':
           if (depth == max_depth)
-            return (ScanResult) { i, NULL, TRUE };
+            return (ScanResult) { i, NULL, LIMIT_DEPTH };
           open[depth++] = data[i];
           i = skip_space (data, length, i + 1);
           if (i < length && data[i] == (open[depth - 1] == '[' ? ']' : '}'))
@@ -284,13 +363,15 @@ scan (const char  *data,
           if (open[depth - 1] == '[')
             continue;
           /* An object's first member name. */
+          if (++nodes > max_nodes)
+            return (ScanResult) { i, NULL, LIMIT_NODES };
           if ((end = scan_member_name (data, length, i, &reason, &i)) == 0)
-            return (ScanResult) { i, reason, FALSE };
+            return (ScanResult) { i, reason, LIMIT_NONE };
           i = end;
           continue;
         case '"':
           if ((end = scan_string (data, length, i, &reason)) == 0)
-            return (ScanResult) { i, reason, FALSE };
+            return (ScanResult) { i, reason, LIMIT_NONE };
           break;
         case 't':
         case 'f':
@@ -304,7 +385,7 @@ scan (const char  *data,
         }
       if (end == 0)
         return (ScanResult) { i, "expected a value (an object, array, string, number, "
-                                 "true, false or null)", FALSE };
+                                 "true, false or null)", LIMIT_NONE };
 
       /* What may follow a value: a comma or the end of its container,
        * or, at the top, nothing. */
@@ -314,10 +395,10 @@ scan (const char  *data,
           if (depth == 0)
             {
               if (i < length)
-                return (ScanResult) { i, "more data after the end of the document", FALSE };
+                return (ScanResult) { i, "more data after the end of the document", LIMIT_NONE };
               if (*rewritten != NULL)
                 g_string_append_len (*rewritten, data + copied, length - copied);
-              return (ScanResult) { i, NULL, FALSE };
+              return (ScanResult) { i, NULL, LIMIT_NONE };
             }
           if (i < length && data[i] == (open[depth - 1] == '[' ? ']' : '}'))
             {
@@ -328,12 +409,14 @@ scan (const char  *data,
           if (i >= length || data[i] != ',')
             return (ScanResult) { i, open[depth - 1] == '['
                                      ? "expected ',' or ']' after an array element"
-                                     : "expected ',' or '}' after an object member", FALSE };
+                                     : "expected ',' or '}' after an object member", LIMIT_NONE };
           i = skip_space (data, length, i + 1);
           if (open[depth - 1] == '{')
             {
+              if (++nodes > max_nodes)
+                return (ScanResult) { i, NULL, LIMIT_NODES };
               if ((end = scan_member_name (data, length, i, &reason, &i)) == 0)
-                return (ScanResult) { i, reason, FALSE };
+                return (ScanResult) { i, reason, LIMIT_NONE };
               i = end;
             }
           break;
@@ -403,22 +486,85 @@ all_finite (JsonNode *node)
 }
 
 /**
- * hr_json_load_data:
+ * hr_json_set_size_error:
+ * @error: return location for an error
+ * @display: the file, as displayed
+ * @limits: the limits it is read with
+ * @size: its size, or 0 when only known to be larger than the limit
+ *
+ * Sets the error of a document above @limits' size limit, saying which
+ * limit it is.
+ */
+void
+hr_json_set_size_error (GError             **error,
+                        const char          *display,
+                        const HrJsonLimits  *limits,
+                        guint64              size)
+{
+  g_autofree char *limit = NULL;
+
+  if (limits->max_bytes >= 1024 * 1024 && limits->max_bytes % (1024 * 1024) == 0)
+    limit = g_strdup_printf ("%" G_GSIZE_FORMAT " MiB", limits->max_bytes / (1024 * 1024));
+  else if (limits->max_bytes >= 1024 && limits->max_bytes % 1024 == 0)
+    limit = g_strdup_printf ("%" G_GSIZE_FORMAT " KiB", limits->max_bytes / 1024);
+  else
+    limit = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes", limits->max_bytes);
+  if (size == 0)
+    g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                 "%s: larger than %s (the size limit for %s)", display, limit, limits->what);
+  else
+    g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                 "%s: %" G_GUINT64_FORMAT " bytes is more than %s (the size limit for %s)",
+                 display, size, limit, limits->what);
+}
+
+/* Tells which limit @limits sets @length is past, naming @display. */
+static void
+set_limit_error (GError             **error,
+                 const char          *display,
+                 const HrJsonLimits  *limits,
+                 Limit                limit,
+                 gsize                length)
+{
+  switch (limit)
+    {
+    case LIMIT_DEPTH:
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: the JSON is nested more than %u levels deep "
+                   "(the depth limit for %s)", display, limits->max_depth, limits->what);
+      break;
+    case LIMIT_NODES:
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: the JSON holds more than %u values and member names "
+                   "(the node limit for %s)", display, limits->max_nodes, limits->what);
+      break;
+    case LIMIT_NONE:
+    default:
+      hr_json_set_size_error (error, display, limits, length);
+      break;
+    }
+}
+
+/**
+ * hr_json_load_limited:
+ * @limits: the size, depth and node limits of this kind of document
  * @data: the document
  * @length: its size in bytes
  * @name: the file it comes from, which every message starts with
  * @error: return location for an error
  *
  * Parses @data (see the top of hr-json-load.h for what this guards
- * against).  An empty document or one of white space is an error.
+ * against).  An empty document or one of white space is an error; so is
+ * one past a limit, with a message saying which.
  *
  * Returns: (transfer full): the root node, or %NULL with @error set
  */
 JsonNode *
-hr_json_load_data (const char  *data,
-                   gsize        length,
-                   const char  *name,
-                   GError     **error)
+hr_json_load_limited (const HrJsonLimits  *limits,
+                      const char          *data,
+                      gsize                length,
+                      const char          *name,
+                      GError             **error)
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) parse_error = NULL;
@@ -430,8 +576,14 @@ hr_json_load_data (const char  *data,
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (limits != NULL && limits->max_depth <= HR_JSON_MAX_DEPTH, NULL);
 
   display = hr_text_display_path (name);
+  if (length > limits->max_bytes)
+    {
+      set_limit_error (error, display, limits, LIMIT_NONE, length);
+      return NULL;
+    }
   if (length == 0)
     {
       g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
@@ -444,12 +596,10 @@ hr_json_load_data (const char  *data,
                    "%s: not valid JSON: the file holds only white space", display);
       return NULL;
     }
-  scanned = scan (data, length, HR_JSON_MAX_DEPTH, &rewritten);
-  if (scanned.too_deep)
+  scanned = scan (data, length, limits->max_depth, limits->max_nodes, &rewritten);
+  if (scanned.limit != LIMIT_NONE)
     {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: the JSON is nested more than %d levels deep",
-                   display, HR_JSON_MAX_DEPTH);
+      set_limit_error (error, display, limits, scanned.limit, length);
       return NULL;
     }
   if (scanned.reason != NULL)
@@ -493,13 +643,92 @@ hr_json_load_data (const char  *data,
 }
 
 /**
+ * hr_json_load_kind_data:
+ * @kind: what the document is
+ * @data: the document
+ * @length: its size in bytes
+ * @name: the file it comes from, which every message starts with
+ * @error: return location for an error
+ *
+ * hr_json_load_limited() with the limits of @kind.
+ *
+ * Returns: (transfer full): the root node, or %NULL with @error set
+ */
+JsonNode *
+hr_json_load_kind_data (HrJsonKind   kind,
+                        const char  *data,
+                        gsize        length,
+                        const char  *name,
+                        GError     **error)
+{
+  return hr_json_load_limited (hr_json_kind_get_limits (kind), data, length, name, error);
+}
+
+/**
+ * hr_json_load_data:
+ * @data: the document
+ * @length: its size in bytes
+ * @name: the file it comes from, which every message starts with
+ * @error: return location for an error
+ *
+ * hr_json_load_limited() with the limits of a catalog file.
+ *
+ * Returns: (transfer full): the root node, or %NULL with @error set
+ */
+JsonNode *
+hr_json_load_data (const char  *data,
+                   gsize        length,
+                   const char  *name,
+                   GError     **error)
+{
+  return hr_json_load_kind_data (HR_JSON_KIND_CATALOG, data, length, name, error);
+}
+
+/* hr_file_read_regular() (a FIFO, a device, a directory or a file above
+ * @limits' size is refused without being read), then
+ * hr_json_load_limited(). */
+static JsonNode *
+load_file (const HrJsonLimits  *limits,
+           const char          *path,
+           GError             **error)
+{
+  g_autofree char *data = NULL;
+  gsize length = 0;
+
+  if (!hr_file_read_regular (path, limits->max_bytes, &data, &length, error))
+    return NULL;
+  return hr_json_load_limited (limits, data, length, path, error);
+}
+
+/**
+ * hr_json_load_kind_file:
+ * @kind: what the file is
+ * @path: a JSON file
+ * @error: return location for an error
+ *
+ * Reads @path with the limits of @kind: a FIFO, a device, a directory or
+ * a file above the size limit is refused without being read.
+ *
+ * Returns: (transfer full): the root node, or %NULL with @error set
+ */
+JsonNode *
+hr_json_load_kind_file (HrJsonKind   kind,
+                        const char  *path,
+                        GError     **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return load_file (hr_json_kind_get_limits (kind), path, error);
+}
+
+/**
  * hr_json_load_file:
  * @path: a JSON file
  * @max_bytes: the largest file of this kind that is read
  * @error: return location for an error
  *
- * hr_file_read_regular() and hr_json_load_data(): a FIFO, a device, a
- * directory or a file above @max_bytes is refused without being read.
+ * hr_json_load_kind_file() with the limits of a catalog file but a size
+ * limit of @max_bytes.
  *
  * Returns: (transfer full): the root node, or %NULL with @error set
  */
@@ -508,14 +737,13 @@ hr_json_load_file (const char  *path,
                    gsize        max_bytes,
                    GError     **error)
 {
-  g_autofree char *data = NULL;
-  gsize length = 0;
+  HrJsonLimits limits = *hr_json_kind_get_limits (HR_JSON_KIND_CATALOG);
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!hr_file_read_regular (path, max_bytes, &data, &length, error))
-    return NULL;
-  return hr_json_load_data (data, length, path, error);
+  if (max_bytes > 0)
+    limits.max_bytes = max_bytes;
+  return load_file (&limits, path, error);
 }
 
 /**

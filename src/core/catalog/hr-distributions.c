@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 
 #include "hr-distributions.h"
+#include "hr-json-load.h"
 
 #define RESOURCE "/io/github/headroom_app/Headroom/catalog/distributions.json"
 
@@ -26,30 +27,50 @@ table (void)
       GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                              (GDestroyNotify) json_object_unref);
       g_autoptr(GBytes) bytes = g_resources_lookup_data (RESOURCE, 0, NULL);
-      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonNode) root = NULL;
+      JsonNode *list = NULL;
       gsize size = 0;
       const char *data = bytes ? g_bytes_get_data (bytes, &size) : NULL;
 
-      /* A built-in resource: test-catalog checks it parses. */
-      if (data != NULL && json_parser_load_from_data (parser, data, size, NULL) &&
-          JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+      /* A built-in resource: test-catalog checks it parses.  Read as
+       * every JSON document is, and every type checked before use. */
+      if (data != NULL)
+        root = hr_json_load_kind_data (HR_JSON_KIND_CATALOG, data, size, RESOURCE, NULL);
+      if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+        list = json_object_get_member (json_node_get_object (root), "models");
+      if (list != NULL && JSON_NODE_HOLDS_ARRAY (list))
         {
-          JsonObject *root = json_node_get_object (json_parser_get_root (parser));
-          JsonArray *array = json_object_get_array_member (root, "models");
+          JsonArray *array = json_node_get_array (list);
 
-          for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+          for (guint i = 0; i < json_array_get_length (array); i++)
             {
-              JsonObject *entry = json_array_get_object_element (array, i);
-              const char *id = entry ? json_object_get_string_member_with_default (entry, "id",
-                                                                                   NULL) : NULL;
+              JsonNode *element = json_array_get_element (array, i);
+              JsonObject *entry = JSON_NODE_HOLDS_OBJECT (element)
+                                  ? json_node_get_object (element) : NULL;
+              JsonNode *id = entry != NULL ? json_object_get_member (entry, "id") : NULL;
 
-              if (id != NULL)
-                g_hash_table_insert (t, g_ascii_strdown (id, -1), json_object_ref (entry));
+              if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING)
+                g_hash_table_insert (t, g_ascii_strdown (json_node_get_string (id), -1),
+                                     json_object_ref (entry));
             }
         }
       g_once_init_leave (&models, t);
     }
   return models;
+}
+
+/* @object's string @member, or %NULL when it is missing or not a string
+ * (json_object_get_string_member_with_default() raises a critical on an
+ * array or an object). */
+static const char *
+string_member (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
 }
 
 static JsonObject *
@@ -77,7 +98,7 @@ hr_distributions_ollama_tag (const char *model_id,
 
   if (tags == NULL || precision_id == NULL)
     return NULL;
-  return json_object_get_string_member_with_default (tags, precision_id, NULL);
+  return string_member (tags, precision_id);
 }
 
 const char *
@@ -86,7 +107,7 @@ hr_distributions_ollama_note (const char *model_id)
   g_autofree char *key = model_id ? g_ascii_strdown (model_id, -1) : NULL;
   JsonObject *entry = key ? g_hash_table_lookup (table (), key) : NULL;
 
-  return entry ? json_object_get_string_member_with_default (entry, "ollama_note", NULL) : NULL;
+  return string_member (entry, "ollama_note");
 }
 
 const char *
@@ -101,7 +122,7 @@ hr_distributions_checkpoint (const char *model_id,
       !JSON_NODE_HOLDS_OBJECT (json_object_get_member (checkpoints, precision_id)))
     return NULL;
   one = json_object_get_object_member (checkpoints, precision_id);
-  return json_object_get_string_member_with_default (one, "repo", NULL);
+  return string_member (one, "repo");
 }
 
 /* The precision of the weights in the model's own repository, when the

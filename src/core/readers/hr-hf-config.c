@@ -15,10 +15,6 @@
 #include "hr-json-load.h"
 #include "hr-text.h"
 
-/* A config.json is a few kilobytes; anything this large is not one, and
- * is refused before it is read into memory. */
-#define CONFIG_MAX_BYTES (16 * 1024 * 1024)
-
 /* Which attention projections carry a bias. */
 typedef enum
 {
@@ -1155,7 +1151,7 @@ read_config_file (const char  *path,
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *display = NULL;
 
-  root = hr_json_load_file (path, CONFIG_MAX_BYTES, error);
+  root = hr_json_load_kind_file (HR_JSON_KIND_CONFIG, path, error);
   if (root == NULL)
     return NULL;
 

@@ -27,7 +27,10 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "hr-catalog-json.h"
+#include "hr-json-load.h"
 #include "hr-local-models.h"
+#include "hr-text.h"
 #include "hr-tree.h"
 
 /* ---------------------------------------------------------------- roots */
@@ -406,6 +409,21 @@ note (HrLocalScan *self,
   g_ptr_array_add (self->notes, text);
 }
 
+/* Notes a file the scan could not read, with *@error's message (which
+ * names the file and, for JSON, the limit it is past), made displayable;
+ * clears *@error. */
+static void
+skipped (HrLocalScan  *self,
+         const char   *prefix,
+         GError      **error)
+{
+  if (*error == NULL)
+    return;
+  hr_text_sanitize_error (*error);
+  note (self, "%s%s", prefix, (*error)->message);
+  g_clear_error (error);
+}
+
 /* Counts one directory entry (or one file read); FALSE once a bound is
  * reached, after which the scan only unwinds. */
 static gboolean
@@ -537,21 +555,56 @@ entry_kind (HrTree     *tree,
   return ENTRY_FILE;
 }
 
-static JsonNode *
-read_json (HrTree     *tree,
-           const char *path,
-           gsize       max_bytes)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autofree char *contents = NULL;
-  gsize length;
+/* What a JSON file may grow by between its stat() and its read(): a
+ * download still being written. */
+#define READ_SLACK_BYTES 4096
 
-  if (!hr_tree_read (tree, path, max_bytes, &contents, &length, NULL, NULL) ||
-      !json_parser_load_from_data (parser, contents, length, NULL) ||
-      json_parser_get_root (parser) == NULL ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+/* The JSON object in @path (resolved inside @tree), read with the limits
+ * of @kind (hr-json-load.h): a file above the size limit is not read, and
+ * one past the depth or node limit is refused before it is parsed.
+ * %NULL with @error set, the message starting with the file. */
+static JsonNode *
+read_json (HrTree      *tree,
+           const char  *path,
+           HrJsonKind   kind,
+           GError     **error)
+{
+  const HrJsonLimits *limits = hr_json_kind_get_limits (kind);
+  g_autofree char *contents = NULL;
+  g_autofree char *display = hr_text_display_path (path);
+  g_autoptr(JsonNode) root = NULL;
+  gboolean truncated = FALSE;
+  GStatBuf st;
+  gsize length, read_max;
+
+  /* Refused by its size before it is read; read into a buffer of its
+   * size (and a little more for a file still being written), not of the
+   * limit. */
+  if (!hr_tree_stat (tree, path, &st, error))
     return NULL;
-  return json_node_copy (json_parser_get_root (parser));
+  if ((guint64) st.st_size > limits->max_bytes)
+    {
+      hr_json_set_size_error (error, display, limits, st.st_size);
+      return NULL;
+    }
+  read_max = MIN (limits->max_bytes, (gsize) st.st_size + READ_SLACK_BYTES);
+  if (!hr_tree_read (tree, path, read_max, &contents, &length, &truncated, error))
+    return NULL;
+  if (truncated)
+    {
+      hr_json_set_size_error (error, display, limits, 0);
+      return NULL;
+    }
+  root = hr_json_load_limited (limits, contents, length, path, error);
+  if (root == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: the top level is not an object", display);
+      return NULL;
+    }
+  return g_steal_pointer (&root);
 }
 
 static const char *
@@ -728,17 +781,23 @@ int_element (JsonArray *array,
   return json_node_get_int (node);
 }
 
-/* A safetensors header: the tensors' bytes and the dtype holding most. */
+/* A safetensors header: the tensors' bytes and the dtype holding most.
+ * %FALSE with @error set when the file is not a safetensors file; its
+ * header's length, the file's first 8 bytes, is checked against the size
+ * limit before anything else is read. */
 static gboolean
 read_safetensors_header (HrTree      *tree,
                          const char  *path,
                          guint64      file_size,
                          guint64     *weights,
-                         char       **dtype)
+                         char       **dtype,
+                         GError     **error)
 {
+  const HrJsonLimits *limits = hr_json_kind_get_limits (HR_JSON_KIND_SAFETENSORS_HEADER);
   g_autofree char *head = NULL;
   g_autofree char *contents = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *display = hr_text_display_path (path);
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GHashTable) by_dtype = g_hash_table_new_full (g_str_hash, g_str_equal,
                                                           g_free, g_free);
   gsize length;
@@ -751,20 +810,46 @@ read_safetensors_header (HrTree      *tree,
   gpointer key, value;
 
   if (file_size < 8 ||
-      !hr_tree_read (tree, path, 8, &head, &length, &truncated, NULL) || length < 8)
-    return FALSE;
+      !hr_tree_read (tree, path, 8, &head, &length, &truncated, error) || length < 8)
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                     "%s: too short for a safetensors file", display);
+      return FALSE;
+    }
   for (int i = 7; i >= 0; i--)
     header_length = header_length << 8 | (guint8) head[i];
-  if (header_length < 2 || header_length > HR_LOCAL_MODELS_MAX_HEADER_BYTES ||
-      header_length > file_size - 8)
+  if (header_length > limits->max_bytes)
+    {
+      hr_json_set_size_error (error, display, limits, header_length);
+      return FALSE;
+    }
+  if (header_length < 2 || header_length > file_size - 8)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: the header's length (%" G_GUINT64_FORMAT " bytes) does not fit "
+                   "the file", display, header_length);
+      return FALSE;
+    }
+  if (!hr_tree_read (tree, path, 8 + header_length, &contents, &length, &truncated, error))
     return FALSE;
-  if (!hr_tree_read (tree, path, 8 + header_length, &contents, &length, &truncated, NULL) ||
-      length != 8 + header_length ||
-      !json_parser_load_from_data (parser, contents + 8, header_length, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (length != 8 + header_length)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: the file ends inside its header", display);
+      return FALSE;
+    }
+  root = hr_json_load_limited (limits, contents + 8, header_length, path, error);
+  if (root == NULL)
     return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "%s: the header is not a JSON object", display);
+      return FALSE;
+    }
 
-  json_object_iter_init (&it, json_node_get_object (json_parser_get_root (parser)));
+  json_object_iter_init (&it, json_node_get_object (root));
   while (json_object_iter_next (&it, &member, &node))
     {
       JsonObject *tensor;
@@ -774,18 +859,25 @@ read_safetensors_header (HrTree      *tree,
 
       if (strcmp (member, "__metadata__") == 0)
         continue;
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        return FALSE;
-      tensor = json_node_get_object (node);
-      type = string_member (tensor, "dtype");
-      offsets = json_object_get_member (tensor, "data_offsets");
+      offsets = JSON_NODE_HOLDS_OBJECT (node)
+                ? json_object_get_member (json_node_get_object (node), "data_offsets") : NULL;
       if (offsets == NULL || !JSON_NODE_HOLDS_ARRAY (offsets) ||
           json_array_get_length (json_node_get_array (offsets)) != 2)
-        return FALSE;
+        {
+          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                       "%s: a tensor of the header has no data_offsets pair", display);
+          return FALSE;
+        }
+      tensor = json_node_get_object (node);
+      type = string_member (tensor, "dtype");
       begin = int_element (json_node_get_array (offsets), 0);
       end = int_element (json_node_get_array (offsets), 1);
       if (begin < 0 || end < begin || (guint64) end > file_size - 8 - header_length)
-        return FALSE;
+        {
+          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                       "%s: a tensor's data_offsets lie outside the file", display);
+          return FALSE;
+        }
       total += end - begin;
       if (type != NULL)
         {
@@ -825,6 +917,7 @@ scan_hf_snapshot (HrLocalScan *self,
   g_autoptr(JsonNode) index = NULL;
   g_autofree char *dtype = NULL;
   guint64 weights = 0, files = 0, size = 0;
+  g_autoptr(GError) error = NULL;
   gboolean have_header = FALSE;
   const char *format = "pytorch";
 
@@ -837,8 +930,10 @@ scan_hf_snapshot (HrLocalScan *self,
   config_path = g_build_filename (snapshot, "config.json", NULL);
   if (entry_kind (tree, config_path, NULL) != ENTRY_FILE)
     return;
-  config = read_json (tree, config_path, HR_LOCAL_MODELS_MAX_JSON_BYTES);
-  if (config != NULL)
+  config = read_json (tree, config_path, HR_JSON_KIND_CONFIG, &error);
+  if (config == NULL)
+    skipped (self, "", &error);
+  else
     {
       const char *torch_dtype = string_member (json_node_get_object (config), "torch_dtype");
 
@@ -849,7 +944,9 @@ scan_hf_snapshot (HrLocalScan *self,
 
   index_path = g_build_filename (snapshot, "model.safetensors.index.json", NULL);
   if (entry_kind (tree, index_path, NULL) == ENTRY_FILE &&
-      (index = read_json (tree, index_path, HR_LOCAL_MODELS_MAX_JSON_BYTES)) != NULL)
+      (index = read_json (tree, index_path, HR_JSON_KIND_SAFETENSORS_INDEX, &error)) == NULL)
+    skipped (self, "", &error);
+  if (index != NULL)
     {
       JsonNode *metadata = json_object_get_member (json_node_get_object (index), "metadata");
 
@@ -881,13 +978,15 @@ scan_hf_snapshot (HrLocalScan *self,
               g_autofree char *header_dtype = NULL;
               guint64 tensors = 0;
 
-              if (read_safetensors_header (tree, path, size, &tensors, &header_dtype))
+              if (read_safetensors_header (tree, path, size, &tensors, &header_dtype, &error))
                 {
                   weights += tensors;
                   have_header = TRUE;
                   if (dtype == NULL)
                     dtype = g_steal_pointer (&header_dtype);
                 }
+              else
+                skipped (self, "", &error);
             }
         }
     }
@@ -991,13 +1090,14 @@ scan_ollama_manifest (HrLocalScan *self,
                       const char  *model,
                       const char  *tag)
 {
-  g_autoptr(JsonNode) node = read_json (tree, manifest, 1024 * 1024);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = read_json (tree, manifest, HR_JSON_KIND_OLLAMA_MANIFEST, &error);
   g_autofree char *name = NULL;
   JsonNode *layers;
 
   if (node == NULL)
     {
-      note (self, "Ollama: %s is not a manifest", manifest);
+      skipped (self, "Ollama: ", &error);
       return;
     }
   layers = json_object_get_member (json_node_get_object (node), "layers");

@@ -26,8 +26,8 @@ G_BEGIN_DECLS
 #define HR_LOCAL_MODELS_MAX_ENTRIES      20000   /* directory entries looked at */
 #define HR_LOCAL_MODELS_MAX_MODELS       2000
 #define HR_LOCAL_MODELS_MAX_DEPTH        5       /* below a source's root */
-#define HR_LOCAL_MODELS_MAX_JSON_BYTES   (16 * 1024 * 1024)   /* config, index, manifest */
-#define HR_LOCAL_MODELS_MAX_HEADER_BYTES (64 * 1024 * 1024)   /* a safetensors header */
+/* The JSON files (config, index, manifest, safetensors header) are read
+ * with the limits of their kind in hr-json-load.c. */
 
 typedef enum
 {
