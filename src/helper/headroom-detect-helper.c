@@ -56,7 +56,7 @@ main (int    argc,
   int out;
 
   if (argc != 3 || argv[1][0] == '\0' ||
-      !g_ascii_string_to_unsigned (argv[2], 10, 1, HR_DETECT_TIMEOUT_MS, &limit_ms, NULL))
+      !g_ascii_string_to_unsigned (argv[2], 10, 1, G_MAXUINT, &limit_ms, NULL))
     {
       fprintf (stderr, "%s: usage: %s NVML_LIBRARY TIMEOUT_MS (started by Headroom)\n",
                HR_DETECT_HELPER_NAME, HR_DETECT_HELPER_NAME);

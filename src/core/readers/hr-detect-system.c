@@ -199,7 +199,7 @@ hr_detect_plausible_gpu_memory (HrDetectFindings *findings,
     return TRUE;
   hr_detect_note (findings, "%s: the driver reports %" G_GUINT64_FORMAT " bytes of memory, "
                   "more than any GPU has (the limit is %" G_GUINT64_FORMAT " TiB); "
-                  "the figure is not used", what, bytes, HR_DETECT_MAX_GPU_MEMORY_BYTES >> 40);
+                  "the figure is not used", what, bytes, (guint64) (HR_DETECT_MAX_GPU_MEMORY_BYTES >> 40));
   return FALSE;
 }
 
@@ -260,7 +260,7 @@ hr_detect_meminfo (HrTree           *tree,
       hr_detect_note (findings, "RAM: /proc/meminfo reports %" G_GUINT64_FORMAT " bytes, "
                       "more than any computer has (the limit is %" G_GUINT64_FORMAT " TiB); "
                       "the figure is not used", findings->ram_total_bytes,
-                      HR_DETECT_MAX_RAM_BYTES >> 40);
+                      (guint64) (HR_DETECT_MAX_RAM_BYTES >> 40));
       findings->ram_total_bytes = 0;
       return;
     }
