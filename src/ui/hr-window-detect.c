@@ -3,7 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window detects this computer in a worker thread when it opens
- * (hr_detect_system_async()).  On first start — no device saved yet — the
+ * (hr_detect_system_async(); the NVIDIA library is loaded in a helper
+ * process, which closing the window kills at once through the
+ * cancellable, so that a hung driver never keeps Headroom running).  When
+ * that library crashed or hung, the row says so in one line, under what
+ * sysfs found.  On first start — no device saved yet — the
  * detected GPU, or the unified-memory machine, becomes the calculator's,
  * unless the user chose another meanwhile; on every start the detected
  * system RAM becomes the calculator's (what llama.cpp's placement keeps
@@ -105,6 +109,14 @@ describe_detection (HrWindow *self)
       /* TRANSLATORS: under "Detected: RTX 3060 12GB, 11.35 GiB free": the
        * other GPUs of this computer, "Also detected: RTX 4090 24GB" */
       g_string_append_printf (out, _("Also detected: %s"), names);
+    }
+
+  /* The NVIDIA library crashed or hung: “GPU detection failed: …”, as
+   * the core words it (a driver's message, not translated). */
+  if (hr_system_info_get_gpu_failure (self->system_info) != NULL)
+    {
+      g_string_append_c (out, '\n');
+      g_string_append (out, hr_system_info_get_gpu_failure (self->system_info));
     }
 
   if (ram > 0)
