@@ -221,17 +221,24 @@ apply_detection (HrWindow     *self,
     }
 }
 
+/* Detection holds the window weakly: a closed window is disposed at once,
+ * which cancels detection and kills the NVML helper; a strong reference
+ * would keep it, and the helper, until the helper's time limit. */
 static void
 on_detected (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(HrWindow) self = user_data;
+  GWeakRef *weak = user_data;
+  g_autoptr(HrWindow) self = g_weak_ref_get (weak);
   g_autoptr(GError) error = NULL;
   g_autoptr(HrSystemInfo) info = hr_detect_system_finish (result, &error);
 
+  g_weak_ref_clear (weak);
+  g_free (weak);
+
   /* Cancelled: the window was closed. */
-  if (self->detect_cancellable == NULL || info == NULL)
+  if (self == NULL || self->detect_cancellable == NULL || info == NULL)
     return;
 
   g_clear_object (&self->detect_cancellable);
@@ -244,11 +251,15 @@ static void
 start_detection (HrWindow *self,
                  gboolean  announce)
 {
+  GWeakRef *weak;
+
   if (self->detect_cancellable != NULL)
     return;
+  weak = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (weak, self);
   self->detect_cancellable = g_cancellable_new ();
   self->detect_announce = announce;
-  hr_detect_system_async (NULL, self->detect_cancellable, on_detected, g_object_ref (self));
+  hr_detect_system_async (NULL, self->detect_cancellable, on_detected, weak);
   update_detect_row (self);
 }
 

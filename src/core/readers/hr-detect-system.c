@@ -925,7 +925,8 @@ nvml_timeout (const HrDetectOptions *options)
 
   if (options != NULL && options->nvml_timeout_ms > 0)
     return options->nvml_timeout_ms;
-  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, HR_DETECT_TIMEOUT_MS, &value, NULL))
+  /* At most an hour: a test's “forever”. */
+  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, 3600 * 1000, &value, NULL))
     return value;
   return HR_DETECT_NVML_TIMEOUT_MS;
 }
@@ -936,8 +937,12 @@ hr_detect_system (const HrDetectOptions *options,
 {
   const char *sysroot = options != NULL ? options->sysroot : NULL;
   const char *nvml = options != NULL ? options->nvml_library : NULL;
+  guint nvml_ms = nvml_timeout (options);
+  /* By default, long enough for the NVML limit asked for, and for
+   * stopping the helper after it. */
   guint timeout_ms = options != NULL && options->timeout_ms > 0
-                     ? options->timeout_ms : HR_DETECT_TIMEOUT_MS;
+                     ? options->timeout_ms
+                     : MAX (HR_DETECT_TIMEOUT_MS, nvml_ms + 2 * HR_DETECT_NVML_STOP_MS);
   gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * G_TIME_SPAN_MILLISECOND;
   g_autoptr(GError) error = NULL;
   HrSystemInfo *info;
@@ -961,7 +966,7 @@ hr_detect_system (const HrDetectOptions *options,
   job->stage = "memory and CPU";
   job->sysroot = g_strdup (sysroot);
   job->nvml_library = g_strdup (nvml);
-  job->nvml_timeout_ms = nvml_timeout (options);
+  job->nvml_timeout_ms = nvml_ms;
   job->deadline = deadline;
   job->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
 

@@ -146,7 +146,8 @@ typedef struct
   const char *sysroot;         /* NULL: $HEADROOM_SYSROOT, else “/” */
   const char *nvml_library;    /* NULL: $HEADROOM_NVML_LIBRARY, else
                                 * libnvidia-ml.so.1; "": no NVML */
-  guint timeout_ms;            /* 0: HR_DETECT_TIMEOUT_MS */
+  guint timeout_ms;            /* 0: HR_DETECT_TIMEOUT_MS, or longer when
+                                * the NVML limit asks for it */
   guint nvml_timeout_ms;       /* 0: $HEADROOM_NVML_TIMEOUT_MS, else
                                 * HR_DETECT_NVML_TIMEOUT_MS */
 } HrDetectOptions;
