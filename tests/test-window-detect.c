@@ -359,7 +359,7 @@ test_gpu_detection_failed (void)
   g_assert_cmpstr (hardware_id (window), ==, "rtx-3060-12gb");
   assert_shows (detect_text (window), "Detected: RTX 3060 12GB");
   assert_shows (detect_text (window),
-                "\nGPU detection failed: libnvml-stub-crash.so crashed (signal 11, ");
+                "\nGPU detection failed: libnvml-stub-crash.so crashed (signal ");
   assert_shows (detect_text (window), "System memory: ");
   close_window (window);
 }

@@ -67,7 +67,7 @@ main (int    argc,
   /* A vendor library that crashes here leaves no core file behind. */
   prctl (PR_SET_DUMPABLE, 0);
   /* Only the answer goes to standard output: whatever the library prints
-   * goes to standard error. */
+   * goes to standard error (which Headroom silences). */
   out = fcntl (STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
   if (out < 0 || dup2 (STDERR_FILENO, STDOUT_FILENO) < 0)
     {

@@ -234,7 +234,10 @@ hr_detect_nvml_in_helper (const char       *library,
 
   g_main_context_push_thread_default (context);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  /* What the library or a crash report prints is not for the user: the
+   * failure is said in one line. */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
   process = g_subprocess_launcher_spawnv (launcher, argv, &error);
   if (process == NULL)
