@@ -199,7 +199,8 @@ hr_detect_plausible_gpu_memory (HrDetectFindings *findings,
     return TRUE;
   hr_detect_note (findings, "%s: the driver reports %" G_GUINT64_FORMAT " bytes of memory, "
                   "more than any GPU has (the limit is %" G_GUINT64_FORMAT " TiB); "
-                  "the figure is not used", what, bytes, (guint64) (HR_DETECT_MAX_GPU_MEMORY_BYTES >> 40));
+                  "the figure is not used", what, bytes,
+                  (guint64) (HR_DETECT_MAX_GPU_MEMORY_BYTES >> 40));
   return FALSE;
 }
 
