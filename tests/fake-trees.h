@@ -19,7 +19,8 @@ G_BEGIN_DECLS
  * integrated GPU), "igpu" (integrated only, SMBIOS memory readable),
  * "strix-halo" (Ryzen AI Max), "nvidia-sysfs" (an RTX 3060 seen by sysfs
  * only), "hostile" (malformed files, FIFOs, link loops and escapes),
- * "empty". */
+ * "absurd" ("amd" with 2^64 - 1 bytes of VRAM and of RAM, and no
+ * /proc/cpuinfo), "empty". */
 void          hr_fake_system_write      (const char *root,
                                          const char *scenario);
 

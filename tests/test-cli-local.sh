@@ -84,6 +84,43 @@ run no-driver detect --json
 json_check "an NVML without its driver: the card by its PCI id, and a note" \
   'd["devices"][0]["id"] == "rtx-3060-12gb" and d["devices"][0]["free_bytes"] is None and any("Driver Not Loaded" in x for x in d["notes"])'
 
+# A vendor library that crashes or never finishes loading: detect ends
+# within its limit (HEADROOM_NVML_TIMEOUT_MS, 1 s in the tests; timeout(1)
+# only stops a regression), exit 0, one line, sysfs's card stands.
+for case in crash:'crashed (signal ' block:'did not answer within 1 s'; do
+  stub=${case%%:*}
+  why=${case#*:}
+  HEADROOM_SYSROOT="$root" HEADROOM_NVML_LIBRARY="$stubs/libnvml-stub-$stub.so" \
+    timeout -s KILL 60 "$cli" detect >"$tmp/out" 2>"$tmp/err"
+  status=$?
+  if [ "$status" -eq 0 ] && [ ! -s "$tmp/err" ] \
+     && [ "$(grep -c 'GPU detection failed' "$tmp/out")" -eq 1 ] \
+     && grep -qF "Note: GPU detection failed: libnvml-stub-$stub.so $why" "$tmp/out" \
+     && grep -qF "catalog:   RTX 3060 12GB (rtx-3060-12gb, by PCI id)" "$tmp/out"; then r=0; else r=1; fi
+  report $r "detect with an NVML that ends in $stub: one line, exit 0" \
+    "status $status, $(cat "$tmp/out" "$tmp/err")"
+
+  HEADROOM_SYSROOT="$root" HEADROOM_NVML_LIBRARY="$stubs/libnvml-stub-$stub.so" \
+    timeout -s KILL 60 "$cli" estimate --model THUDM/GLM-4-9B-0414 --precision q4_k_m \
+    --hardware local --json >"$tmp/out" 2>"$tmp/err"
+  status=$?
+  json_check "estimate --hardware local with an NVML that ends in $stub: sysfs's card" \
+    'd["hardware"] == "rtx-3060-12gb"'
+done
+
+mkfifo "$tmp/fifo"
+HEADROOM_SYSROOT="$root" HEADROOM_NVML_LIBRARY="$tmp/fifo" timeout -s KILL 60 "$cli" detect --json \
+  >"$tmp/out" 2>"$tmp/err"
+status=$?
+quiet_ok "detect with a FIFO as the NVML library"
+json_check "a FIFO as the NVML library: refused in a note" \
+  'any("fifo cannot be loaded: not a regular file" in x for x in d["notes"]) and d["devices"][0]["id"] == "rtx-3060-12gb"'
+
+system absurd
+run huge detect --json
+json_check "2^64 - 1 bytes from NVML, sysfs and meminfo: unknown, with a note each" \
+  'all(x["memory_bytes"] is None or x["memory_bytes"] < 2**42 for x in d["devices"]) and d["ram_bytes"] == 0 and sum("more than any" in x for x in d["notes"]) == 4'
+
 system hostile
 run none detect --json
 quiet_ok "detect on a hostile tree"

@@ -11,10 +11,13 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
 
 #include "fake-trees.h"
+#include "hr-detect-private.h"
 #include "hr-local-device.h"
 #include "hr-test-util.h"
 #include "hr-tree.h"
@@ -398,18 +401,296 @@ test_nvml_missing_symbol (HrTestDir     *fixture,
   g_assert_cmpuint (hr_system_info_get_n_gpus (info), ==, 1);
 }
 
-/* nvmlInit hangs: detection returns at its deadline with what the
- * earlier stages found. */
+/* How many notes say that GPU detection failed. */
+static guint
+count_failures (HrSystemInfo *info)
+{
+  const char * const *notes = hr_system_info_get_notes (info);
+  guint n = 0;
+
+  for (guint i = 0; notes[i] != NULL; i++)
+    if (g_str_has_prefix (notes[i], "GPU detection failed: "))
+      n++;
+  return n;
+}
+
+/* The NVML stage failed: one line says why; sysfs's card, the RAM and the
+ * CPU stand. */
+static void
+assert_failed_but_rest_stands (HrSystemInfo *info,
+                               const char   *reason)
+{
+  const char *failure = hr_system_info_get_gpu_failure (info);
+
+  g_assert_true (hr_system_info_is_complete (info));
+  g_assert_nonnull (failure);
+  g_assert_true (g_str_has_prefix (failure, "GPU detection failed: "));
+  if (strstr (failure, reason) == NULL)
+    g_error ("“%s” does not say “%s”", failure, reason);
+  g_assert_null (strchr (failure, '\n'));
+  g_assert_cmpuint (count_failures (info), ==, 1);
+  assert_note (info, failure);
+  g_assert_cmpuint (hr_system_info_get_n_gpus (info), ==, 1);
+  g_assert_cmpstr (hr_system_info_get_gpu (info, 0)->source, ==, "sysfs");
+  g_assert_cmpstr (hr_system_info_get_gpu (info, 0)->name, ==,
+                   "NVIDIA GeForce RTX 3060 Lite Hash Rate");
+  g_assert_cmpuint (hr_system_info_get_ram_total_bytes (info), ==, 32768000ull * 1024);
+  g_assert_nonnull (hr_system_info_get_cpu_model (info));
+}
+
+/* The helper's process id, written by the blocking stub once it runs. */
+static GPid
+helper_pid (const char *pidfile)
+{
+  g_autofree char *text = NULL;
+  guint64 pid = 0;
+
+  if (!g_file_get_contents (pidfile, &text, NULL, NULL))
+    return 0;
+  g_assert_true (g_ascii_string_to_unsigned (g_strstrip (text), 10, 2, G_MAXINT, &pid, NULL));
+  return pid;
+}
+
+static gboolean
+process_gone (GPid pid)
+{
+  return kill (pid, 0) != 0 && errno == ESRCH;
+}
+
+/* nvmlInit hangs: the helper is stopped at its limit, with one line. */
 static void
 test_nvml_slow (HrTestDir     *fixture,
                 gconstpointer  user_data)
 {
-  g_autoptr(HrSystemInfo) info = detect (fixture, "nvidia-sysfs", "slow", 300);
+  g_autofree char *library = stub ("slow");
+  HrDetectOptions options = { fixture->dir, library, 0, 200 };
+  g_autoptr(HrSystemInfo) info = NULL;
 
-  g_assert_false (hr_system_info_is_complete (info));
-  assert_note (info, "stopped after 300 ms while reading NVIDIA GPUs (NVML)");
+  hr_fake_system_write (fixture->dir, "nvidia-sysfs");
+  info = hr_detect_system (&options, NULL);
+  assert_failed_but_rest_stands (info, "libnvml-stub-slow.so did not answer within 0.2 s "
+                                       "and was stopped");
+}
+
+/* nvmlInit crashes (SIGSEGV): the helper dies, not the caller. */
+static void
+test_nvml_crash (HrTestDir     *fixture,
+                 gconstpointer  user_data)
+{
+  g_autoptr(HrSystemInfo) info = detect (fixture, "nvidia-sysfs", "crash", 0);
+
+  assert_failed_but_rest_stands (info, "libnvml-stub-crash.so crashed (signal ");
+}
+
+/* dlopen() never returns (a constructor that blocks): the helper is
+ * stopped at its limit and reaped by the time detection returns. */
+static void
+test_nvml_block (HrTestDir     *fixture,
+                 gconstpointer  user_data)
+{
+  g_autofree char *library = stub ("block");
+  g_autofree char *pidfile = g_build_filename (fixture->dir, "stub.pid", NULL);
+  HrDetectOptions options = { fixture->dir, library, 0, 300 };
+  g_autoptr(HrSystemInfo) info = NULL;
+  GPid pid;
+
+  hr_fake_system_write (fixture->dir, "nvidia-sysfs");
+  g_setenv ("HEADROOM_NVML_STUB_PIDFILE", pidfile, TRUE);
+  info = hr_detect_system (&options, NULL);
+  g_unsetenv ("HEADROOM_NVML_STUB_PIDFILE");
+  assert_failed_but_rest_stands (info, "libnvml-stub-block.so did not answer within 0.3 s");
+  pid = helper_pid (pidfile);
+  g_assert_cmpint (pid, >, 0);
+  g_assert_true (process_gone (pid));
+}
+
+/* The async call's end, cancelled or not. */
+static void
+ended (GObject      *source,
+       GAsyncResult *result,
+       gpointer      user_data)
+{
+  g_autoptr(HrSystemInfo) info = hr_detect_system_finish (result, NULL);
+
+  *(gboolean *) user_data = TRUE;
+}
+
+static void
+cancel_when_running (GCancellable *cancellable,
+                     const char   *pidfile)
+{
+  while (helper_pid (pidfile) == 0)
+    g_main_context_iteration (NULL, FALSE);
+  g_cancellable_cancel (cancellable);
+}
+
+/* Cancelling kills the helper at once, long before its limit. */
+static void
+test_nvml_cancel (HrTestDir     *fixture,
+                  gconstpointer  user_data)
+{
+  g_autofree char *library = stub ("block");
+  g_autofree char *pidfile = g_build_filename (fixture->dir, "stub.pid", NULL);
+  /* a limit no test waits for */
+  HrDetectOptions options = { fixture->dir, library, 60000, 60000 };
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  gboolean done = FALSE;
+  gint64 cancelled, end;
+  GPid pid;
+
+  hr_fake_system_write (fixture->dir, "nvidia-sysfs");
+  g_setenv ("HEADROOM_NVML_STUB_PIDFILE", pidfile, TRUE);
+  hr_detect_system_async (&options, cancellable, ended, &done);
+  cancel_when_running (cancellable, pidfile);
+  g_unsetenv ("HEADROOM_NVML_STUB_PIDFILE");
+  cancelled = g_get_monotonic_time ();
+  pid = helper_pid (pidfile);
+
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  /* Gone well within the 60 s limit: killed, not timed out. */
+  end = cancelled + 10 * G_USEC_PER_SEC;
+  while (!process_gone (pid))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_usleep (1000);
+    }
+}
+
+/* A FIFO named as the library: refused at once, no helper waits on it. */
+static void
+test_nvml_fifo (HrTestDir     *fixture,
+                gconstpointer  user_data)
+{
+  g_autofree char *fifo = g_build_filename (fixture->dir, "libnvidia-ml.so.1", NULL);
+  HrDetectOptions options = { fixture->dir, fifo, 0, 60000 };
+  g_autoptr(HrSystemInfo) info = NULL;
+
+  hr_fake_system_write (fixture->dir, "nvidia-sysfs");
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  info = hr_detect_system (&options, NULL);
+  g_assert_true (hr_system_info_is_complete (info));
+  g_assert_null (hr_system_info_get_gpu_failure (info));
+  assert_note (info, "libnvidia-ml.so.1 cannot be loaded: not a regular file");
   g_assert_cmpuint (hr_system_info_get_n_gpus (info), ==, 1);
-  g_assert_cmpuint (hr_system_info_get_ram_total_bytes (info), ==, 32768000ull * 1024);
+}
+
+/* Without the helper NVML is not read; one line says so. */
+static void
+test_helper_missing (HrTestDir     *fixture,
+                     gconstpointer  user_data)
+{
+  g_autofree char *saved = g_strdup (g_getenv (HR_DETECT_HELPER_ENV));
+  g_autofree char *missing = g_build_filename (fixture->dir, "no-helper", NULL);
+  g_autofree char *library = stub ("good");
+  HrDetectOptions options = { fixture->dir, library, 0, 0 };
+  g_autoptr(HrSystemInfo) info = NULL;
+
+  hr_fake_system_write (fixture->dir, "nvidia-sysfs");
+  g_setenv (HR_DETECT_HELPER_ENV, missing, TRUE);
+  info = hr_detect_system (&options, NULL);
+  g_setenv (HR_DETECT_HELPER_ENV, saved, TRUE);
+  assert_failed_but_rest_stands (info, "the helper that loads libnvidia-ml.so.1 cannot be "
+                                       "started");
+}
+
+/* 2^64 - 1 bytes from NVML: dropped, said. */
+static void
+test_nvml_huge (HrTestDir     *fixture,
+                gconstpointer  user_data)
+{
+  g_autoptr(HrSystemInfo) info = detect (fixture, "nvidia-sysfs", "huge", 0);
+
+  g_assert_cmpuint (hr_system_info_get_n_gpus (info), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpuint (hr_system_info_get_gpu (info, i)->memory_bytes, ==, 0);
+      g_assert_false (hr_system_info_get_gpu (info, i)->free_known);
+    }
+  assert_note (info, "NVIDIA GeForce RTX 3060: the driver reports 18446744073709551615 bytes "
+                     "of memory, more than any GPU has (the limit is 4 TiB)");
+}
+
+/* 2^64 - 1 bytes of VRAM in sysfs and of RAM in meminfo, no cpuinfo:
+ * unknown, each said once; the CPU's name is unknown, not “(null)”. */
+static void
+test_absurd (HrTestDir     *fixture,
+             gconstpointer  user_data)
+{
+  g_autoptr(HrSystemInfo) info = detect (fixture, "absurd", NULL, 0);
+
+  g_assert_cmpuint (hr_system_info_get_n_gpus (info), ==, 1);
+  g_assert_cmpuint (hr_system_info_get_gpu (info, 0)->memory_bytes, ==, 0);
+  g_assert_false (hr_system_info_get_gpu (info, 0)->free_known);
+  assert_note (info, "GPU 0000:03:00.0: the driver reports 18446744073709551615 bytes");
+  g_assert_cmpuint (hr_system_info_get_ram_total_bytes (info), ==, 0);
+  g_assert_cmpuint (hr_system_info_get_ram_available_bytes (info), ==, 0);
+  assert_note (info, "RAM: /proc/meminfo reports 18446744073709550592 bytes, more than any "
+                     "computer has (the limit is 128 TiB)");
+  g_assert_null (hr_system_info_get_cpu_model (info));
+  g_assert_cmpstr (hr_system_info_get_cpu_label (info), ==, "Unknown CPU");
+  assert_note (info, "/proc/cpuinfo is not readable");
+}
+
+/* The helper's answer is read as a hostile file. */
+static void
+test_wire_hostile (void)
+{
+  static const char *const answers[] = {
+    "",
+    "garbage",
+    "[nvml]\ngpus=1\n[gpu0]\nname=A\0B\n",
+    "[other]\nx=1\n",
+  };
+  HrDetectFindings findings;
+  g_autoptr(GError) error = NULL;
+  const char *hostile =
+    "[nvml]\ngpus=99999\nnotes=a\x1b[31m;\n"
+    "[gpu0]\nname=\x1b]0;owned\x07\nmemory_bytes=18446744073709551615\nfree_known=true\n"
+    "free_bytes=5\nbus_width_bits=-1\nmax_memory_clock_mhz=7501\npcie_width=65\n"
+    "pci_device=70000\n";
+  const HrGpuInfo *gpu;
+
+  for (guint i = 0; i < G_N_ELEMENTS (answers); i++)
+    {
+      hr_detect_findings_init (&findings);
+      /* the third holds a NUL byte */
+      g_assert_false (hr_detect_wire_parse (answers[i], i == 2 ? 31 : strlen (answers[i]),
+                                            &findings, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_clear_error (&error);
+      g_assert_cmpuint (findings.gpus->len, ==, 0);
+      hr_detect_findings_clear (&findings);
+    }
+
+  hr_detect_findings_init (&findings);
+  g_assert_true (hr_detect_wire_parse (hostile, strlen (hostile), &findings, &error));
+  g_assert_no_error (error);
+  /* 99999 GPUs is out of range (none); only the groups present count */
+  g_assert_cmpuint (findings.gpus->len, ==, 0);
+  hr_detect_findings_clear (&findings);
+
+  hr_detect_findings_init (&findings);
+  {
+    g_autofree char *one = g_strdup (hostile);
+    char *count = strstr (one, "99999");
+
+    memcpy (count, "1\n#  ", 5);
+    g_assert_true (hr_detect_wire_parse (one, strlen (one), &findings, &error));
+  }
+  g_assert_cmpuint (findings.gpus->len, ==, 1);
+  gpu = g_ptr_array_index (findings.gpus, 0);
+  g_assert_null (strchr (gpu->name, '\x1b'));
+  g_assert_cmpuint (gpu->memory_bytes, ==, 0);
+  g_assert_false (gpu->free_known);
+  g_assert_cmpuint (gpu->bus_width_bits, ==, 0);
+  g_assert_cmpfloat (gpu->bandwidth_gbps, ==, 0);
+  g_assert_cmpuint (gpu->pcie_width, ==, 0);
+  g_assert_cmpuint (gpu->pci_device, ==, 0);
+  g_assert_cmpstr (gpu->source, ==, "nvml");
+  g_assert_cmpuint (findings.notes->len, ==, 1);
+  g_assert_null (strchr (g_ptr_array_index (findings.notes, 0), '\x1b'));
+  hr_detect_findings_clear (&findings);
 }
 
 /* DGX Spark: NVML has no memory figures for GB10, which uses the
@@ -566,12 +847,20 @@ main (int    argc,
   ADD ("/detect/nvml-no-driver", test_nvml_no_driver);
   ADD ("/detect/nvml-missing-symbol", test_nvml_missing_symbol);
   ADD ("/detect/nvml-slow", test_nvml_slow);
+  ADD ("/detect/nvml-crash", test_nvml_crash);
+  ADD ("/detect/nvml-block", test_nvml_block);
+  ADD ("/detect/nvml-cancel", test_nvml_cancel);
+  ADD ("/detect/nvml-fifo", test_nvml_fifo);
+  ADD ("/detect/nvml-huge", test_nvml_huge);
+  ADD ("/detect/helper-missing", test_helper_missing);
+  ADD ("/detect/absurd", test_absurd);
   ADD ("/detect/nvml-spark", test_nvml_spark);
   ADD ("/detect/nvml-hostile", test_nvml_hostile);
   ADD ("/detect/async", test_async);
   ADD ("/detect/environment", test_environment);
   ADD ("/detect/tree", test_tree);
 #undef ADD
+  g_test_add_func ("/detect/wire-hostile", test_wire_hostile);
 
   return g_test_run ();
 }

@@ -12,6 +12,8 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <errno.h>
+#include <signal.h>
 
 #include "fake-trees.h"
 #include "hr-device-editor.h"
@@ -150,6 +152,9 @@ use_system (const char *scenario,
     hr_fake_system_write (root, scenario);
   if (g_strcmp0 (nvml, "good") == 0)
     library = g_build_filename (g_getenv ("HEADROOM_NVML_STUB_DIR"), "libnvidia-ml.so.1", NULL);
+  else if (nvml != NULL)
+    library = g_strdup_printf ("%s/libnvml-stub-%s.so", g_getenv ("HEADROOM_NVML_STUB_DIR"),
+                               nvml);
   g_setenv ("HEADROOM_SYSROOT", root, TRUE);
   g_setenv ("HEADROOM_NVML_LIBRARY", library != NULL ? library : "", TRUE);
 }
@@ -232,6 +237,20 @@ static const char *
 detect_text (HrWindow *window)
 {
   return adw_action_row_get_subtitle (find_row (GTK_WIDGET (window), "This computer"));
+}
+
+/* The process id the blocking stub NVML writes once it runs in the
+ * helper; 0 before. */
+static GPid
+stub_pid (const char *pidfile)
+{
+  g_autofree char *text = NULL;
+  guint64 pid = 0;
+
+  if (!g_file_get_contents (pidfile, &text, NULL, NULL))
+    return 0;
+  g_assert_true (g_ascii_string_to_unsigned (g_strstrip (text), 10, 2, G_MAXINT, &pid, NULL));
+  return pid;
 }
 
 /* --------------------------------------------------------------- tests */
@@ -326,6 +345,61 @@ test_nothing_detected (void)
   view = hr_window_get_view (window, "hardware");
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (find_fits_button (view))));
   close_window (window);
+}
+
+/* The NVIDIA library crashes: the row says so in one line, under the
+ * card sysfs found, which is used. */
+static void
+test_gpu_detection_failed (void)
+{
+  HrWindow *window;
+
+  use_system ("nvidia-sysfs", "crash");
+  window = new_window ();
+  g_assert_cmpstr (hardware_id (window), ==, "rtx-3060-12gb");
+  assert_shows (detect_text (window), "Detected: RTX 3060 12GB");
+  assert_shows (detect_text (window),
+                "\nGPU detection failed: libnvml-stub-crash.so crashed (signal ");
+  assert_shows (detect_text (window), "System memory: ");
+  close_window (window);
+}
+
+/* The NVIDIA library never finishes loading: closing the window stops
+ * detection at once, its helper is killed long before its limit. */
+static void
+test_close_while_detecting (void)
+{
+  g_autofree char *pidfile = g_build_filename (home, "stub.pid", NULL);
+  g_autofree char *saved_limit = g_strdup (g_getenv ("HEADROOM_NVML_TIMEOUT_MS"));
+  HrWindow *window;
+  gint64 closed, end;
+  GPid pid;
+
+  use_system ("nvidia-sysfs", "block");
+  /* a limit no test waits for */
+  g_setenv ("HEADROOM_NVML_TIMEOUT_MS", "60000", TRUE);
+  g_setenv ("HEADROOM_NVML_STUB_PIDFILE", pidfile, TRUE);
+  window = window_new_unshown ();
+  gtk_window_present (GTK_WINDOW (window));
+  while ((pid = stub_pid (pidfile)) == 0)
+    g_main_context_iteration (NULL, FALSE);
+  g_setenv ("HEADROOM_NVML_TIMEOUT_MS", saved_limit, TRUE);
+  g_unsetenv ("HEADROOM_NVML_STUB_PIDFILE");
+  g_assert_true (hr_window_is_busy (window));
+  assert_shows (detect_text (window), "Detecting…");
+
+  closed = g_get_monotonic_time ();
+  close_window (window);
+  /* Killed on close, not at the 60 s limit. */
+  end = closed + 10 * G_USEC_PER_SEC;
+  while (!(kill (pid, 0) != 0 && errno == ESRCH))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_test_message ("helper gone %.0f ms after the window closed",
+                  (g_get_monotonic_time () - closed) / 1000.0);
 }
 
 /* The Detect button: a spinner while it runs, then the detected device
@@ -626,6 +700,8 @@ main (int   argc,
   g_test_add_func ("/window-detect/saved-device-kept", test_saved_device_kept);
   g_test_add_func ("/window-detect/nothing-detected", test_nothing_detected);
   g_test_add_func ("/window-detect/redetect", test_redetect);
+  g_test_add_func ("/window-detect/gpu-detection-failed", test_gpu_detection_failed);
+  g_test_add_func ("/window-detect/close-while-detecting", test_close_while_detecting);
   g_test_add_func ("/window-detect/local-models", test_local_models);
   g_test_add_func ("/window-detect/fits-filter", test_fits_filter);
   g_test_add_func ("/window-detect/device-editor", test_device_editor);

@@ -3,7 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window detects this computer in a worker thread when it opens
- * (hr_detect_system_async()).  On first start — no device saved yet — the
+ * (hr_detect_system_async(); the NVIDIA library is loaded in a helper
+ * process, which closing the window kills at once through the
+ * cancellable, so that a hung driver never keeps Headroom running).  When
+ * that library crashed or hung, the row says so in one line, under what
+ * sysfs found.  On first start — no device saved yet — the
  * detected GPU, or the unified-memory machine, becomes the calculator's,
  * unless the user chose another meanwhile; on every start the detected
  * system RAM becomes the calculator's (what llama.cpp's placement keeps
@@ -105,6 +109,14 @@ describe_detection (HrWindow *self)
       /* TRANSLATORS: under "Detected: RTX 3060 12GB, 11.35 GiB free": the
        * other GPUs of this computer, "Also detected: RTX 4090 24GB" */
       g_string_append_printf (out, _("Also detected: %s"), names);
+    }
+
+  /* The NVIDIA library crashed or hung: “GPU detection failed: …”, as
+   * the core words it (a driver's message, not translated). */
+  if (hr_system_info_get_gpu_failure (self->system_info) != NULL)
+    {
+      g_string_append_c (out, '\n');
+      g_string_append (out, hr_system_info_get_gpu_failure (self->system_info));
     }
 
   if (ram > 0)
@@ -209,17 +221,24 @@ apply_detection (HrWindow     *self,
     }
 }
 
+/* Detection holds the window weakly: a closed window is disposed at once,
+ * which cancels detection and kills the NVML helper; a strong reference
+ * would keep it, and the helper, until the helper's time limit. */
 static void
 on_detected (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(HrWindow) self = user_data;
+  GWeakRef *weak = user_data;
+  g_autoptr(HrWindow) self = g_weak_ref_get (weak);
   g_autoptr(GError) error = NULL;
   g_autoptr(HrSystemInfo) info = hr_detect_system_finish (result, &error);
 
+  g_weak_ref_clear (weak);
+  g_free (weak);
+
   /* Cancelled: the window was closed. */
-  if (self->detect_cancellable == NULL || info == NULL)
+  if (self == NULL || self->detect_cancellable == NULL || info == NULL)
     return;
 
   g_clear_object (&self->detect_cancellable);
@@ -232,11 +251,15 @@ static void
 start_detection (HrWindow *self,
                  gboolean  announce)
 {
+  GWeakRef *weak;
+
   if (self->detect_cancellable != NULL)
     return;
+  weak = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (weak, self);
   self->detect_cancellable = g_cancellable_new ();
   self->detect_announce = announce;
-  hr_detect_system_async (NULL, self->detect_cancellable, on_detected, g_object_ref (self));
+  hr_detect_system_async (NULL, self->detect_cancellable, on_detected, weak);
   update_detect_row (self);
 }
 

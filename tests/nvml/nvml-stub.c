@@ -13,9 +13,18 @@
  *   STUB_SPARK    one GB10 whose memory NVML does not report (DGX Spark)
  *   STUB_HOSTILE  absurd answers: 2^31 GPUs, names without a terminator,
  *                 free memory above the total
+ *   STUB_CRASH    nvmlInit_v2 dereferences a null pointer (SIGSEGV)
+ *   STUB_BLOCK    its constructor never returns, so dlopen() never does
+ *                 (a driver library stuck at load); it first writes its
+ *                 process id to $HEADROOM_NVML_STUB_PIDFILE, if set, so
+ *                 that tests can wait for it to be running and to be gone
+ *   STUB_HUGE     the good stub's GPUs, each with 2^64 - 1 bytes of memory
  * The declarations are nvml.h's; only what Headroom calls is here.
  */
 
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -26,6 +35,9 @@
 #define STUB_SPARK   5
 #define STUB_HOSTILE 6
 #define STUB_NO_DRIVER 7
+#define STUB_CRASH   8
+#define STUB_BLOCK   9
+#define STUB_HUGE    10
 
 #define EXPORT __attribute__ ((visibility ("default")))
 
@@ -89,6 +101,38 @@ static const Gpu gpus[] = {
 
 #define N_GPUS (sizeof gpus / sizeof gpus[0])
 
+#if STUB_MODE == STUB_BLOCK
+/* Written whole under a temporary name, then renamed: a reader never sees
+ * half a number. */
+static void
+write_pid (void)
+{
+  const char *path = getenv ("HEADROOM_NVML_STUB_PIDFILE");
+  char tmp[4096];
+  char text[32];
+  int fd, n;
+
+  if (path == NULL || path[0] == '\0' ||
+      snprintf (tmp, sizeof tmp, "%s.tmp", path) >= (int) sizeof tmp)
+    return;
+  n = snprintf (text, sizeof text, "%ld\n", (long) getpid ());
+  fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return;
+  if (write (fd, text, n) == n)
+    rename (tmp, path);
+  close (fd);
+}
+
+__attribute__ ((constructor)) static void
+block_forever (void)
+{
+  write_pid ();
+  for (;;)
+    pause ();
+}
+#endif
+
 static int initialized;
 
 static const Gpu *
@@ -149,6 +193,8 @@ nvmlInit_v2 (void)
   return NVML_ERROR_DRIVER_NOT_LOADED;
 #elif STUB_MODE == STUB_SLOW
   sleep (30);
+#elif STUB_MODE == STUB_CRASH
+  *(volatile int *) (volatile void *) 0 = 1;
 #endif
   initialized = 1;
   return NVML_SUCCESS;
@@ -239,6 +285,11 @@ nvmlDeviceGetMemoryInfo (nvmlDevice_t  device,
 #elif STUB_MODE == STUB_HOSTILE
   memory->total = 1000;
   memory->free = 5000;
+  memory->used = 0;
+  return NVML_SUCCESS;
+#elif STUB_MODE == STUB_HUGE
+  memory->total = ~0ull;
+  memory->free = ~0ull;
   memory->used = 0;
   return NVML_SUCCESS;
 #else

@@ -8,14 +8,22 @@
  * are those of nvml.h, which is not needed to build.  Every return code
  * is checked: a missing library, a missing symbol or a failing call
  * leaves a note and the numbers it would have given unknown.
+ *
+ * hr_detect_nvml_read() runs only in headroom-detect-helper, never in
+ * Headroom's own process (hr-detect-helper.c says why); the parent merges
+ * what the helper answered with hr_detect_nvml_merge().
  */
 
 #define G_LOG_DOMAIN "hr-detect"
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <gmodule.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hr-detect-private.h"
 
@@ -109,11 +117,45 @@ describe (Nvml         *nvml,
   return g_strdup_printf ("NVML error %d", code);
 }
 
+/* A path (not a bare name for the loader's search) must name a regular
+ * file: dlopen() would wait forever on a FIFO.  Opened without blocking
+ * and judged by what was opened, as hr-file.c does. */
+static gboolean
+check_path (const char       *library,
+            HrDetectFindings *findings)
+{
+  g_autofree char *shown = NULL;
+  struct stat st;
+  int fd;
+
+  if (strchr (library, '/') == NULL)
+    return TRUE;
+  shown = hr_detect_sanitize (library, 200);
+  fd = open (library, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      hr_detect_note (findings, "NVIDIA: %s cannot be loaded: %s", shown, g_strerror (saved));
+      return FALSE;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      hr_detect_note (findings, "NVIDIA: %s cannot be loaded: not a regular file", shown);
+      return FALSE;
+    }
+  close (fd);
+  return TRUE;
+}
+
 static gboolean
 load (Nvml             *nvml,
       const char       *library,
       HrDetectFindings *findings)
 {
+  if (!check_path (library, findings))
+    return FALSE;
   nvml->name = library;
   nvml->module = g_module_open (library, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
   if (nvml->module == NULL)
@@ -184,10 +226,15 @@ read_device (Nvml             *nvml,
   rc = nvml->get_memory (device, &memory);
   if (rc == NVML_SUCCESS && memory.total > 0 && memory.free <= memory.total)
     {
-      gpu->memory_bytes = memory.total;
-      gpu->used_bytes = MIN (memory.used, memory.total);
-      gpu->free_bytes = memory.free;
-      gpu->free_known = TRUE;
+      /* An absurd figure is said in a note and stays unknown. */
+      if (hr_detect_plausible_gpu_memory (findings, gpu->name != NULL ? gpu->name : "NVIDIA GPU",
+                                          memory.total))
+        {
+          gpu->memory_bytes = memory.total;
+          gpu->used_bytes = MIN (memory.used, memory.total);
+          gpu->free_bytes = memory.free;
+          gpu->free_known = TRUE;
+        }
     }
   else if (rc == NVML_ERROR_NOT_SUPPORTED)
     {
@@ -252,9 +299,9 @@ fill_from_sysfs (HrGpuInfo       *gpu,
  * did not give takes the place of the next NVIDIA GPU of sysfs left, in
  * order (both enumerate by PCI address).  What NVML could not read is
  * kept from sysfs. */
-static void
-merge_sysfs_gpus (HrDetectFindings *findings,
-                  guint             first_nvml)
+void
+hr_detect_nvml_merge (HrDetectFindings *findings,
+                      guint             first_nvml)
 {
   g_autoptr(GPtrArray) sysfs = NULL;
 
@@ -299,20 +346,19 @@ merge_sysfs_gpus (HrDetectFindings *findings,
 }
 
 /**
- * hr_detect_nvml:
+ * hr_detect_nvml_read:
  * @library: a file name or path for g_module_open()
  *
- * Adds the NVIDIA GPUs NVML reports, in place of the ones sysfs gave
- * (hr_detect_drm() runs first).  The library stays loaded: NVML
+ * Adds the NVIDIA GPUs NVML reports, and notes.  In the helper only: the
+ * library may crash or hang its process.  The library stays loaded: NVML
  * keeps threads of its own, and unloading it under them is not safe.
  */
 void
-hr_detect_nvml (const char       *library,
-                HrDetectFindings *findings)
+hr_detect_nvml_read (const char       *library,
+                     HrDetectFindings *findings)
 {
   Nvml nvml = { 0 };
   unsigned int count = 0;
-  guint first = findings->gpus->len;
   nvmlReturn_t rc;
 
   if (!load (&nvml, library, findings))
@@ -342,7 +388,6 @@ hr_detect_nvml (const char       *library,
         }
       for (guint i = 0; i < count; i++)
         read_device (&nvml, i, findings);
-      merge_sysfs_gpus (findings, first);
     }
 
   rc = nvml.shutdown ();

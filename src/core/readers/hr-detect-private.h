@@ -25,9 +25,11 @@ typedef struct
   guint32 ram_bus_bits;        /* read from SMBIOS; 0 = from the channels */
   gboolean ram_assumed;
 
-  char *cpu_model;
+  char *cpu_model;             /* NULL: unknown */
   guint32 cpu_cores;
   guint32 cpu_threads;
+
+  char *gpu_failure;           /* “GPU detection failed: …”, also a note */
 } HrDetectFindings;
 
 void     hr_detect_findings_init     (HrDetectFindings *findings);
@@ -37,9 +39,28 @@ void     hr_detect_note              (HrDetectFindings *findings,
                                       ...) G_GNUC_PRINTF (2, 3);
 char    *hr_detect_sanitize          (const char       *text,
                                       gsize             max_length);
+gboolean hr_detect_plausible_gpu_memory (HrDetectFindings *findings,
+                                         const char       *what,
+                                         guint64           bytes);
 
-/* hr-detect-nvml.c */
-void     hr_detect_nvml              (const char       *library,
+/* hr-detect-nvml.c: hr_detect_nvml_read() runs in the helper only. */
+void     hr_detect_nvml_read         (const char       *library,
+                                      HrDetectFindings *findings);
+void     hr_detect_nvml_merge        (HrDetectFindings *findings,
+                                      guint             first_nvml);
+
+/* hr-detect-wire.c: the helper's answer, as text */
+char    *hr_detect_wire_format       (const HrDetectFindings *findings);
+gboolean hr_detect_wire_parse        (const char       *text,
+                                      gsize             length,
+                                      HrDetectFindings *findings,
+                                      GError          **error);
+
+/* hr-detect-helper.c: the NVML stage, in the helper process */
+char    *hr_detect_helper_path       (void);
+void     hr_detect_nvml_in_helper    (const char       *library,
+                                      guint             timeout_ms,
+                                      GCancellable     *cancellable,
                                       HrDetectFindings *findings);
 
 /* hr-detect-sysfs.c */

@@ -178,6 +178,17 @@ slot_known (HrDetectFindings *findings,
   return FALSE;
 }
 
+/* A memory size the GPU can have; else a note naming it by its slot. */
+static gboolean
+plausible (HrDetectFindings *findings,
+           const HrGpuInfo  *gpu,
+           guint64           bytes)
+{
+  g_autofree char *what = g_strdup_printf ("GPU %s", gpu->pci_slot != NULL ? gpu->pci_slot : "");
+
+  return hr_detect_plausible_gpu_memory (findings, what, bytes);
+}
+
 /* AMD integrated GPUs whose carve-out may be set large in the firmware
  * (up to 96 GiB on Strix Halo), so that the size alone does not tell. */
 static const guint16 amd_apus[] = {
@@ -187,13 +198,18 @@ static const guint16 amd_apus[] = {
 };
 
 static void
-read_amd (HrTree     *tree,
-          const char *dev,
-          HrGpuInfo  *gpu)
+read_amd (HrTree           *tree,
+          const char       *dev,
+          HrGpuInfo        *gpu,
+          HrDetectFindings *findings)
 {
   guint64 total = 0, used = 0;
 
-  if (read_u64_attr (tree, dev, "mem_info_vram_total", &total) && total > 0)
+  /* An absurd figure is said in a note and stays unknown. */
+  if (read_u64_attr (tree, dev, "mem_info_vram_total", &total) && total > 0 &&
+      !plausible (findings, gpu, total))
+    total = 0;
+  if (total > 0)
     {
       gpu->memory_bytes = total;
       if (read_u64_attr (tree, dev, "mem_info_vram_used", &used) && used <= total)
@@ -222,10 +238,11 @@ read_amd (HrTree     *tree,
 }
 
 static void
-read_intel (HrTree     *tree,
-            const char *card,
-            const char *dev,
-            HrGpuInfo  *gpu)
+read_intel (HrTree           *tree,
+            const char       *card,
+            const char       *dev,
+            HrGpuInfo        *gpu,
+            HrDetectFindings *findings)
 {
   guint64 total = 0;
 
@@ -242,8 +259,10 @@ read_intel (HrTree     *tree,
 
         if (!read_u64_attr (tree, dev, name, &tile))
           break;
-        total += tile;
+        total = tile > G_MAXUINT64 - total ? G_MAXUINT64 : total + tile;
       }
+  if (total > 0 && !plausible (findings, gpu, total))
+    total = 0;
   gpu->memory_bytes = total;
 
   /* Intel's integrated GPU is always the PCI function 00:02.0 of the first
@@ -317,11 +336,11 @@ read_card (HrTree           *tree,
     {
     case HR_PCI_VENDOR_AMD:
       gpu->vendor = HR_GPU_VENDOR_AMD;
-      read_amd (tree, dev, gpu);
+      read_amd (tree, dev, gpu, findings);
       break;
     case HR_PCI_VENDOR_INTEL:
       gpu->vendor = HR_GPU_VENDOR_INTEL;
-      read_intel (tree, card_real, dev, gpu);
+      read_intel (tree, card_real, dev, gpu, findings);
       break;
     case HR_PCI_VENDOR_NVIDIA:
       /* No memory figures here: NVML, read next, replaces this entry; it

@@ -4,9 +4,11 @@
  *
  * The stages run in a worker thread that publishes what it has found
  * after each one; the caller waits for it at most the timeout.  A stage
- * that hangs (a driver in a bad state inside NVML, a file that blocks)
- * leaves the caller with the earlier stages' findings and a note, and the
- * worker finishes, or not, on its own.
+ * that hangs (a sysfs attribute whose driver blocks) leaves the caller
+ * with the earlier stages' findings and a note, and the worker finishes,
+ * or not, on its own: a thread blocked in read() does not keep the
+ * process from exiting.  NVML runs in a helper process the worker stops
+ * in time (hr-detect-helper.c).
  *
  * Unified memory.  A GPU that uses the system's memory is taken to own
  * all of it, as the estimator's unified devices do (it keeps a share for
@@ -24,6 +26,9 @@
 #include <string.h>
 
 #include "hr-detect-private.h"
+
+/* What hr_system_info_get_cpu_label() says when the name is unknown. */
+#define UNKNOWN_CPU_LABEL "Unknown CPU"
 
 /* ------------------------------------------------------------ GPU info */
 
@@ -105,6 +110,7 @@ hr_detect_findings_clear (HrDetectFindings *findings)
   g_clear_pointer (&findings->notes, g_ptr_array_unref);
   g_clear_pointer (&findings->ram_type, g_free);
   g_clear_pointer (&findings->cpu_model, g_free);
+  g_clear_pointer (&findings->gpu_failure, g_free);
 }
 
 static void
@@ -116,11 +122,13 @@ findings_copy (const HrDetectFindings *from,
 
   g_free (to->ram_type);
   g_free (to->cpu_model);
+  g_free (to->gpu_failure);
   *to = *from;
   to->gpus = gpus;
   to->notes = notes;
   to->ram_type = g_strdup (from->ram_type);
   to->cpu_model = g_strdup (from->cpu_model);
+  to->gpu_failure = g_strdup (from->gpu_failure);
 
   g_ptr_array_set_size (to->gpus, 0);
   for (guint i = 0; i < from->gpus->len; i++)
@@ -174,6 +182,28 @@ hr_detect_sanitize (const char *text,
   return g_strdup (g_strstrip (valid));
 }
 
+/**
+ * hr_detect_plausible_gpu_memory:
+ * @what: the GPU, for the note
+ *
+ * Whether @bytes can be a GPU's memory (at most
+ * HR_DETECT_MAX_GPU_MEMORY_BYTES); when not, a note says the figure is
+ * not used.
+ */
+gboolean
+hr_detect_plausible_gpu_memory (HrDetectFindings *findings,
+                                const char       *what,
+                                guint64           bytes)
+{
+  if (bytes <= HR_DETECT_MAX_GPU_MEMORY_BYTES)
+    return TRUE;
+  hr_detect_note (findings, "%s: the driver reports %" G_GUINT64_FORMAT " bytes of memory, "
+                  "more than any GPU has (the limit is %" G_GUINT64_FORMAT " TiB); "
+                  "the figure is not used", what, bytes,
+                  (guint64) (HR_DETECT_MAX_GPU_MEMORY_BYTES >> 40));
+  return FALSE;
+}
+
 /* ------------------------------------------------------------- memory */
 
 static gboolean
@@ -224,6 +254,15 @@ hr_detect_meminfo (HrTree           *tree,
     {
       findings->ram_total_bytes = 0;
       hr_detect_note (findings, "RAM: /proc/meminfo is not readable");
+      return;
+    }
+  if (findings->ram_total_bytes > HR_DETECT_MAX_RAM_BYTES)
+    {
+      hr_detect_note (findings, "RAM: /proc/meminfo reports %" G_GUINT64_FORMAT " bytes, "
+                      "more than any computer has (the limit is %" G_GUINT64_FORMAT " TiB); "
+                      "the figure is not used", findings->ram_total_bytes,
+                      (guint64) (HR_DETECT_MAX_RAM_BYTES >> 40));
+      findings->ram_total_bytes = 0;
       return;
     }
   /* Kernels before 3.14 have no MemAvailable; free memory then is
@@ -339,8 +378,8 @@ hr_detect_cpu (HrTree           *tree,
     findings->cpu_cores = cores_per_socket * MAX (1, g_hash_table_size (sockets));
   else
     findings->cpu_cores = findings->cpu_threads;
-  if (findings->cpu_model == NULL)
-    findings->cpu_model = g_strdup ("Unknown CPU");
+  /* Without a name line (some Arm boards) the name stays NULL: unknown,
+   * as when cpuinfo is not readable. */
 }
 
 /* SMBIOS type 17 (memory device), as /sys/firmware/dmi/entries/17-N/raw
@@ -699,11 +738,31 @@ hr_system_info_set_ram (HrSystemInfo *self,
   apply_ram_bandwidth (self);
 }
 
+/**
+ * hr_system_info_get_cpu_model:
+ *
+ * Returns: (nullable): the CPU's name as the system gives it, or %NULL
+ *   when it is unknown (/proc/cpuinfo not readable, or without a name)
+ */
 const char *
 hr_system_info_get_cpu_model (HrSystemInfo *self)
 {
   g_return_val_if_fail (HR_IS_SYSTEM_INFO (self), NULL);
   return self->findings.cpu_model;
+}
+
+/**
+ * hr_system_info_get_cpu_label:
+ *
+ * The CPU's name for a person to read: the model, or “Unknown CPU”.
+ *
+ * Returns: (not nullable): the label
+ */
+const char *
+hr_system_info_get_cpu_label (HrSystemInfo *self)
+{
+  g_return_val_if_fail (HR_IS_SYSTEM_INFO (self), UNKNOWN_CPU_LABEL);
+  return self->findings.cpu_model != NULL ? self->findings.cpu_model : UNKNOWN_CPU_LABEL;
 }
 
 guint32
@@ -734,6 +793,22 @@ hr_system_info_get_notes (HrSystemInfo *self)
   return (const char * const *) self->findings.notes->pdata;
 }
 
+/**
+ * hr_system_info_get_gpu_failure:
+ *
+ * When the NVIDIA library crashed, did not answer in time, or its helper
+ * could not run: one line, “GPU detection failed: …”, which is also among
+ * the notes.  The GPUs sysfs found are still there.
+ *
+ * Returns: (nullable): the line, or %NULL
+ */
+const char *
+hr_system_info_get_gpu_failure (HrSystemInfo *self)
+{
+  g_return_val_if_fail (HR_IS_SYSTEM_INFO (self), NULL);
+  return self->findings.gpu_failure;
+}
+
 /* Whether every stage finished within the timeout. */
 gboolean
 hr_system_info_is_complete (HrSystemInfo *self)
@@ -754,6 +829,9 @@ typedef struct
   const char *stage;           /* static; the one running */
   char *sysroot;
   char *nvml_library;
+  guint nvml_timeout_ms;
+  gint64 deadline;             /* monotonic, of the whole detection */
+  GCancellable *cancellable;   /* stops the NVML helper */
 } Job;
 
 static Job *
@@ -773,6 +851,7 @@ job_unref (Job *job)
   g_cond_clear (&job->cond);
   g_free (job->sysroot);
   g_free (job->nvml_library);
+  g_clear_object (&job->cancellable);
   g_free (job);
 }
 
@@ -809,7 +888,14 @@ worker (gpointer data)
   publish (job, &findings, "NVIDIA GPUs (NVML)");
 
   if (job->nvml_library[0] != '\0')
-    hr_detect_nvml (job->nvml_library, &findings);
+    {
+      /* The helper is stopped before the caller stops waiting. */
+      gint64 left_ms = (job->deadline - g_get_monotonic_time ()) / G_TIME_SPAN_MILLISECOND -
+                       HR_DETECT_NVML_STOP_MS;
+      guint limit = MIN ((gint64) job->nvml_timeout_ms, MAX (left_ms, 1));
+
+      hr_detect_nvml_in_helper (job->nvml_library, limit, job->cancellable, &findings);
+    }
   publish (job, &findings, NULL);
 
   hr_detect_findings_clear (&findings);
@@ -830,14 +916,34 @@ worker (gpointer data)
  *
  * Returns: (transfer full): what was found
  */
+/* The NVML helper's limit: the options', the environment's, or the
+ * default. */
+static guint
+nvml_timeout (const HrDetectOptions *options)
+{
+  const char *env = g_getenv (HR_DETECT_NVML_TIMEOUT_ENV);
+  guint64 value;
+
+  if (options != NULL && options->nvml_timeout_ms > 0)
+    return options->nvml_timeout_ms;
+  /* At most an hour: a test's “forever”. */
+  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, 3600 * 1000, &value, NULL))
+    return value;
+  return HR_DETECT_NVML_TIMEOUT_MS;
+}
+
 HrSystemInfo *
 hr_detect_system (const HrDetectOptions *options,
                   GCancellable          *cancellable)
 {
   const char *sysroot = options != NULL ? options->sysroot : NULL;
   const char *nvml = options != NULL ? options->nvml_library : NULL;
+  guint nvml_ms = nvml_timeout (options);
+  /* By default, long enough for the NVML limit asked for, and for
+   * stopping the helper after it. */
   guint timeout_ms = options != NULL && options->timeout_ms > 0
-                     ? options->timeout_ms : HR_DETECT_TIMEOUT_MS;
+                     ? options->timeout_ms
+                     : MAX (HR_DETECT_TIMEOUT_MS, nvml_ms + 2 * HR_DETECT_NVML_STOP_MS);
   gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * G_TIME_SPAN_MILLISECOND;
   g_autoptr(GError) error = NULL;
   HrSystemInfo *info;
@@ -861,6 +967,9 @@ hr_detect_system (const HrDetectOptions *options,
   job->stage = "memory and CPU";
   job->sysroot = g_strdup (sysroot);
   job->nvml_library = g_strdup (nvml);
+  job->nvml_timeout_ms = nvml_ms;
+  job->deadline = deadline;
+  job->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
 
   thread = g_thread_try_new ("hr-detect", worker, job_ref (job), &error);
   if (thread == NULL)
@@ -902,6 +1011,7 @@ typedef struct
   char *sysroot;
   char *nvml_library;
   guint timeout_ms;
+  guint nvml_timeout_ms;
 } AsyncOptions;
 
 static void
@@ -919,7 +1029,8 @@ detect_in_thread (GTask        *task,
                   GCancellable *cancellable)
 {
   AsyncOptions *async = task_data;
-  HrDetectOptions options = { async->sysroot, async->nvml_library, async->timeout_ms };
+  HrDetectOptions options = { async->sysroot, async->nvml_library, async->timeout_ms,
+                              async->nvml_timeout_ms };
 
   g_task_return_pointer (task, hr_detect_system (&options, cancellable), g_object_unref);
 }
@@ -944,6 +1055,7 @@ hr_detect_system_async (const HrDetectOptions *options,
       async->sysroot = g_strdup (options->sysroot);
       async->nvml_library = g_strdup (options->nvml_library);
       async->timeout_ms = options->timeout_ms;
+      async->nvml_timeout_ms = options->nvml_timeout_ms;
     }
   g_task_set_source_tag (task, hr_detect_system_async);
   g_task_set_task_data (task, async, (GDestroyNotify) async_options_free);

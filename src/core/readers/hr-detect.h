@@ -9,6 +9,16 @@
  * tests give a fake /sys and /proc, and the whole detection is bounded in
  * time: a hung driver or a slow file gives a partial answer with a note,
  * never a hang.  Nothing here needs root.
+ *
+ * NVML is vendor code that may crash (SIGSEGV in nvmlInit) or never
+ * return (a library constructor that blocks holds the dynamic loader's
+ * lock, and then even exit() waits for it).  So it is never loaded into
+ * Headroom's own process: a small helper program, headroom-detect-helper
+ * in libexecdir, loads it and prints what it found; the helper is killed
+ * when it does not answer within HR_DETECT_NVML_TIMEOUT_MS, when the
+ * caller cancels, and when the process that started it dies.  A crash or
+ * a hang there becomes one note, “GPU detection failed: …”, and the rest
+ * of detection (sysfs, procfs) stands.
  */
 
 #pragma once
@@ -23,10 +33,26 @@ G_BEGIN_DECLS
 #define HR_DETECT_NVML_ENV              "HEADROOM_NVML_LIBRARY"
 #define HR_DETECT_NVML_LIBRARY          "libnvidia-ml.so.1"
 
+/* The helper that loads NVML: installed in libexecdir; the environment
+ * names another (the tests' build tree, an uninstalled build). */
+#define HR_DETECT_HELPER_ENV            "HEADROOM_DETECT_HELPER"
+#define HR_DETECT_HELPER_NAME           "headroom-detect-helper"
+/* Milliseconds the helper is given, instead of HR_DETECT_NVML_TIMEOUT_MS
+ * (the tests lower it to stay fast). */
+#define HR_DETECT_NVML_TIMEOUT_ENV      "HEADROOM_NVML_TIMEOUT_MS"
+
 /* Bounds.  The deadline leaves room for nvmlInit, which takes about a
  * second per GPU when the driver is not kept loaded (no persistence
  * mode); the files take milliseconds. */
 #define HR_DETECT_TIMEOUT_MS            10000  /* the whole detection */
+/* The NVML helper: loading the library, nvmlInit and the queries.  A
+ * working driver answers in well under a second per GPU even without
+ * persistence mode; 5 s is the most a person waits for a row that says
+ * “Detecting…”.  The helper gets at most what is left of the whole
+ * detection's deadline, less HR_DETECT_NVML_STOP_MS to stop it. */
+#define HR_DETECT_NVML_TIMEOUT_MS       5000
+#define HR_DETECT_NVML_STOP_MS          200
+#define HR_DETECT_HELPER_MAX_OUTPUT     (64 * 1024)   /* its answer, in bytes */
 #define HR_DETECT_MAX_FILE_BYTES        (256 * 1024)   /* one /proc or /sys file */
 #define HR_DETECT_MAX_PCI_IDS_BYTES     (8 * 1024 * 1024)
 #define HR_DETECT_MAX_GPUS              32
@@ -48,6 +74,18 @@ G_BEGIN_DECLS
 #define HR_DETECT_ASSUMED_RAM_MTS       5600
 #define HR_DETECT_ASSUMED_RAM_CHANNELS  2
 #define HR_DETECT_RAM_CHANNEL_BITS      64
+
+/* Plausibility.  A figure above these is a driver's or a file's error
+ * (2^64 - 1 from an unset counter, a corrupt attribute): it is dropped,
+ * the figure stays unknown, and a note says so.
+ *   GPU memory: the largest GPUs have 288 GB (B300, MI355X); the largest
+ *   announced, 1 TB of HBM4e (Rubin Ultra, 2027); 4 TiB leaves a margin
+ *   of four times that.
+ *   RAM: x86-64 with 4-level paging addresses 64 TiB of physical memory;
+ *   the largest single-system servers sold take 48 TB (HPE Superdome
+ *   Flex); 128 TiB is twice the 4-level limit. */
+#define HR_DETECT_MAX_GPU_MEMORY_BYTES  (4ull << 40)
+#define HR_DETECT_MAX_RAM_BYTES         (128ull << 40)
 
 /* An AMD GPU with less dedicated memory than this is taken for an
  * integrated one (an APU's carve-out; discrete cards this small cannot run
@@ -108,7 +146,10 @@ typedef struct
   const char *sysroot;         /* NULL: $HEADROOM_SYSROOT, else “/” */
   const char *nvml_library;    /* NULL: $HEADROOM_NVML_LIBRARY, else
                                 * libnvidia-ml.so.1; "": no NVML */
-  guint timeout_ms;            /* 0: HR_DETECT_TIMEOUT_MS */
+  guint timeout_ms;            /* 0: HR_DETECT_TIMEOUT_MS, or longer when
+                                * the NVML limit asks for it */
+  guint nvml_timeout_ms;       /* 0: $HEADROOM_NVML_TIMEOUT_MS, else
+                                * HR_DETECT_NVML_TIMEOUT_MS */
 } HrDetectOptions;
 
 #define HR_TYPE_SYSTEM_INFO (hr_system_info_get_type ())
@@ -138,9 +179,11 @@ void                hr_system_info_set_ram            (HrSystemInfo  *self,
                                                        guint32        speed_mts,
                                                        guint32        channels);
 const char         *hr_system_info_get_cpu_model      (HrSystemInfo  *self);
+const char         *hr_system_info_get_cpu_label      (HrSystemInfo  *self);
 guint32             hr_system_info_get_cpu_cores      (HrSystemInfo  *self);
 guint32             hr_system_info_get_cpu_threads    (HrSystemInfo  *self);
 const char * const *hr_system_info_get_notes          (HrSystemInfo  *self);
+const char         *hr_system_info_get_gpu_failure    (HrSystemInfo  *self);
 gboolean            hr_system_info_is_complete        (HrSystemInfo  *self);
 
 G_END_DECLS
