@@ -5,9 +5,10 @@
 
 #include "config.h"
 
-#include <locale.h>
+#include <stdlib.h>
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 
 #include "hr-test-app.h"
 
@@ -31,24 +32,70 @@ new_registered_app (void)
   return app;
 }
 
+static char *isolated_home;
+
+static gboolean
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  return g_rmdir (path) == 0;
+}
+
+static void
+remove_isolated_home (void)
+{
+  remove_tree (isolated_home);
+  g_clear_pointer (&isolated_home, g_free);
+}
+
 /**
  * hr_test_init_isolated:
  *
- * What gtk_test_init() does, with G_TEST_OPTION_ISOLATE_DIRS: each test
- * has its own empty home, data, config and cache directories
- * (g_get_user_data_dir() and the others), and the environment's XDG_*
- * and HOME point nowhere, for the CLI a test runs too.  A developer's
- * own files never count.  (gtk_test_init() calls g_test_init() without
- * options, and g_test_init() runs once.)
+ * gtk_test_init() in a home of the test program's own: HOME and the
+ * user's XDG directories (data, config, cache, state) are empty folders
+ * of a temporary directory, removed at exit, for the CLI a test runs
+ * too.  A developer's own files (a models.json in ~/.local/share/headroom,
+ * a Hugging Face cache) never count.
+ *
+ * Not G_TEST_OPTION_ISOLATE_DIRS: GLib 2.74 points XDG_DATA_DIRS into
+ * the temporary directory too, where GTK finds no MIME database (its
+ * symbolic SVG icons fail to load: a fatal warning), no icon theme and no
+ * system schemas.  The core tests, without GTK, use the option.
  */
 void
 hr_test_init_isolated (int    *argc,
                        char ***argv)
 {
-  g_test_init (argc, argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
-  gtk_disable_setlocale ();
-  setlocale (LC_ALL, "en_US.UTF-8");
-  gtk_init ();
+  static const struct { const char *variable, *folder; } dirs[] = {
+    { "XDG_DATA_HOME", "data" },
+    { "XDG_CONFIG_HOME", "config" },
+    { "XDG_CACHE_HOME", "cache" },
+    { "XDG_STATE_HOME", "state" },
+  };
+
+  isolated_home = g_dir_make_tmp ("headroom-test-home-XXXXXX", NULL);
+  g_assert_nonnull (isolated_home);
+  g_setenv ("HOME", isolated_home, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *path = g_build_filename (isolated_home, dirs[i].folder, NULL);
+
+      g_mkdir (path, 0700);
+      g_setenv (dirs[i].variable, path, TRUE);
+    }
+  atexit (remove_isolated_home);
+  gtk_test_init (argc, argv, NULL);
 }
 
 /**
@@ -72,7 +119,7 @@ hr_test_app_register (int    *argc,
  * hr_test_app_init:
  *
  * hr_test_init_isolated(), then a registered, non-unique HrApplication:
- * only the built-in catalog, and each test's files in its own
+ * only the built-in catalog, and the test's files in the program's own
  * directories.
  *
  * Returns: (transfer full): the application
