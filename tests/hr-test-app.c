@@ -60,13 +60,15 @@ remove_isolated_home (void)
 }
 
 /**
- * hr_test_init_isolated:
+ * hr_test_isolate_home:
  *
- * gtk_test_init() in a home of the test program's own: HOME and the
- * user's XDG directories (data, config, cache, state) are empty folders
- * of a temporary directory, removed at exit, for the CLI a test runs
- * too.  A developer's own files (a models.json in ~/.local/share/headroom,
- * a Hugging Face cache) never count.
+ * Gives the test program a home of its own: HOME and the user's XDG
+ * directories (data, config, cache, state) are empty folders of a
+ * temporary directory, removed at exit, for the CLI a test runs too.  A
+ * developer's own files (a models.json in ~/.local/share/headroom, a
+ * Hugging Face cache) never count.  Call it first in main(), before
+ * anything reads those directories; a test may then point one of them at
+ * a fake tree of its own.
  *
  * Not G_TEST_OPTION_ISOLATE_DIRS: GLib 2.74 points XDG_DATA_DIRS into
  * the temporary directory too, where GTK finds no MIME database (its
@@ -74,8 +76,7 @@ remove_isolated_home (void)
  * system schemas.  The core tests, without GTK, use the option.
  */
 void
-hr_test_init_isolated (int    *argc,
-                       char ***argv)
+hr_test_isolate_home (void)
 {
   static const struct { const char *variable, *folder; } dirs[] = {
     { "XDG_DATA_HOME", "data" },
@@ -84,6 +85,7 @@ hr_test_init_isolated (int    *argc,
     { "XDG_STATE_HOME", "state" },
   };
 
+  g_assert_null (isolated_home);
   isolated_home = g_dir_make_tmp ("headroom-test-home-XXXXXX", NULL);
   g_assert_nonnull (isolated_home);
   g_setenv ("HOME", isolated_home, TRUE);
@@ -95,6 +97,18 @@ hr_test_init_isolated (int    *argc,
       g_setenv (dirs[i].variable, path, TRUE);
     }
   atexit (remove_isolated_home);
+}
+
+/**
+ * hr_test_init_isolated:
+ *
+ * hr_test_isolate_home(), then gtk_test_init().
+ */
+void
+hr_test_init_isolated (int    *argc,
+                       char ***argv)
+{
+  hr_test_isolate_home ();
   gtk_test_init (argc, argv, NULL);
 }
 

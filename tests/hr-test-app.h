@@ -25,6 +25,7 @@ HrApplication *hr_test_app_init     (int    *argc,
                                      char ***argv);
 HrApplication *hr_test_app_register (int    *argc,
                                      char ***argv);
+void           hr_test_isolate_home  (void);
 void           hr_test_init_isolated (int    *argc,
                                       char ***argv);
 void           hr_test_iterate      (void);
