@@ -18,6 +18,9 @@ import time
 
 CLI = sys.argv[1]
 SECONDS = 1.0
+# How long the thread that grows a file may take to start, even on a
+# saturated machine: past it the test fails, it never runs without it.
+GROWER_START_SECONDS = 60
 EXTRA_MEMORY_KB = 64 * 1024   # above what `devices` needs in this build
 
 n = 0
@@ -82,10 +85,13 @@ class Grower(threading.Thread):
         super().__init__(daemon=True)
         self.path = path
         self.running = True
+        self.growing = threading.Event()
 
     def run(self):
         with open(self.path, 'ab', buffering=0) as f:
             f.write(b'{"model_type": "llama", "pad": [')
+            f.write(b'1, ' * 4096)
+            self.growing.set()
             while self.running and f.tell() < 256 * 1024 * 1024:
                 f.write(b'1, ' * 4096)
 
@@ -155,7 +161,8 @@ def main():
     # A file that grows while it is read.
     grower = Grower(p('growing.json'))
     grower.start()
-    time.sleep(0.05)
+    if not grower.growing.wait(timeout=GROWER_START_SECONDS):
+        sys.exit(f'timed out after {GROWER_START_SECONDS} s waiting for growing.json to grow')
     for args in (['inspect', p('growing.json')],
                  ['estimate', '--model', p('growing.json'), '--precision', 'q4_k_m']):
         check_refused(f'{args[0]}: a file growing while it is read', args,
