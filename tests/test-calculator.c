@@ -759,7 +759,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/calculator/defaults", test_defaults);
   g_test_add_func ("/calculator/unified-one-device", test_unified_one_device);

@@ -684,7 +684,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/catalog/builtin-counts", test_builtin_counts);
   g_test_add_func ("/catalog/cli-ids", test_cli_ids);

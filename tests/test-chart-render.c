@@ -609,7 +609,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/chart-render/layout-segments", test_layout_segments);
   g_test_add_func ("/chart-render/part-at", test_part_at);

@@ -85,14 +85,19 @@ read_text_cb (GObject      *source,
   g_assert_no_error (error);
 }
 
+static gboolean
+is_set (gpointer text)
+{
+  return *(char **) text != NULL;
+}
+
 static char *
 clipboard_text (GtkWidget *widget)
 {
   char *text = NULL;
 
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, read_text_cb, &text);
-  while (text == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  hr_test_wait_until (is_set, &text, "the clipboard's text");
   return text;
 }
 
@@ -139,7 +144,7 @@ test_card_machines (void)
   gtk_window_set_child (GTK_WINDOW (window), card);
   hr_command_card_set_command (HR_COMMAND_CARD (card), command);
   gtk_window_present (GTK_WINDOW (window));
-  hr_test_pump (50);
+  hr_test_wait_for_frame (window);
 
   g_assert_false (hr_command_card_get_refused (HR_COMMAND_CARD (card)));
   g_assert_cmpuint (hr_command_card_get_n_blocks (HR_COMMAND_CARD (card)), ==, 3);
@@ -163,7 +168,7 @@ test_card_machines (void)
 
       /* as the keyboard does: the button clicks once it has shown itself pressed */
       gtk_widget_activate (g_ptr_array_index (buttons, i));
-      hr_test_pump (400);
+      hr_test_wait_for_signal (g_ptr_array_index (buttons, i), "clicked");
       copied = clipboard_text (card);
       g_assert_cmpstr (copied, ==, hr_command_card_get_block (HR_COMMAND_CARD (card), i));
       assert_parses (copied);
@@ -227,7 +232,7 @@ test_card_in_place (void)
   gtk_window_set_child (GTK_WINDOW (window), card);
   hr_command_card_set_command (HR_COMMAND_CARD (card), first);
   gtk_window_present (GTK_WINDOW (window));
-  hr_test_pump (50);
+  hr_test_wait_for_frame (window);
   before = copy_buttons (card);
   g_assert_cmpuint (before->len, >=, 1);
   g_assert_true (gtk_widget_grab_focus (g_ptr_array_index (before, 0)));
@@ -252,7 +257,7 @@ test_card_in_place (void)
     g_assert_cmpstr (hr_command_card_get_text (HR_COMMAND_CARD (card)), ==, whole);
   }
   gtk_widget_activate (g_ptr_array_index (after, 0));
-  hr_test_pump (400);
+  hr_test_wait_for_signal (g_ptr_array_index (after, 0), "clicked");
   copied = clipboard_text (card);
   g_assert_cmpstr (copied, ==, hr_command_card_get_block (HR_COMMAND_CARD (card), 0));
 
@@ -306,7 +311,7 @@ test_view_fixes (void)
   hr_calculator_thaw (calculator);
   hr_view_set_calculator (HR_VIEW (view), calculator);
   gtk_window_present (GTK_WINDOW (window));
-  hr_test_pump (50);
+  hr_test_wait_for_frame (window);
 
   vllm = hr_commands_view_get_card (view, "vllm");
   sglang = hr_commands_view_get_card (view, "sglang");
@@ -318,7 +323,8 @@ test_view_fixes (void)
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_grab_focus (button));
   gtk_widget_activate (button);
-  hr_test_pump (400);
+  hr_test_wait_for_signal (button, "clicked");
+  hr_test_wait_idle ();   /* the fix applies when idle */
   g_assert_cmpuint (hr_calculator_get_gpu_count (calculator), !=, 3);
   /* the keyboard focus moves from the fix to the new command's copy button */
   {
@@ -334,12 +340,13 @@ test_view_fixes (void)
 
   /* a Q8_0 cache: SGLang has none; the fix is an FP16 cache */
   hr_calculator_set_kv_type (calculator, hr_catalog_find_kv_type (catalog, "q8_0"));
-  hr_test_pump (50);
+  hr_test_wait_idle ();
   g_assert_true (hr_command_card_get_refused (sglang));
   button = fix_button (GTK_WIDGET (sglang));
   g_assert_nonnull (button);
   gtk_widget_activate (button);
-  hr_test_pump (400);
+  hr_test_wait_for_signal (button, "clicked");
+  hr_test_wait_idle ();
   g_assert_cmpstr (hr_kv_type_get_id (hr_calculator_get_kv_type (calculator)), ==, "fp16");
   g_assert_false (hr_command_card_get_refused (sglang));
   g_assert_true (g_str_has_prefix (hr_command_card_get_block (sglang, 0),

@@ -1329,7 +1329,7 @@ main (int   argc,
 {
   int status;
 
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   catalog = hr_test_builtin_catalog ();
   tables[HR_COMMAND_LLAMACPP] = load_table ("llama-server.json");
   tables[HR_COMMAND_VLLM] = load_table ("vllm-serve.json");

@@ -181,7 +181,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/csv/escaping", test_escaping);
   g_test_add_func ("/csv/matrix", test_matrix);

@@ -239,7 +239,7 @@ int
 main (int    argc,
       char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add ("/custom-devices/save-reload-remove", HrTestDir, "test-custom-devices", hr_test_dir_set_up,
               test_save_reload_remove, hr_test_dir_tear_down);

@@ -830,7 +830,7 @@ int
 main (int    argc,
       char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) \
   g_test_add (path, HrTestDir, "test-detect", hr_test_dir_set_up, func, hr_test_dir_tear_down)

@@ -258,7 +258,7 @@ int
 main (int    argc,
       char **argv)
 {
-  gtk_test_init (&argc, &argv, NULL);
+  hr_test_init_isolated (&argc, &argv);
   adw_init ();
 
 #define ADD(path, func) \

@@ -663,7 +663,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/engine/llamacpp/calibration", test_llamacpp_calibration);
   g_test_add_func ("/engine/llamacpp/padding", test_llamacpp_padding);

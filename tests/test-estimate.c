@@ -400,7 +400,7 @@ main (int   argc,
 {
   int status;
 
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   catalog = hr_test_builtin_catalog ();
 
   g_test_add_func ("/estimate/kv-per-token", test_kv_per_token);

@@ -1602,7 +1602,7 @@ main (int   argc,
       return 0;
     }
 
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/gguf/types/table", test_type_table);
   g_test_add_func ("/gguf/types/tensor-bytes", test_tensor_bytes);

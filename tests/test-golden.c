@@ -189,7 +189,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/golden/estimate", test_estimate_json);
   g_test_add_func ("/golden/matrix", test_matrix_json);

@@ -1345,7 +1345,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/hf-config/reference/params", test_reference_params);
   g_test_add_func ("/hf-config/reference/catalog", test_reference_catalog);

@@ -14,6 +14,7 @@
 #include <locale.h>
 
 #include "hr-test-util.h"
+#include "hr-test-app.h"
 #include "hr-window.h"
 
 static void
@@ -92,10 +93,12 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(HrApplication) app = NULL;
-  g_autofree char *home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
+  g_autofree char *home = NULL;
   const char *localedir = g_getenv ("HEADROOM_LOCALEDIR");
   int status;
 
+  hr_test_isolate_home ();
+  home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
   g_setenv ("XDG_DATA_HOME", home, TRUE);
   g_setenv ("LANGUAGE", "it", TRUE);
   g_setenv ("LC_ALL", "it_IT.UTF-8", TRUE);

@@ -27,18 +27,15 @@
 
 /* Main loop helpers */
 
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition condition,
-            gpointer  data)
-{
-  for (guint i = 0; i < 250 && !condition (data); i++)
-    hr_test_pump (20);
-  /* a few more frames so that the column view binds what it shows */
-  hr_test_pump (60);
-  g_assert_true (condition (data));
-}
+/* Until @condition (@data), then the frame after it, so that the column
+ * view binds what it shows; a condition that does not come fails the
+ * test, named. */
+#define wait_until(condition, data)                          \
+  G_STMT_START {                                              \
+    hr_test_wait_until ((condition), (data), #condition);     \
+    hr_test_wait_idle ();                                     \
+    g_assert_true ((condition) (data));                       \
+  } G_STMT_END
 
 static gboolean
 is_mapped (gpointer data)
@@ -317,7 +314,7 @@ apply_contexts (GtkWidget  *entry,
 {
   gtk_editable_set_text (GTK_EDITABLE (entry), text);
   g_signal_emit_by_name (entry, "activate");
-  hr_test_pump (60);
+  hr_test_wait_idle ();
 }
 
 static void
@@ -370,7 +367,7 @@ test_matrix (void)
   hr_calculator_set_hardware (calculator,
                               hr_catalog_find_hardware (hr_calculator_get_catalog (calculator),
                                                         "rtx-3090-24gb"));
-  hr_test_pump (60);
+  hr_test_wait_idle ();
   g_assert_nonnull (find_text (view, "Total memory at batch 1, KV cache FP16, on RTX 3090 24GB"));
   row = find_row (view, "FP16 / BF16");
   cell = find_text (row, "20.42" NBSP "GiB");
@@ -380,11 +377,11 @@ test_matrix (void)
 
   /* Decimal units re-format every cell. */
   g_object_set (view, "units", 1u, NULL);
-  hr_test_pump (60);
+  hr_test_wait_idle ();
   row = find_row (view, "Q4_K_M");
   g_assert_nonnull (find_text (row, "8.44" NBSP "GB"));
   g_object_set (view, "units", 0u, NULL);
-  hr_test_pump (60);
+  hr_test_wait_idle ();
   row = find_row (view, "Q4_K_M");
   g_assert_nonnull (find_text (row, "7.86" NBSP "GiB"));
 
@@ -404,7 +401,7 @@ test_matrix (void)
   g_assert_nonnull (find_column (view, "Recommended Tier @ 16K"));
   g_assert_null (find_column (view, "@ 32K"));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "4096, 16384");
-  hr_test_pump (100);
+  hr_test_wait_idle ();
   row = find_row (view, "Q4_K_M");
   g_assert_nonnull (row);
   g_assert_nonnull (find_text (row, "RTX 3060 12GB"));
@@ -445,13 +442,13 @@ test_matrix (void)
     static const guint64 contexts[] = { 8192, 32768, 131072 };
 
     hr_matrix_set_contexts (matrix, contexts, G_N_ELEMENTS (contexts));
-    hr_test_pump (60);
+    hr_test_wait_idle ();
     g_assert_cmpuint (n_columns (view), ==, 7);
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "8192, 32768, 131072");
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* Hardware */
@@ -464,8 +461,13 @@ set_search (GtkWidget  *view,
 {
   GtkWidget *search = find_widget (view, GTK_TYPE_SEARCH_ENTRY);
 
+  gboolean delayed = *text != '\0' &&
+                     g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (search)), text) != 0;
+
   gtk_editable_set_text (GTK_EDITABLE (search), text);
-  hr_test_pump (gtk_search_entry_get_search_delay (GTK_SEARCH_ENTRY (search)) + 250);
+  if (delayed)
+    hr_test_wait_for_signal (search, "search-changed");
+  hr_test_wait_idle ();
 }
 
 static guint
@@ -564,7 +566,7 @@ test_hardware (void)
   g_assert_cmpuint (g_list_model_get_n_items (vendors), ==, 5);
 
   gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), apple);
-  hr_test_pump (60);
+  hr_test_wait_idle ();
   model = view_model (view);
   g_assert_cmpuint (g_list_model_get_n_items (model), >, 0);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -588,7 +590,7 @@ test_hardware (void)
                    ==, "empty");
   set_search (view, "");
   gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 0);
-  hr_test_pump (60);
+  hr_test_wait_idle ();
   g_assert_cmpuint (g_list_model_get_n_items (view_model (view)), ==, n_all);
   g_assert_cmpstr (visible_page (view),
                    ==, "table");
@@ -602,7 +604,7 @@ test_hardware (void)
 
     /* llama.cpp times the prompt (the nominal method does not) */
     hr_calculator_set_engine (calculator, HR_ENGINE_LLAMACPP);
-    hr_test_pump (60);
+    hr_test_wait_idle ();
 
     for (guint t = 0; t < G_N_ELEMENTS (titles); t++)
       {
@@ -614,7 +616,7 @@ test_hardware (void)
         column = find_column (view, titles[t]);
         g_assert_nonnull (column);
         gtk_column_view_sort_by_column (column_view, column, GTK_SORT_DESCENDING);
-        hr_test_pump (60);
+        hr_test_wait_idle ();
         model = view_model (view);
         for (guint i = 0; i < g_list_model_get_n_items (model); i++)
           {
@@ -639,10 +641,10 @@ test_hardware (void)
         g_assert_cmpuint (n_running, >, 1);
       }
     hr_calculator_set_engine (calculator, HR_ENGINE_GENERIC);
-    hr_test_pump (60);
+    hr_test_wait_idle ();
     column = find_column (view, "Verdict");
     gtk_column_view_sort_by_column (column_view, column, GTK_SORT_ASCENDING);
-    hr_test_pump (60);
+    hr_test_wait_idle ();
     {
       g_autoptr(HrHardwareRow) first = g_list_model_get_item (model, 0);
       guint n_items = g_list_model_get_n_items (model);
@@ -659,7 +661,7 @@ test_hardware (void)
   g_assert_nonnull (find_text (row, "8.44" NBSP "GB"));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* Compare */
@@ -745,7 +747,7 @@ test_compare (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* The precision chosen in the sidebar has a row even when it is not one
@@ -780,7 +782,7 @@ test_matrix_current_precision (void)
   }
 
   hr_calculator_set_precision (calculator, hr_catalog_find_precision (catalog, "q5_k_s"));
-  hr_test_pump (50);
+  hr_test_wait_idle ();
   wait_until (matrix_has_nine, view);
   {
     g_autoptr(GPtrArray) rows = row_texts (view);
@@ -798,7 +800,7 @@ test_matrix_current_precision (void)
   wait_until (matrix_shows_seed, view);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* A model that does not fit has no decode speed, only its verdict. */
@@ -830,7 +832,7 @@ test_compare_no_fit_no_speed (void)
   g_assert_cmpuint (no_fit, >, 0);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* A catalog with a single model has nothing to compare it with. */
@@ -893,7 +895,7 @@ test_compare_empty (void)
   hr_calculator_set_engine (calculator, HR_ENGINE_GENERIC);  /* the seed page's method */
   g_object_set (view, "calculator", calculator, NULL);
   window = show_in_window (view);
-  hr_test_pump (60);
+  hr_test_wait_idle ();
 
   comparison = G_LIST_MODEL (hr_compare_view_get_comparison (HR_COMPARE_VIEW (view)));
   g_assert_cmpuint (g_list_model_get_n_items (comparison), ==, 1);
@@ -902,7 +904,7 @@ test_compare_empty (void)
   g_assert_nonnull (find_widget (view, ADW_TYPE_STATUS_PAGE));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* Views without a calculator, and calculators replaced. */
@@ -927,22 +929,22 @@ test_lifecycle (void)
       g_autoptr(HrCalculator) calculator = NULL;
 
       g_object_set (views[i], "calculator", first, NULL);
-      hr_test_pump (20);
+      hr_test_wait_idle ();
       g_object_set (views[i], "calculator", second, NULL);
-      hr_test_pump (20);
+      hr_test_wait_idle ();
       g_object_get (views[i], "calculator", &calculator, NULL);
       g_assert_true (calculator == second);
       g_object_set (views[i], "calculator", NULL, NULL);
-      hr_test_pump (20);
+      hr_test_wait_idle ();
       g_object_set (views[i], "calculator", first, "units", 1u, NULL);
-      hr_test_pump (20);
+      hr_test_wait_idle ();
     }
 
   g_assert_nonnull (hr_matrix_view_get_matrix (HR_MATRIX_VIEW (views[0])));
   g_assert_nonnull (hr_hardware_view_get_table (HR_HARDWARE_VIEW (views[1])));
   g_assert_nonnull (hr_compare_view_get_comparison (HR_COMPARE_VIEW (views[2])));
   hr_calculator_set_context (first, 65536);
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 
   /* Nothing keeps the views or their models alive once the window goes. */
   {
@@ -957,7 +959,7 @@ test_lifecycle (void)
       g_object_add_weak_pointer (weak[i], &weak[i]);
 
     gtk_window_destroy (GTK_WINDOW (window));
-    hr_test_pump (20);
+    hr_test_wait_idle ();
 
     for (guint i = 0; i < G_N_ELEMENTS (weak); i++)
       g_assert_null (weak[i]);
@@ -1013,7 +1015,7 @@ test_vllm_budget (void)
                                      "their cells show how many sequences of that context "
                                      "their KV cache holds at once (×)"));
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 
   /* the comparison: one budget, a capacity per model */
   view = hr_compare_view_new ();
@@ -1025,14 +1027,14 @@ test_vllm_budget (void)
   g_assert_nonnull (find_text (row, "Fits comfortably"));
   g_assert_null (find_text (row, "21.69" NBSP "GiB"));
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  hr_test_init_isolated (&argc, &argv);
   adw_init ();
   /* The seed's figures use "." decimals. */
   if (setlocale (LC_ALL, "C.UTF-8") == NULL)

@@ -13,6 +13,7 @@
 #include <adwaita.h>
 
 #include "hr-memory-chart.h"
+#include "hr-test-app.h"
 
 #define SEED_WEIGHTS  G_GUINT64_CONSTANT (5698919168)
 #define SEED_KV       G_GUINT64_CONSTANT (1342177280)
@@ -25,33 +26,6 @@
                          "KV cache 1.25\u00a0GiB (15.9\u00a0%), " \
                          "overhead 1.30\u00a0GiB (16.5\u00a0%), " \
                          "total 7.86\u00a0GiB of 11.81\u00a0GiB usable"
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main loop until @widget is mapped and drawn once. */
-static void
-wait_until_mapped (GtkWidget *widget)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (10, timeout_cb, &timed_out);
-
-  while (!gtk_widget_get_mapped (widget) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  /* A few more frames so that snapshot() runs. */
-  for (guint i = 0; i < 20 && g_main_context_pending (NULL); i++)
-    g_main_context_iteration (NULL, FALSE);
-
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 static GtkWidget *
 seed_chart (void)
@@ -145,7 +119,7 @@ test_window (void)
   gtk_window_set_child (GTK_WINDOW (window), chart);
   gtk_window_set_default_size (GTK_WINDOW (window), 450, -1);
   gtk_window_present (GTK_WINDOW (window));
-  wait_until_mapped (chart);
+  hr_test_wait_for_frame (chart);
 
   description = hr_memory_chart_get_description (HR_MEMORY_CHART (chart));
   g_assert_nonnull (strstr (description, "7.86"));
@@ -161,7 +135,7 @@ test_window (void)
   g_assert_nonnull (strstr (description, "1.19\u00a0GiB over the limit"));
   gtk_test_accessible_assert_property (chart, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                        description);
-  wait_until_mapped (chart);
+  hr_test_wait_for_frame (chart);
 
   /* Sizes: modest widths so the window can shrink, a legend of two rows
    * at 450 px. */
@@ -197,7 +171,7 @@ main (int   argc,
    * gtk_test_accessible_*() read the description back. */
   g_setenv ("GTK_A11Y", "test", TRUE);
 
-  gtk_test_init (&argc, &argv, NULL);
+  hr_test_init_isolated (&argc, &argv);
   adw_init ();
 
   g_test_add_func ("/memory-chart/properties", test_properties);

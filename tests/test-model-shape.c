@@ -414,7 +414,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/model-shape/round-trip/hf", test_round_trip_hf);
   g_test_add_func ("/model-shape/round-trip/gguf", test_round_trip_gguf);

@@ -643,7 +643,7 @@ main (int   argc,
 {
   int status;
 
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   catalog = hr_test_builtin_catalog ();
 
   g_test_add_func ("/placement/rules/ngl-order", test_ngl_order);

@@ -369,7 +369,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   catalog = hr_test_builtin_catalog ();
 
   g_test_add_func ("/serving/plan/tp2", test_plan_tp2);

@@ -223,7 +223,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/speed/decode/terms", test_decode_terms);
   g_test_add_func ("/speed/decode/flash-attention", test_decode_flash_attention);
   g_test_add_func ("/speed/decode/sliding-window", test_decode_sliding_window);

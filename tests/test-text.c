@@ -315,7 +315,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/text/escape-line", test_escape_line);
   g_test_add_func ("/text/display-path", test_display_path);

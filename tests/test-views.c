@@ -172,7 +172,7 @@ test_view_waits_off_screen (void)
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
   gtk_window_set_child (GTK_WINDOW (window), stack);
   gtk_window_present (GTK_WINDOW (window));
-  hr_test_pump (100);
+  hr_test_wait_for_frame (window);
   g_assert_true (hr_view_is_waiting (HR_VIEW (view)));
 
   before = view->refreshes;
@@ -182,7 +182,7 @@ test_view_waits_off_screen (void)
   g_assert_cmpuint (view->refreshes, ==, before);
 
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "view");
-  hr_test_pump (50);
+  hr_test_wait_idle ();
   g_assert_false (hr_view_is_waiting (HR_VIEW (view)));
   g_assert_cmpuint (view->refreshes, ==, before + 1);
   hr_calculator_set_context (calculator, 8192);
@@ -195,7 +195,7 @@ test_view_waits_off_screen (void)
   g_assert_cmpuint (view->refreshes, ==, before + 3);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* --------------------------------------------- calculator index props */
@@ -296,7 +296,8 @@ new_window (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
-  hr_test_pump (100);
+  hr_test_wait_for_frame (window);
+  hr_test_wait_idle ();   /* and the groups built when idle */
   return window;
 }
 
@@ -348,7 +349,7 @@ test_window_combo_rows (void)
   g_assert_cmpint (hr_calculator_get_engine (calculator), ==, HR_ENGINE_LLAMACPP);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* ------------------------------------------------- a step, no rebind */
@@ -414,7 +415,7 @@ test_step_no_rebind (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_set_child (GTK_WINDOW (window), box);
   gtk_window_present (GTK_WINDOW (window));
-  hr_test_pump (300);
+  hr_test_wait_for_frame (window);
 
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     connect_binds (views[i], &binds);
@@ -422,14 +423,14 @@ test_step_no_rebind (void)
   for (guint step = 1; step <= 8; step++)
     {
       hr_calculator_set_context (calculator, 1024 * step);
-      hr_test_pump (30);
+      hr_test_wait_idle ();
     }
   g_assert_cmpuint (binds, ==, 0);
 
   /* A change of units shows every cell again, in place. */
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     g_object_set (views[i], "units", (guint) HR_UNITS_DECIMAL, NULL);
-  hr_test_pump (30);
+  hr_test_wait_idle ();
   g_assert_cmpuint (binds, ==, 0);
 
   /* The count is live: other rows (the models similar to another model)
@@ -437,11 +438,11 @@ test_step_no_rebind (void)
   hr_calculator_set_model (calculator,
                            hr_catalog_find_model (hr_calculator_get_catalog (calculator),
                                                   "Qwen/Qwen3-32B"));
-  hr_test_pump (100);
+  hr_test_wait_idle ();
   g_assert_cmpuint (binds, >, 0);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* ------------------------------------- a table off screen catches up */
@@ -491,7 +492,8 @@ test_hidden_table_catches_up (void)
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
   windows[0] = present (shown);
   windows[1] = present (stack);
-  hr_test_pump (300);
+  hr_test_wait_for_frame (windows[0]);
+  hr_test_wait_for_frame (windows[1]);
   g_assert_true (gtk_widget_get_mapped (shown));
   g_assert_false (gtk_widget_get_mapped (hidden));
   /* no estimate is made for the hidden table's rows */
@@ -501,17 +503,17 @@ test_hidden_table_catches_up (void)
   for (guint step = 1; step <= 5; step++)
     {
       hr_calculator_set_context (calculator, 3000 * step);
-      hr_test_pump (20);
+      hr_test_wait_idle ();
     }
   hr_calculator_set_hardware (calculator,
                               hr_catalog_find_hardware (hr_calculator_get_catalog (calculator),
                                                         "rtx-3090-24gb"));
   g_object_set (shown, "units", (guint) HR_UNITS_DECIMAL, NULL);
   g_object_set (hidden, "units", (guint) HR_UNITS_DECIMAL, NULL);
-  hr_test_pump (50);
+  hr_test_wait_idle ();
 
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "table");
-  hr_test_pump (300);
+  hr_test_wait_for_frame (hidden);
   g_assert_true (gtk_widget_get_mapped (hidden));
   g_assert_false (hr_row_list_get_paused (hr_table_view_get_rows (HR_TABLE_VIEW (hidden))));
 
@@ -523,7 +525,7 @@ test_hidden_table_catches_up (void)
 
   gtk_window_destroy (GTK_WINDOW (windows[0]));
   gtk_window_destroy (GTK_WINDOW (windows[1]));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 /* ---------------------------------------------------------------- main */
@@ -549,7 +551,7 @@ test_window_flash_row (void)
   }
   hr_calculator_set_engine (calculator, HR_ENGINE_LLAMACPP);
   hr_calculator_set_context (calculator, 32768);
-  hr_test_pump (5);
+  hr_test_wait_idle ();
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (flash_row)));
   g_assert_cmpuint (adw_combo_row_get_selected (flash_row), ==, HR_FLASH_ATTN_DEFAULT);
   automatic = hr_calculator_get_estimate (calculator)->decode_tokens_per_s;
@@ -565,11 +567,11 @@ test_window_flash_row (void)
 
   /* vLLM has no such choice: the row hides */
   hr_calculator_set_engine (calculator, HR_ENGINE_VLLM);
-  hr_test_pump (5);
+  hr_test_wait_idle ();
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (flash_row)));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  hr_test_pump (20);
+  hr_test_wait_idle ();
 }
 
 int

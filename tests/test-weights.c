@@ -1072,7 +1072,7 @@ main (int   argc,
 {
   int status;
 
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   catalog = hr_test_builtin_catalog ();
 

@@ -28,18 +28,17 @@ static char *home;
 
 /* ------------------------------------------------------------- helpers */
 
-/* Until detection and the model search are over (10 s at most). */
+static gboolean
+is_done (gpointer window)
+{
+  return !hr_window_is_busy (window);
+}
+
+/* Until detection and the model search are over. */
 static void
 wait_idle (HrWindow *window)
 {
-  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (hr_window_is_busy (window))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, end);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
+  hr_test_wait_until (is_done, window, "detection and the model search to end");
   hr_test_iterate ();
 }
 

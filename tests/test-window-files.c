@@ -286,7 +286,9 @@ main (int   argc,
   g_autofree char *sub = NULL;
   int status;
 
-  /* A broken user directory, before anything reads it. */
+  /* A broken user directory, before anything reads it, in a home of
+   * the test's own. */
+  hr_test_isolate_home ();
   home = g_dir_make_tmp ("headroom-home-XXXXXX", NULL);
   g_setenv ("XDG_DATA_HOME", home, TRUE);
   imported = user_file ("imported-models.json");

@@ -1250,7 +1250,7 @@ test_one_colour_borders (void)
       guint borders = 0, mixed = 0;
 
       hr_window_show_view (window, views[i]);
-      hr_test_pump (200);
+      hr_test_wait_for_frame (window);   /* mapped on the X server, the view drawn */
       paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
       snapshot = gtk_snapshot_new ();
       gdk_paintable_snapshot (paintable, snapshot, 1280, 800);
