@@ -652,6 +652,46 @@ test_hardware (void)
     }
   }
 
+  /* Shares past 100 % keep their "%" (issue 30 item 10): sorted by
+   * share, the largest on screen, each inscription as wide as its text. */
+  {
+    GtkColumnView *column_view = GTK_COLUMN_VIEW (find_widget (view, GTK_TYPE_COLUMN_VIEW));
+    g_autoptr(GPtrArray) rows = NULL;
+    guint n_over = 0;
+
+    hr_calculator_set_context (calculator, 1048576);
+    gtk_column_view_sort_by_column (column_view, find_column (view, "Share"),
+                                    GTK_SORT_DESCENDING);
+    hr_test_pump (60);
+    rows = row_widgets (view);
+    for (guint i = 0; i < rows->len; i++)
+      {
+        g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+        GtkWidget *cell;
+
+        collect_texts (rows->pdata[i], texts);
+        for (guint t = 0; t < texts->len; t++)
+          {
+            const char *text = texts->pdata[t];
+            g_autoptr(PangoLayout) layout = NULL;
+            int width;
+
+            if (!g_str_has_suffix (text, NBSP "%") || strlen (text) < strlen ("100" NBSP "%"))
+              continue;
+            cell = find_text (rows->pdata[i], text);
+            if (!gtk_widget_get_mapped (cell) || gtk_widget_get_width (cell) == 0)
+              continue;   /* a row not laid out yet */
+            layout = gtk_widget_create_pango_layout (cell, text);
+            pango_layout_get_pixel_size (layout, &width, NULL);
+            g_assert_cmpint (gtk_widget_get_width (cell), >=, width);
+            n_over++;
+          }
+      }
+    g_assert_cmpuint (n_over, >, 0);
+    hr_calculator_set_context (calculator, 32768);
+    hr_test_pump (60);
+  }
+
   /* Units. */
   g_object_set (view, "units", 1u, NULL);
   set_search (view, "3090");
