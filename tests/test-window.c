@@ -742,6 +742,10 @@ test_no_estimate_views (void)
   HrWindow *window = new_window ();
   HrCalculator *calc = hr_window_get_calculator (window);
   HrEngineOptions options;
+  /* the Offload group's spin buttons: GPU layers, experts, RAM, bandwidth */
+  enum { RAM_SPIN = 2, BANDWIDTH_SPIN = 3 };
+  GtkWidget *group;
+  double ram, bandwidth;
 
   set_seed_case (calc);
   hr_test_iterate ();
@@ -751,6 +755,17 @@ test_no_estimate_views (void)
 
     assert_shows (text, "KV heads \u00d7");
   }
+
+  /* the sidebar's Offload group, for llama.cpp (issue 30 item 7) */
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_test_iterate ();
+  group = find_widget (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, 0);
+  ram = gtk_spin_button_get_value (GTK_SPIN_BUTTON (find_widget (group, GTK_TYPE_SPIN_BUTTON,
+                                                                 RAM_SPIN)));
+  bandwidth = gtk_spin_button_get_value (GTK_SPIN_BUTTON (find_widget (group, GTK_TYPE_SPIN_BUTTON,
+                                                                       BANDWIDTH_SPIN)));
+  g_assert_cmpfloat (ram, >, 1.0);
+  g_assert_cmpfloat (bandwidth, >, 1.0);
 
   options = *hr_calculator_get_engine_options (calc);
   options.flash_attn = HR_FLASH_ATTN_OFF;
@@ -762,6 +777,19 @@ test_no_estimate_views (void)
   hr_calculator_thaw (calc);
   hr_test_iterate ();
   g_assert_false (hr_calculator_get_valid (calc));
+
+  /* one state there too: the RAM keeps its value, no "0.00 GiB usable" */
+  {
+    g_autoptr(GString) labels = g_string_new (NULL);
+
+    collect_labels (group, labels);
+    assert_shows (labels->str, "No estimate");
+    g_assert_null (strstr (labels->str, "0.00"));
+    g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (
+                         find_widget (group, GTK_TYPE_SPIN_BUTTON, RAM_SPIN))), ==, ram);
+    g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (
+                         find_widget (group, GTK_TYPE_SPIN_BUTTON, BANDWIDTH_SPIN))), ==, bandwidth);
+  }
 
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
