@@ -132,7 +132,18 @@ sync_copy_button (HrCommandCard *card)
                               g_strdup (gtk_widget_get_tooltip_text (button)), g_free);
       tooltip = g_object_get_data (G_OBJECT (button), "hr-copy-tooltip");
     }
-  gtk_widget_set_sensitive (button, !refused);
+  /* Without its action: the action helper would make it sensitive
+   * again whenever it reports the (shared) action enabled. */
+  if (refused)
+    {
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), NULL);
+      gtk_widget_set_sensitive (button, FALSE);
+    }
+  else
+    {
+      gtk_widget_set_sensitive (button, TRUE);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "commands.copy");
+    }
   gtk_widget_set_tooltip_text (button, refused ? _("Nothing to copy: this engine has no "
                                                    "command for this set-up")
                                                : tooltip);
