@@ -73,7 +73,7 @@ struct _HrHardwareView
 G_DEFINE_FINAL_TYPE (HrHardwareView, hr_hardware_view, HR_TYPE_TABLE_VIEW)
 
 /* The share's text, in characters. */
-#define SHARE_CHARS 7
+#define SHARE_CHARS 6
 
 /* The share bar takes the verdict's colour.  Adwaita colours a level
  * bar's blocks by offset name only, with no error colour, hence these
@@ -313,8 +313,8 @@ create_cell (HrTableView *table,
 
         child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
         gtk_box_append (GTK_BOX (child), bar);
-        /* "1250 %": four digits and the sign, which is wider than a
-         * digit (five characters cut "529 %" to "529") */
+        /* "529 %": the sign is wider than a digit, and five
+         * characters cut it to "529" */
         gtk_box_append (GTK_BOX (child), hr_table_cell_number_new (SHARE_CHARS));
       }
       break;
