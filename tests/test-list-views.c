@@ -18,6 +18,7 @@
 
 #include "hr-catalog.h"
 #include "hr-compare-view.h"
+#include "hr-format.h"
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-ui-format.h"
@@ -688,6 +689,40 @@ test_hardware (void)
           }
       }
     g_assert_cmpuint (n_over, >, 0);
+
+    /* Layers in system RAM: Required is the whole set-up, the device's
+     * part and the RAM's, not only what sits on the GPU (issue 30 item 11) */
+    hr_calculator_set_engine (calculator, HR_ENGINE_LLAMACPP);
+    hr_calculator_set_context (calculator, 131072);
+    hr_test_pump (60);
+    {
+      GListModel *sorted = view_model (view);
+      guint n_checked = 0;
+
+      for (guint i = 0; i < MIN (8u, g_list_model_get_n_items (sorted)); i++)
+        {
+          g_autoptr(HrHardwareRow) item = g_list_model_get_item (sorted, i);
+          HrHardware *hw = hr_hardware_row_get_hardware (item);
+          const char *name = hr_hardware_get_name (hw);
+          const char *vendor = hr_hardware_get_vendor (hw);
+          g_autofree char *whole = NULL;
+          GtkWidget *shown;
+
+          if (!hr_hardware_row_get_valid (item) || hr_hardware_row_get_host_bytes (item) == 0)
+            continue;
+          if (vendor != NULL && g_str_has_prefix (name, vendor) && name[strlen (vendor)] == ' ')
+            name += strlen (vendor) + 1;
+          shown = find_row (view, name);
+          if (shown == NULL)
+            continue;
+          whole = hr_format_size (hr_hardware_row_get_required_bytes (item) +
+                                  hr_hardware_row_get_host_bytes (item), HR_UNITS_BINARY);
+          g_assert_nonnull (find_text (shown, whole));
+          n_checked++;
+        }
+      g_assert_cmpuint (n_checked, >, 0);
+    }
+    hr_calculator_set_engine (calculator, HR_ENGINE_GENERIC);
     hr_calculator_set_context (calculator, 32768);
     hr_test_pump (60);
   }
