@@ -291,6 +291,16 @@ fix_button (GtkWidget *card)
   return NULL;
 }
 
+/* The header's copy button of @card's group. */
+static GtkWidget *
+copy_button (HrCommandCard *card)
+{
+  GtkWidget *group = gtk_widget_get_ancestor (GTK_WIDGET (card), ADW_TYPE_PREFERENCES_GROUP);
+
+  g_assert_nonnull (group);
+  return adw_preferences_group_get_header_suffix (ADW_PREFERENCES_GROUP (group));
+}
+
 /* Refused: the reason and the fix, which the calculator takes. */
 static void
 test_view_fixes (void)
@@ -319,6 +329,18 @@ test_view_fixes (void)
   g_assert_true (hr_command_card_get_refused (vllm));
   g_assert_nonnull (strstr (hr_commands_view_get_text (view, "vllm"), "divide"));
   g_assert_cmpuint (count_labels (GTK_WIDGET (vllm), "heading", "vLLM cannot run this"), ==, 1);
+  /* nothing to copy: the header's button is insensitive and says why,
+   * and its action copies nothing (issue 30 item 8) */
+  button = copy_button (vllm);
+  g_assert_false (gtk_widget_get_sensitive (button));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (button), "Nothing to copy"));
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (view)), "untouched");
+  gtk_widget_activate_action (GTK_WIDGET (view), "commands.copy", "s", "vllm");
+  {
+    g_autofree char *copied = clipboard_text (GTK_WIDGET (view));
+
+    g_assert_cmpstr (copied, ==, "untouched");
+  }
   button = fix_button (GTK_WIDGET (vllm));
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_grab_focus (button));
@@ -335,6 +357,7 @@ test_view_fixes (void)
     g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (vllm)));
   }
   g_assert_false (hr_command_card_get_refused (vllm));
+  g_assert_true (gtk_widget_get_sensitive (copy_button (vllm)));
   g_assert_nonnull (strstr (hr_commands_view_get_text (view, "vllm"),
                             "--tensor-parallel-size"));
 

@@ -19,6 +19,8 @@
 #include "hr-catalog.h"
 #include "hr-context-row.h"
 #include "hr-picker.h"
+#include "hr-placement-group.h"
+#include "hr-serving-group.h"
 #include "hr-window.h"
 
 /* The sidebar's width in the window's default size. */
@@ -742,6 +744,143 @@ test_export_follows_view (void)
   hr_test_wait_idle ();
 }
 
+/* ------------------------------------------------------- mouse wheel */
+
+/* How long a condition may take before the test fails. */
+#define WAIT_TIMEOUT_US (10 * G_USEC_PER_SEC)
+
+typedef gboolean (*Condition) (gpointer data);
+
+/* Runs the main loop until @condition holds; fails after WAIT_TIMEOUT_US. */
+static void
+wait_for (Condition condition,
+          gpointer  data)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_US;
+
+  while (!condition (data) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (condition (data));
+}
+
+/* The scroll controllers of @widget and its descendants that take part
+ * in event propagation: the wheel events over @widget they would take. */
+static guint
+count_wheel_takers (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_SCROLL (controller) &&
+          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_NONE)
+        n++;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_wheel_takers (child);
+  return n;
+}
+
+/* The sliders and spin buttons under @widget. */
+static void
+collect_wheel_controls (GtkWidget *widget,
+                        GPtrArray *found)
+{
+  if (GTK_IS_SCALE (widget) || GTK_IS_SPIN_BUTTON (widget))
+    {
+      g_ptr_array_add (found, widget);
+      return;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_wheel_controls (child, found);
+}
+
+static GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+later_groups_built (gpointer window)
+{
+  return find_type (window, HR_TYPE_SERVING_GROUP) != NULL &&
+         find_type (window, HR_TYPE_PLACEMENT_GROUP) != NULL;
+}
+
+static gboolean
+takes_wheel (gpointer widget)
+{
+  return count_wheel_takers (widget) > 0;
+}
+
+static gboolean
+leaves_wheel (gpointer widget)
+{
+  return count_wheel_takers (widget) == 0;
+}
+
+/* Scrolling the sidebar with the wheel never changes a value because a
+ * slider or a spin button passed under the pointer: they take the wheel
+ * only while they have the focus (issue 30 item 1).  A control whose
+ * scroll controllers are out of propagation lets the event go on to the
+ * scrolled window. */
+static void
+test_wheel_scrolls_page (void)
+{
+  HrWindow *window = new_window ();
+  g_autoptr(GPtrArray) controls = g_ptr_array_new ();
+  GtkWidget *context_row, *sidebar, *scale, *spin;
+
+  wait_for (later_groups_built, window);
+  context_row = find_type (GTK_WIDGET (window), HR_TYPE_CONTEXT_ROW);
+  sidebar = gtk_widget_get_ancestor (context_row, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_nonnull (sidebar);
+
+  /* the context slider and spin button, batch, utilization, GPUs, the
+   * placement's four and the serving plan's four */
+  collect_wheel_controls (sidebar, controls);
+  g_assert_cmpuint (controls->len, >=, 13);
+  for (guint i = 0; i < controls->len; i++)
+    {
+      if (count_wheel_takers (controls->pdata[i]) != 0)
+        g_error ("a %s in the sidebar takes the wheel without focus",
+                 G_OBJECT_TYPE_NAME (controls->pdata[i]));
+    }
+
+  /* With the focus (a click, Tab), the slider takes the wheel again. */
+  scale = GTK_WIDGET (hr_context_row_get_scale (HR_CONTEXT_ROW (context_row)));
+  spin = GTK_WIDGET (hr_context_row_get_spin (HR_CONTEXT_ROW (context_row)));
+  gtk_widget_grab_focus (scale);
+  wait_for (takes_wheel, scale);
+  g_assert_cmpuint (count_wheel_takers (spin), ==, 0);
+
+  /* ... and so does a spin button, whose text has the focus */
+  gtk_widget_grab_focus (spin);
+  wait_for (takes_wheel, spin);
+  wait_for (leaves_wheel, scale);
+
+  gtk_window_set_focus (GTK_WINDOW (window), NULL);
+  wait_for (leaves_wheel, spin);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -754,6 +893,7 @@ main (int   argc,
   g_test_add_func ("/controls/context-ticks-snap", test_context_ticks_snap);
   g_test_add_func ("/controls/context-warning-keeps-height",
                    test_context_warning_keeps_height);
+  g_test_add_func ("/controls/wheel-scrolls-page", test_wheel_scrolls_page);
   g_test_add_func ("/controls/picker-keyboard-choice", test_picker_keyboard_choice);
   g_test_add_func ("/controls/picker-no-match", test_picker_no_match);
   g_test_add_func ("/controls/picker-groups-once", test_picker_groups_once);

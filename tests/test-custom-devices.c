@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "fake-trees.h"
+#include "hr-calculator.h"
 #include "hr-catalog-json.h"
+#include "hr-hardware-table.h"
 #include "hr-test-util.h"
 
 static HrHardware *
@@ -235,6 +237,61 @@ test_family_for (void)
                    ==, "apple-silicon");
 }
 
+/* The hardware table shows a device as soon as it is added by hand, and
+ * drops its row when it is removed (issue 30 item 2). */
+static gboolean
+table_has (HrHardwareTable *table,
+           HrHardware      *hardware)
+{
+  GListModel *rows = G_LIST_MODEL (table);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(HrHardwareRow) row = g_list_model_get_item (rows, i);
+
+      if (hr_hardware_row_get_hardware (row) == hardware)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_table_follows (HrTestDir     *fixture,
+                    gconstpointer  user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCalculator) calculator = hr_calculator_new (fixture->catalog);
+  g_autoptr(HrHardwareTable) table = hr_hardware_table_new (calculator);
+  g_autoptr(HrHardware) hw = custom (fixture->catalog, "RTX 2080 Ti", 11, 616, &error);
+  g_autoptr(HrHardware) edited = NULL;
+  guint n_before = g_list_model_get_n_items (G_LIST_MODEL (table));
+
+  g_assert_true (hr_catalog_save_custom_hardware (fixture->catalog, hw, fixture->dir, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (table)), ==, n_before + 1);
+  g_assert_true (table_has (table, hw));
+
+  /* Edited in place: the row shows the new device, not the old one. */
+  {
+    HrHardwareFields values = {
+      .id = hr_hardware_get_id (hw), .name = "RTX 2080 Ti (22 GB mod)", .vendor = "NVIDIA",
+      .kind = HR_DEVICE_DISCRETE, .memory_gib = 22, .bandwidth_gbps = 616, .custom = TRUE,
+    };
+    edited = hr_hardware_new_from_fields (&values, &error);
+    g_assert_no_error (error);
+  }
+  g_assert_true (hr_catalog_save_custom_hardware (fixture->catalog, edited, fixture->dir, &error));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (table)), ==, n_before + 1);
+  g_assert_true (table_has (table, edited));
+  g_assert_false (table_has (table, hw));
+
+  g_assert_true (hr_catalog_remove_custom_hardware (fixture->catalog, hr_hardware_get_id (edited),
+                                                    fixture->dir, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (table)), ==, n_before);
+  g_assert_false (table_has (table, edited));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -245,6 +302,8 @@ main (int    argc,
               test_save_reload_remove, hr_test_dir_tear_down);
   g_test_add ("/custom-devices/refusals", HrTestDir, "test-custom-devices", hr_test_dir_set_up,
               test_refusals, hr_test_dir_tear_down);
+  g_test_add ("/custom-devices/table-follows", HrTestDir, "test-custom-devices", hr_test_dir_set_up,
+              test_table_follows, hr_test_dir_tear_down);
   g_test_add_func ("/custom-devices/pci-ids", test_pci_ids);
   g_test_add_func ("/custom-devices/family-for", test_family_for);
 

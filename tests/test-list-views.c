@@ -18,6 +18,7 @@
 
 #include "hr-catalog.h"
 #include "hr-compare-view.h"
+#include "hr-format.h"
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-ui-format.h"
@@ -652,6 +653,80 @@ test_hardware (void)
 
       g_assert_cmpint (hr_hardware_row_get_verdict (first), <=, hr_hardware_row_get_verdict (last));
     }
+  }
+
+  /* Shares past 100 % keep their "%" (issue 30 item 10): sorted by
+   * share, the largest on screen, each inscription as wide as its text. */
+  {
+    GtkColumnView *column_view = GTK_COLUMN_VIEW (find_widget (view, GTK_TYPE_COLUMN_VIEW));
+    g_autoptr(GPtrArray) rows = NULL;
+    guint n_over = 0;
+
+    hr_calculator_set_context (calculator, 1048576);
+    gtk_column_view_sort_by_column (column_view, find_column (view, "Share"),
+                                    GTK_SORT_DESCENDING);
+    hr_test_pump (60);
+    rows = row_widgets (view);
+    for (guint i = 0; i < rows->len; i++)
+      {
+        g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+        GtkWidget *cell;
+
+        collect_texts (rows->pdata[i], texts);
+        for (guint t = 0; t < texts->len; t++)
+          {
+            const char *text = texts->pdata[t];
+            g_autoptr(PangoLayout) layout = NULL;
+            int width;
+
+            if (!g_str_has_suffix (text, NBSP "%") || strlen (text) < strlen ("100" NBSP "%"))
+              continue;
+            cell = find_text (rows->pdata[i], text);
+            if (!gtk_widget_get_mapped (cell) || gtk_widget_get_width (cell) == 0)
+              continue;   /* a row not laid out yet */
+            layout = gtk_widget_create_pango_layout (cell, text);
+            pango_layout_get_pixel_size (layout, &width, NULL);
+            g_assert_cmpint (gtk_widget_get_width (cell), >=, width);
+            n_over++;
+          }
+      }
+    g_assert_cmpuint (n_over, >, 0);
+
+    /* Layers in system RAM: Required is the whole set-up, the device's
+     * part and the RAM's, not only what sits on the GPU (issue 30 item 11) */
+    hr_calculator_set_engine (calculator, HR_ENGINE_LLAMACPP);
+    hr_calculator_set_context (calculator, 131072);
+    hr_test_pump (60);
+    {
+      GListModel *sorted = view_model (view);
+      guint n_checked = 0;
+
+      for (guint i = 0; i < MIN (8u, g_list_model_get_n_items (sorted)); i++)
+        {
+          g_autoptr(HrHardwareRow) item = g_list_model_get_item (sorted, i);
+          HrHardware *hw = hr_hardware_row_get_hardware (item);
+          const char *name = hr_hardware_get_name (hw);
+          const char *vendor = hr_hardware_get_vendor (hw);
+          g_autofree char *whole = NULL;
+          GtkWidget *shown;
+
+          if (!hr_hardware_row_get_valid (item) || hr_hardware_row_get_host_bytes (item) == 0)
+            continue;
+          if (vendor != NULL && g_str_has_prefix (name, vendor) && name[strlen (vendor)] == ' ')
+            name += strlen (vendor) + 1;
+          shown = find_row (view, name);
+          if (shown == NULL)
+            continue;
+          whole = hr_format_size (hr_hardware_row_get_required_bytes (item) +
+                                  hr_hardware_row_get_host_bytes (item), HR_UNITS_BINARY);
+          g_assert_nonnull (find_text (shown, whole));
+          n_checked++;
+        }
+      g_assert_cmpuint (n_checked, >, 0);
+    }
+    hr_calculator_set_engine (calculator, HR_ENGINE_GENERIC);
+    hr_calculator_set_context (calculator, 32768);
+    hr_test_pump (60);
   }
 
   /* Units. */

@@ -23,6 +23,9 @@
 #include "hr-serving-group.h"
 #include "hr-test-util.h"
 #include "hr-window.h"
+#include "hr-window-private.h"
+#include "hr-local-models.h"
+#include "hr-model-import.h"
 
 static void
 collect_labels (GtkWidget *widget,
@@ -368,6 +371,34 @@ test_import (void)
 
   g_unlink (gguf);
   g_unlink (bad);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A GGUF picked "On this computer" is estimated in its own type, as the
+ * same file through Import… is (issue 30 item 3): one import path. */
+static void
+test_import_local_own_type (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *dir = g_dir_make_tmp ("headroom-import-XXXXXX", NULL);
+  g_autofree char *gguf = write_tiny_gguf (dir);   /* a Q4_K_M file */
+  g_autoptr(HrLocalModel) found = g_object_new (HR_TYPE_LOCAL_MODEL, NULL);
+  g_autoptr(HrModelSpec) read = NULL;
+  g_autoptr(GError) error = NULL;
+
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "q8_0"));
+  read = hr_model_import_file (gguf, &error);
+  g_assert_no_error (error);
+  hr_local_model_set_model (found, read);
+  _hr_window_import_local_model (window, found);
+  hr_test_iterate ();
+  g_assert_cmpstr (hr_model_spec_get_name (hr_calculator_get_model (calc)), ==, "Tiny Llama");
+  g_assert_cmpstr (hr_precision_get_id (hr_calculator_get_precision (calc)), ==, "q4_k_m");
+
+  g_unlink (gguf);
   g_rmdir (dir);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -742,6 +773,10 @@ test_no_estimate_views (void)
   HrWindow *window = new_window ();
   HrCalculator *calc = hr_window_get_calculator (window);
   HrEngineOptions options;
+  /* the Offload group's spin buttons: GPU layers, experts, RAM, bandwidth */
+  enum { RAM_SPIN = 2, BANDWIDTH_SPIN = 3 };
+  GtkWidget *group;
+  double ram, bandwidth;
 
   set_seed_case (calc);
   hr_test_iterate ();
@@ -751,6 +786,17 @@ test_no_estimate_views (void)
 
     assert_shows (text, "KV heads \u00d7");
   }
+
+  /* the sidebar's Offload group, for llama.cpp (issue 30 item 7) */
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_test_iterate ();
+  group = find_widget (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, 0);
+  ram = gtk_spin_button_get_value (GTK_SPIN_BUTTON (find_widget (group, GTK_TYPE_SPIN_BUTTON,
+                                                                 RAM_SPIN)));
+  bandwidth = gtk_spin_button_get_value (GTK_SPIN_BUTTON (find_widget (group, GTK_TYPE_SPIN_BUTTON,
+                                                                       BANDWIDTH_SPIN)));
+  g_assert_cmpfloat (ram, >, 1.0);
+  g_assert_cmpfloat (bandwidth, >, 1.0);
 
   options = *hr_calculator_get_engine_options (calc);
   options.flash_attn = HR_FLASH_ATTN_OFF;
@@ -762,6 +808,19 @@ test_no_estimate_views (void)
   hr_calculator_thaw (calc);
   hr_test_iterate ();
   g_assert_false (hr_calculator_get_valid (calc));
+
+  /* one state there too: the RAM keeps its value, no "0.00 GiB usable" */
+  {
+    g_autoptr(GString) labels = g_string_new (NULL);
+
+    collect_labels (group, labels);
+    assert_shows (labels->str, "No estimate");
+    g_assert_null (strstr (labels->str, "0.00"));
+    g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (
+                         find_widget (group, GTK_TYPE_SPIN_BUTTON, RAM_SPIN))), ==, ram);
+    g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (
+                         find_widget (group, GTK_TYPE_SPIN_BUTTON, BANDWIDTH_SPIN))), ==, bandwidth);
+  }
 
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
@@ -1301,6 +1360,7 @@ main (int   argc,
   add_test ("/window/gpu-layers-control", test_gpu_layers_control);
   add_test ("/window/prompt-presets", test_prompt_presets);
   add_test ("/window/impossible-fix", test_impossible_fix);
+  add_test ("/window/import-local-own-type", test_import_local_own_type);
   add_test ("/window/no-estimate-views", test_no_estimate_views);
   add_test ("/window/gpus-subtitle", test_gpus_subtitle);
   add_test ("/window/unified-wording", test_unified_wording);

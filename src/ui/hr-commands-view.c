@@ -110,6 +110,45 @@ show_refusal (HrCommandCard    *card,
   hr_command_card_set_refusal (card, title, reason, label, action, target);
 }
 
+/* The header's copy button copies only a command: refused, there is
+ * nothing to copy, and its tooltip says so. */
+static void
+sync_copy_button (HrCommandCard *card)
+{
+  GtkWidget *group = gtk_widget_get_ancestor (GTK_WIDGET (card), ADW_TYPE_PREFERENCES_GROUP);
+  GtkWidget *button;
+  const char *tooltip;
+  gboolean refused = hr_command_card_get_refused (card);
+
+  button = group != NULL ? adw_preferences_group_get_header_suffix (ADW_PREFERENCES_GROUP (group))
+                         : NULL;
+  if (button == NULL)
+    return;
+  /* the template's tooltip, "Copy all of the vLLM commands", kept */
+  tooltip = g_object_get_data (G_OBJECT (button), "hr-copy-tooltip");
+  if (tooltip == NULL)
+    {
+      g_object_set_data_full (G_OBJECT (button), "hr-copy-tooltip",
+                              g_strdup (gtk_widget_get_tooltip_text (button)), g_free);
+      tooltip = g_object_get_data (G_OBJECT (button), "hr-copy-tooltip");
+    }
+  /* Without its action: the action helper would make it sensitive
+   * again whenever it reports the (shared) action enabled. */
+  if (refused)
+    {
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), NULL);
+      gtk_widget_set_sensitive (button, FALSE);
+    }
+  else
+    {
+      gtk_widget_set_sensitive (button, TRUE);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "commands.copy");
+    }
+  gtk_widget_set_tooltip_text (button, refused ? _("Nothing to copy: this engine has no "
+                                                   "command for this set-up")
+                                               : tooltip);
+}
+
 static void
 update (HrView *view)
 {
@@ -135,6 +174,7 @@ update (HrView *view)
         hr_command_card_set_command (card_for (self, kind), command);
       else
         show_refusal (card_for (self, kind), kind, s, error->message, fix, fix_gpus);
+      sync_copy_button (card_for (self, kind));
     }
 }
 
@@ -152,7 +192,8 @@ copy_action (GtkWidget  *widget,
   if (!hr_command_kind_from_string (g_variant_get_string (parameter, NULL), &kind))
     return;
   text = hr_command_card_get_text (card_for (self, kind));
-  if (text == NULL)
+  /* a refusal's "# No command: …" is no command to paste */
+  if (text == NULL || hr_command_card_get_refused (card_for (self, kind)))
     return;
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);

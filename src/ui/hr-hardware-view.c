@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The seed page's hardware compatibility table (panel P8) for every
- * device of the catalog: memory required on one device, its share of the
+ * device of the catalog: memory required on one device (with what stays
+ * in system RAM, when layers do), its share of the
  * device, the verdict, the prompt and decode speeds, filtered by vendor and name
  * and sortable by every column.  Activating a row (Enter or a double
  * click) makes that device the calculator's.  Figures are read from the
@@ -71,6 +72,9 @@ struct _HrHardwareView
 };
 
 G_DEFINE_FINAL_TYPE (HrHardwareView, hr_hardware_view, HR_TYPE_TABLE_VIEW)
+
+/* The share's text, in characters. */
+#define SHARE_CHARS 6
 
 /* The share bar takes the verdict's colour.  Adwaita colours a level
  * bar's blocks by offset name only, with no error colour, hence these
@@ -218,10 +222,29 @@ update_cell (HrTableView *table,
     case CELL_REQUIRED:
       {
         g_autofree char *text = NULL;
+        guint64 on_device = hr_hardware_row_get_required_bytes (row);
+        guint64 in_ram = hr_hardware_row_get_host_bytes (row);
+        g_autofree char *tooltip = NULL;
 
-        text = valid ? hr_format_size (hr_hardware_row_get_required_bytes (row), units)
-                     : g_strdup ("—");
+        /* Layers in system RAM: the whole set-up, not only what sits on
+         * the GPU (which the Share column measures) */
+        if (!valid)
+          text = g_strdup ("—");
+        else if (in_ram > 0)
+          {
+            g_autofree char *device_text = hr_format_size (on_device, units);
+            g_autofree char *ram_text = hr_format_size (in_ram, units);
+
+            text = hr_format_size (on_device + in_ram, units);
+            /* TRANSLATORS: tooltip of the Required cell, "11.71 GiB on
+             * the device, 48.30 GiB in system RAM" */
+            tooltip = g_strdup_printf (_("%s on the device, %s in system RAM"),
+                                       device_text, ram_text);
+          }
+        else
+          text = hr_format_size (on_device, units);
         hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
+        hr_ui_set_cell_tooltip (child, tooltip);
       }
       break;
 
@@ -310,7 +333,9 @@ create_cell (HrTableView *table,
 
         child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
         gtk_box_append (GTK_BOX (child), bar);
-        gtk_box_append (GTK_BOX (child), hr_table_cell_number_new (5));
+        /* "529 %": the sign is wider than a digit, and five
+         * characters cut it to "529" */
+        gtk_box_append (GTK_BOX (child), hr_table_cell_number_new (SHARE_CHARS));
       }
       break;
 

@@ -81,11 +81,22 @@ layers_subtitle (const HrEstimate *e,
 static void
 sync_ram (HrPlacementGroup *self,
           HrCalculator     *calculator,
-          const HrEstimate *e)
+          const HrEstimate *e,
+          gboolean          valid)
 {
   guint units = hr_view_get_units (HR_VIEW (self));
   g_autofree char *usable = hr_format_size (e->ram_usable_bytes, units);
   g_autofree char *ram_subtitle = NULL;
+
+  /* No estimate: the run that failed measured no RAM (its figures are
+   * zeros, the spin buttons would clamp them to 1.0).  The rows keep the
+   * values they had, which the user may still change, and say so once. */
+  if (!valid)
+    {
+      adw_action_row_set_subtitle (self->ram_row, _("No estimate for these settings"));
+      adw_action_row_set_subtitle (self->bandwidth_row, _("GB/s"));
+      return;
+    }
 
   gtk_adjustment_set_value (self->ram_adjustment, (double) e->ram_bytes / HR_GIB);
   gtk_adjustment_set_value (self->bandwidth_adjustment, e->ram_bandwidth_gbps);
@@ -154,7 +165,7 @@ refresh (HrView *view)
   gtk_adjustment_set_upper (self->experts_adjustment, n_layers);
   gtk_adjustment_set_value (self->experts_adjustment, hr_calculator_get_n_cpu_moe (calculator));
 
-  sync_ram (self, calculator, e);
+  sync_ram (self, calculator, e, valid);
 
   self->syncing = FALSE;
 }

@@ -265,13 +265,9 @@ hr_window_import_file (HrWindow *self,
 {
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *basename = g_file_get_basename (file);
-  g_autofree char *dir = hr_catalog_dup_user_dir ();
   g_autoptr(HrModelSpec) model = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
-  g_autofree char *kept_as = NULL;
-  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
-  HrPrecision *own;
 
   g_return_if_fail (HR_IS_WINDOW (self));
 
@@ -284,14 +280,44 @@ hr_window_import_file (HrWindow *self,
     }
 
   model = hr_model_import_file (path, &error);
-  if (model == NULL || !hr_catalog_import_model_full (catalog, model, dir, &kept_as, &error))
+  if (model == NULL)
     {
       message = g_strdup_printf (_("Could not import %s: %s"), basename, error->message);
       show_toast (self, message);
       return;
     }
+  _hr_window_import_model (self, model, basename);
+}
 
-  /* A GGUF file is estimated in its own type (a Q4_K_S file as Q4_K_S). */
+/**
+ * _hr_window_import_model:
+ * @model: a model read from a file
+ * @shown_name: what a failure names (the file's name)
+ *
+ * The one import path of Import…, a dropped file and a model picked “On
+ * this computer”: adds @model to the user catalog, selects it, and a GGUF
+ * file is estimated in its own type (a Q4_K_S file as Q4_K_S, not in the
+ * precision the window had).  A toast says what happened.
+ */
+void
+_hr_window_import_model (HrWindow    *self,
+                         HrModelSpec *model,
+                         const char  *shown_name)
+{
+  g_autofree char *dir = hr_catalog_dup_user_dir ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *kept_as = NULL;
+  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+  HrPrecision *own;
+
+  if (!hr_catalog_import_model_full (catalog, model, dir, &kept_as, &error))
+    {
+      message = g_strdup_printf (_("Could not import %s: %s"), shown_name, error->message);
+      show_toast (self, message);
+      return;
+    }
+
   own = hr_precision_find_for_file_type (hr_catalog_get_precisions (catalog),
                                          hr_model_spec_get_file_type (model));
   hr_calculator_freeze (self->calculator);

@@ -425,30 +425,21 @@ void
 _hr_window_import_local_model (HrWindow     *self,
                                HrLocalModel *found)
 {
-  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
   HrModelSpec *model = hr_local_model_get_model (found);
-  g_autofree char *dir = hr_catalog_dup_user_dir ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
 
   if (model == NULL)
-    message = g_strdup_printf (_("Could not import %s: %s"), hr_local_model_get_name (found),
-                               hr_local_model_get_error (found));
-  else if (!hr_catalog_import_model (catalog, model, dir, &error))
-    message = g_strdup_printf (_("Could not import %s: %s"), hr_local_model_get_name (found),
-                               error->message);
-  else
     {
-      hr_calculator_set_model (self->calculator,
-                               hr_catalog_find_model (catalog, hr_model_spec_get_id (model)));
-      /* TRANSLATORS: "Imported Qwen3-8B" */
-      message = g_strdup_printf (_("Imported %s"), hr_model_spec_get_name (model));
+      g_autofree char *message = g_strdup_printf (_("Could not import %s: %s"),
+                                                  hr_local_model_get_name (found),
+                                                  hr_local_model_get_error (found));
+      toast (self, message);
     }
+  else
+    _hr_window_import_model (self, model, hr_local_model_get_name (found));
 
   /* The picker shows the calculator's model, not the file. */
   hr_picker_set_selected (self->model_picker,
                           G_OBJECT (hr_calculator_get_model (self->calculator)));
-  toast (self, message);
 }
 
 /* ------------------------------------------------------ devices by hand */

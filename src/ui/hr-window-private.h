@@ -103,6 +103,9 @@ void       _hr_window_detect_dispose       (HrWindow      *self);
 GListModel *_hr_window_detect_model_items  (HrWindow      *self);
 void       _hr_window_detect_view_built    (HrWindow      *self,
                                             GtkWidget     *view);
+void       _hr_window_import_model         (HrWindow      *self,
+                                            HrModelSpec   *model,
+                                            const char    *shown_name);
 void       _hr_window_import_local_model   (HrWindow      *self,
                                             HrLocalModel  *found);
 char      *_hr_local_model_title           (HrLocalModel  *found);

@@ -31,6 +31,7 @@
 #include "hr-placement-group.h"
 #include "hr-row-layout.h"
 #include "hr-ui-format.h"
+#include "hr-wheel-guard.h"
 #include "hr-window-private.h"
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -498,6 +499,8 @@ build_deferred (HrWindow *self)
   hr_row_layout_apply (serving);
   gtk_box_append (GTK_BOX (self->later_groups), placement);
   gtk_box_append (GTK_BOX (self->later_groups), serving);
+  hr_wheel_guard_apply (placement);
+  hr_wheel_guard_apply (serving);
 }
 
 static void
@@ -659,6 +662,7 @@ hr_window_init (HrWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   hr_row_layout_apply (GTK_WIDGET (self));
+  hr_wheel_guard_apply (adw_flap_get_flap (self->flap));
   self->deferred_idle = g_idle_add (build_deferred_when_idle, self);
   g_source_set_name_by_id (self->deferred_idle, "[headroom] build deferred");
 

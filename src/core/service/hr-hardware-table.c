@@ -181,22 +181,16 @@ hr_hardware_table_init (HrHardwareTable *self)
 {
 }
 
-HrHardwareTable *
-hr_hardware_table_new (HrCalculator *calculator)
+/* The rows of @n_added devices of @hardware from @position on. */
+static GPtrArray *
+new_rows (GListModel       *hardware,
+          guint             position,
+          guint             n_added,
+          const HrScenario *base)
 {
-  HrHardwareTable *self;
-  GListModel *hardware;
-  const HrScenario *base;
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  GPtrArray *rows = g_ptr_array_new ();
 
-  g_return_val_if_fail (HR_IS_CALCULATOR (calculator), NULL);
-
-  self = g_object_new (HR_TYPE_HARDWARE_TABLE, NULL);
-  hr_row_list_set_calculator (HR_ROW_LIST (self), calculator);
-
-  base = hr_calculator_get_scenario (calculator);
-  hardware = hr_catalog_get_hardware (hr_calculator_get_catalog (calculator));
-  for (guint i = 0; i < g_list_model_get_n_items (hardware); i++)
+  for (guint i = position; i < position + n_added; i++)
     {
       HrHardwareRow *row = g_object_new (HR_TYPE_HARDWARE_ROW, NULL);
 
@@ -204,7 +198,42 @@ hr_hardware_table_new (HrCalculator *calculator)
       row_update (row, base);
       g_ptr_array_add (rows, row);
     }
+  return rows;
+}
+
+/* A device added, edited or removed by hand: its row follows at once
+ * (the catalog's list and the rows keep the same order). */
+static void
+on_hardware_changed (GListModel      *hardware,
+                     guint            position,
+                     guint            n_removed,
+                     guint            n_added,
+                     HrHardwareTable *self)
+{
+  HrCalculator *calculator = hr_row_list_get_calculator (HR_ROW_LIST (self));
+  g_autoptr(GPtrArray) added =
+    new_rows (hardware, position, n_added, hr_calculator_get_scenario (calculator));
+
+  hr_row_list_splice_rows (HR_ROW_LIST (self), position, n_removed, added);
+}
+
+HrHardwareTable *
+hr_hardware_table_new (HrCalculator *calculator)
+{
+  HrHardwareTable *self;
+  GListModel *hardware;
+  g_autoptr(GPtrArray) rows = NULL;
+
+  g_return_val_if_fail (HR_IS_CALCULATOR (calculator), NULL);
+
+  self = g_object_new (HR_TYPE_HARDWARE_TABLE, NULL);
+  hr_row_list_set_calculator (HR_ROW_LIST (self), calculator);
+
+  hardware = hr_catalog_get_hardware (hr_calculator_get_catalog (calculator));
+  rows = new_rows (hardware, 0, g_list_model_get_n_items (hardware),
+                   hr_calculator_get_scenario (calculator));
   hr_row_list_replace_rows (HR_ROW_LIST (self), rows);
+  g_signal_connect_object (hardware, "items-changed", G_CALLBACK (on_hardware_changed), self, 0);
   return self;
 }
 

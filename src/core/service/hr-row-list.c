@@ -202,6 +202,25 @@ hr_row_list_replace_rows (HrRowList *self,
   g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, priv->rows->len);
 }
 
+/* Replaces @n_removed rows at @position by @added (taking the array's
+ * references), as a list store's splice, and says so. */
+void
+hr_row_list_splice_rows (HrRowList *self,
+                         guint      position,
+                         guint      n_removed,
+                         GPtrArray *added)
+{
+  HrRowListPrivate *priv = hr_row_list_get_instance_private (self);
+
+  g_return_if_fail (HR_IS_ROW_LIST (self));
+  g_return_if_fail (position + n_removed <= priv->rows->len);
+
+  g_ptr_array_remove_range (priv->rows, position, n_removed);
+  for (guint i = 0; i < added->len; i++)
+    g_ptr_array_insert (priv->rows, position + i, added->pdata[i]);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, n_removed, added->len);
+}
+
 /* The rows keep their identity but their shape changed (e.g. columns). */
 void
 hr_row_list_rows_changed (HrRowList *self)

@@ -32,6 +32,10 @@ gboolean      hr_row_list_get_paused     (HrRowList    *self);
 GPtrArray    *hr_row_list_get_rows       (HrRowList    *self);
 void          hr_row_list_replace_rows   (HrRowList    *self,
                                           GPtrArray    *rows);
+void          hr_row_list_splice_rows    (HrRowList    *self,
+                                          guint         position,
+                                          guint         n_removed,
+                                          GPtrArray    *added);
 void          hr_row_list_rows_changed   (HrRowList    *self);
 void          hr_row_list_refreshed      (HrRowList    *self);
 
