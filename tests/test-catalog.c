@@ -238,6 +238,9 @@ static const BadFile bad_files[] = {
     "\"kind\":\"discrete\",\"memory_gib\":-1,\"bandwidth_gbps\":100}]}", "hardware[0] (“x”): field “memory_gib”" },
   { "{\"hardware\": [{\"id\":\"x\",\"name\":\"X\",\"vendor\":\"V\",\"family\":\"toaster\","
     "\"kind\":\"discrete\",\"memory_gib\":8,\"bandwidth_gbps\":100}]}", "field “family” is not a known" },
+  /* fewer parameters than the embedding table: a negative decode speed */
+  { "{\"models\": [{" GOOD_MODEL ", \"architecture\": \"unknown\", \"vocab\": 1000000000}]}",
+    "field “params” (1e+06) is less than the embedding table alone (vocab × hidden = 6.4e+10)" },
   { "{\"precisions\": [{\"id\":\"p\",\"label\":\"P\",\"kind\":\"gguf\",\"bpw\":0}]}", "field “bpw” must be" },
   { "{\"kv_types\": [{\"id\":\"k\",\"label\":\"K\",\"bytes_num\":0,\"bytes_den\":1}]}", "must be positive" },
 };
