@@ -14,6 +14,19 @@
 
 #define RESOURCE "/io/github/headroom_app/Headroom/catalog/distributions.json"
 
+/* @member of @object if it is a string, else %NULL: every read checks
+ * the node's type first (json-glib's typed getters raise a critical on
+ * another type). */
+static const char *
+string_member (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && json_node_get_value_type (node) == G_TYPE_STRING
+         ? json_node_get_string (node) : NULL;
+}
+
 /* model id (lower case) → JsonObject of its entry; read once, kept for the
  * life of the process. */
 static GHashTable *
@@ -35,13 +48,16 @@ table (void)
           JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
         {
           JsonObject *root = json_node_get_object (json_parser_get_root (parser));
-          JsonArray *array = json_object_get_array_member (root, "models");
+          JsonNode *member = json_object_get_member (root, "models");
+          JsonArray *array = member != NULL && JSON_NODE_HOLDS_ARRAY (member)
+                             ? json_node_get_array (member) : NULL;
 
           for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
             {
-              JsonObject *entry = json_array_get_object_element (array, i);
-              const char *id = entry ? json_object_get_string_member_with_default (entry, "id",
-                                                                                   NULL) : NULL;
+              JsonNode *element = json_array_get_element (array, i);
+              JsonObject *entry = JSON_NODE_HOLDS_OBJECT (element)
+                                  ? json_node_get_object (element) : NULL;
+              const char *id = entry ? string_member (entry, "id") : NULL;
 
               if (id != NULL)
                 g_hash_table_insert (t, g_ascii_strdown (id, -1), json_object_ref (entry));
@@ -77,7 +93,7 @@ hr_distributions_ollama_tag (const char *model_id,
 
   if (tags == NULL || precision_id == NULL)
     return NULL;
-  return json_object_get_string_member_with_default (tags, precision_id, NULL);
+  return string_member (tags, precision_id);
 }
 
 const char *
@@ -86,7 +102,7 @@ hr_distributions_ollama_note (const char *model_id)
   g_autofree char *key = model_id ? g_ascii_strdown (model_id, -1) : NULL;
   JsonObject *entry = key ? g_hash_table_lookup (table (), key) : NULL;
 
-  return entry ? json_object_get_string_member_with_default (entry, "ollama_note", NULL) : NULL;
+  return entry ? string_member (entry, "ollama_note") : NULL;
 }
 
 const char *
@@ -101,7 +117,7 @@ hr_distributions_checkpoint (const char *model_id,
       !JSON_NODE_HOLDS_OBJECT (json_object_get_member (checkpoints, precision_id)))
     return NULL;
   one = json_object_get_object_member (checkpoints, precision_id);
-  return json_object_get_string_member_with_default (one, "repo", NULL);
+  return string_member (one, "repo");
 }
 
 guint
