@@ -246,6 +246,9 @@ static const BadFile bad_files[] = {
     "\"kind\":\"discrete\",\"memory_gib\":-1,\"bandwidth_gbps\":100}]}", "hardware[0] (“x”): field “memory_gib”" },
   { "{\"hardware\": [{\"id\":\"x\",\"name\":\"X\",\"vendor\":\"V\",\"family\":\"toaster\","
     "\"kind\":\"discrete\",\"memory_gib\":8,\"bandwidth_gbps\":100}]}", "field “family” is not a known" },
+  /* fewer parameters than the embedding table: a negative decode speed */
+  { "{\"models\": [{" GOOD_MODEL ", \"architecture\": \"unknown\", \"vocab\": 1000000000}]}",
+    "field “params” (1e+06) is less than the embedding table alone (vocab × hidden = 6.4e+10)" },
   { "{\"precisions\": [{\"id\":\"p\",\"label\":\"P\",\"kind\":\"gguf\",\"bpw\":0}]}", "field “bpw” must be" },
   { "{\"kv_types\": [{\"id\":\"k\",\"label\":\"K\",\"bytes_num\":0,\"bytes_den\":1}]}", "must be positive" },
 };
@@ -680,6 +683,136 @@ test_remove_imported (void)
   hr_test_remove_temp_dir (dir);
 }
 
+/* A tier ladder of the wrong type raised a Json-CRITICAL (fatal here:
+ * the tests run with G_DEBUG=fatal-criticals), and one reported as
+ * rejected still replaced the built-in ladder: every Matrix tier showed
+ * "—".  Each is one problem now, and the built-in ladder stays. */
+static void
+test_tier_ladder_types (void)
+{
+  static const char * const ladders[] = {
+    "5", "\"x\"", "[[]]", "[{}]", "[]", "{}", "null", "[null]",
+    "[\"rtx-3090-24gb\", 3]", "[\"rtx-3090-24gb\", \"no-such-device\"]",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ladders); i++)
+    {
+      g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+      GPtrArray *ladder = hr_catalog_get_tier_ladder (catalog);
+      /* the built-in rungs, borrowed from the catalog */
+      g_autoptr(GPtrArray) before = g_ptr_array_new ();
+      g_autofree char *json = g_strdup_printf ("{\"tier_ladder\": %s}", ladders[i]);
+      g_autoptr(GError) error = NULL;
+      GPtrArray *after;
+      const char * const *problems;
+
+      for (guint k = 0; k < ladder->len; k++)
+        g_ptr_array_add (before, ladder->pdata[k]);
+      g_test_message ("tier_ladder %s", ladders[i]);
+      g_assert_false (hr_catalog_load_data (catalog, json, -1, "mine.json", HR_ORIGIN_USER,
+                                            &error));
+      g_assert_nonnull (strstr (error->message, "mine.json: "));
+      g_assert_nonnull (strstr (error->message, "tier_ladder"));
+      problems = hr_catalog_get_problems (catalog);
+      g_assert_cmpuint (g_strv_length ((char **) problems), ==, 1);
+
+      after = hr_catalog_get_tier_ladder (catalog);
+      g_assert_cmpuint (after->len, ==, before->len);
+      for (guint k = 0; k < before->len; k++)
+        g_assert_true (after->pdata[k] == before->pdata[k]);
+    }
+
+  /* a valid one still replaces it */
+  {
+    g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+
+    g_assert_true (hr_catalog_load_data (catalog, "{\"tier_ladder\": [\"rtx-3090-24gb\"]}",
+                                         -1, "mine.json", HR_ORIGIN_USER, NULL));
+    g_assert_cmpuint (hr_catalog_get_tier_ladder (catalog)->len, ==, 1);
+  }
+}
+
+/* A file of 21,000 bad entries printed 21,000 warnings (one of 16 MiB,
+ * 5.6 million): a file is one problem line, the first problem and a
+ * count, and its valid entries still load. */
+static void
+test_one_problem_per_file (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(GString) json = g_string_new ("{\"models\": [42");
+  g_autoptr(GError) error = NULL;
+  const char * const *problems;
+
+  for (guint i = 1; i < 21000; i++)
+    g_string_append (json, ", {}");
+  g_string_append (json, ", {" GOOD_MODEL "}], \"hardware\": 7, \"tier_ladder\": 5}");
+
+  g_assert_false (hr_catalog_load_data (catalog, json->str, json->len, "many.json",
+                                        HR_ORIGIN_USER, &error));
+  /* the error is the first problem */
+  g_assert_cmpstr (error->message, ==, "many.json: models[0]: entry is not an object");
+  problems = hr_catalog_get_problems (catalog);
+  g_assert_cmpuint (g_strv_length ((char **) problems), ==, 1);
+  g_assert_cmpstr (problems[0], ==,
+                   "many.json: 21000 entries rejected and 2 other problems; "
+                   "the first: models[0]: entry is not an object");
+  g_assert_nonnull (hr_catalog_find_model (catalog, "me/tiny"));
+
+  /* a second file is a second line; one problem is just that problem */
+  g_assert_false (hr_catalog_load_data (catalog, "{\"models\": [{}, {}]}", -1, "two.json",
+                                        HR_ORIGIN_USER, NULL));
+  g_assert_false (hr_catalog_load_data (catalog, "{\"models\": [{}]}", -1, "one.json",
+                                        HR_ORIGIN_USER, NULL));
+  problems = hr_catalog_get_problems (catalog);
+  g_assert_cmpuint (g_strv_length ((char **) problems), ==, 3);
+  g_assert_cmpstr (problems[1], ==,
+                   "two.json: 2 entries rejected; the first: models[0]: field “id” is missing");
+  g_assert_cmpstr (problems[2], ==, "one.json: models[0]: field “id” is missing");
+}
+
+/* Lookups go through an index of positions: it follows replacements and
+ * removals (the entries after a removed one move up). */
+static void
+test_index_follows_changes (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autofree char *dir = hr_test_make_temp_dir ("headroom-index");
+  GListModel *hardware = hr_catalog_get_hardware (catalog);
+  guint n = g_list_model_get_n_items (hardware);
+  const char *names[] = { "One", "Two", "Three" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      HrHardwareFields values = { 0 };
+      g_autofree char *id = hr_catalog_dup_custom_hardware_id (catalog, names[i]);
+      g_autoptr(HrHardware) hw = NULL;
+
+      values.id = id;
+      values.name = names[i];
+      values.vendor = "NVIDIA";
+      values.kind = HR_DEVICE_DISCRETE;
+      values.memory_gib = 8;
+      values.bandwidth_gbps = 100;
+      values.custom = TRUE;
+      hw = hr_hardware_new_from_fields (&values, NULL);
+      g_assert_nonnull (hw);
+      g_assert_true (hr_catalog_save_custom_hardware (catalog, hw, dir, NULL));
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (hardware), ==, n + 3);
+
+  g_assert_true (hr_catalog_remove_custom_hardware (catalog, "custom-one", dir, NULL));
+  g_assert_null (hr_catalog_find_hardware (catalog, "custom-one"));
+  g_assert_cmpstr (hr_hardware_get_name (hr_catalog_find_hardware (catalog, "CUSTOM-TWO")), ==,
+                   "Two");
+  g_assert_cmpstr (hr_hardware_get_name (hr_catalog_find_hardware (catalog, "custom-three")),
+                   ==, "Three");
+  g_assert_true (hr_catalog_remove_custom_hardware (catalog, "custom-three", dir, NULL));
+  g_assert_cmpstr (hr_hardware_get_name (hr_catalog_find_hardware (catalog, "custom-two")), ==,
+                   "Two");
+  g_assert_cmpuint (g_list_model_get_n_items (hardware), ==, n + 1);
+  hr_test_remove_temp_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -699,6 +832,9 @@ main (int   argc,
   g_test_add_func ("/catalog/import-keeps-the-users-file", test_import_keeps_the_users_file);
   g_test_add_func ("/catalog/import-failures", test_import_failures);
   g_test_add_func ("/catalog/remove-imported", test_remove_imported);
+  g_test_add_func ("/catalog/tier-ladder-types", test_tier_ladder_types);
+  g_test_add_func ("/catalog/one-problem-per-file", test_one_problem_per_file);
+  g_test_add_func ("/catalog/index-follows-changes", test_index_follows_changes);
 
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 # (before: a FIFO hung forever, /dev/zero grew to 2 GB, nesting crashed).
 # The user's catalog directory holding the same is a warning per file,
 # and the command still works.  Output is TAP.
+import json
 import os
 import stat
 import struct
@@ -25,6 +26,7 @@ SECONDS = 1.0
 # saturated machine: past it the test fails, it never runs without it.
 GROWER_START_SECONDS = 60
 EXTRA_MEMORY_KB = 64 * 1024   # above what `devices` needs in this build
+BUILTIN_DEVICES = 0           # set in main()
 
 n = 0
 failed = 0
@@ -85,6 +87,60 @@ def check_refused(what, args, path, env, baseline):
         problems.append(f'{rss // 1024} MiB of memory')
     report(not problems, f'{what}: exit 1, one line, {seconds:.2f} s, {rss // 1024} MiB',
            '; '.join(problems) + f' ({err!r})')
+
+
+DEVICE = ('{"id":"bench-%d","name":"Bench %d","vendor":"NVIDIA","family":"nvidia-geforce",'
+          '"kind":"discrete","memory_gib":12,"bandwidth_gbps":360}')
+CATALOG_LIMIT = 1024 * 1024   # CATALOG_MAX_FILE_BYTES in hr-catalog.c
+
+
+def devices_and_ladder(size):
+    """Devices over half of size bytes, a tier ladder naming the last over the other half."""
+    devices = []
+    length = 0
+    while length < size // 2:
+        devices.append(DEVICE % (len(devices), len(devices)))
+        length += len(devices[-1]) + 1
+    last = '"bench-%d"' % (len(devices) - 1)
+    ladder = [last] * ((size - length - 40) // (len(last) + 1))
+    return len(devices), ('{"hardware":[' + ','.join(devices) + '],"tier_ladder":['
+                          + ','.join(ladder) + ']}')
+
+
+def check_catalog_file(tmp, what, name, contents, baseline, warnings, listed=None,
+                       says=None):
+    """A user data directory holding one catalog file: `devices` answers
+    within SECONDS and EXTRA_MEMORY_KB, with exactly `warnings` lines on
+    stderr (naming the file and saying `says`), `listed` more devices than
+    the built-in catalog, and nothing but displayable text on stdout."""
+    home = os.path.join(tmp, 'data-' + name)
+    os.makedirs(os.path.join(home, 'headroom'))
+    with open(os.path.join(home, 'headroom', name), 'wb') as f:
+        f.write(contents)
+    env = dict(os.environ, XDG_DATA_HOME=home, G_DEBUG='fatal-criticals')
+    status, out, err, seconds, rss = run(['devices'], env)
+    lines = err.decode('utf-8', 'replace').splitlines()
+    problems = []
+    if status != 0:
+        problems.append(f'exit status {status}')
+    if len(lines) != warnings:
+        problems.append(f'{len(lines)} lines on stderr, not {warnings}')
+    elif any(name not in line or (says and says not in line) for line in lines):
+        problems.append(f'a warning does not name {name} or say “{says}”')
+    if listed is not None and len(out.splitlines()) != BUILTIN_DEVICES + listed:
+        problems.append(f'{len(out.splitlines())} devices listed')
+    try:
+        text = out.decode('utf-8')
+        if any(ord(c) < 0x20 and c != '\n' or 0x7f <= ord(c) <= 0x9f for c in text):
+            problems.append('a control character on stdout')
+    except UnicodeDecodeError:
+        problems.append('stdout is not UTF-8')
+    if seconds >= SECONDS:
+        problems.append(f'{seconds:.2f} s')
+    if rss > baseline + EXTRA_MEMORY_KB:
+        problems.append(f'{rss // 1024} MiB of memory')
+    report(not problems, f'devices with {what}: {len(lines)} warnings, {seconds:.2f} s, '
+           f'{rss // 1024} MiB', '; '.join(problems) + f' ({err[:300]!r})')
 
 
 class Grower(threading.Thread):
@@ -293,6 +349,28 @@ def main():
           and seconds < SECONDS)
     report(ok, f'a hostile catalog directory: {len(lines)} warnings, the catalog answers, '
            f'{seconds:.2f} s', f'status {status}, stderr {err!r}')
+
+    # Large and hostile catalog files in the user data folder (issue 28,
+    # items 4, 11 and 13).  A 16 MiB file took `devices` minutes and the
+    # window 2.4 GB; a file of 21,000 rejected entries printed 21,000 lines.
+    global BUILTIN_DEVICES
+    BUILTIN_DEVICES = len(run(['devices'], env)[1].splitlines())
+    # Within the 16 MiB the limit was, beyond the 1 MiB it is.
+    check_catalog_file(tmp, 'a 16 MiB catalog file', 'huge.json',
+                       b'{"models":[{}' + b',{}' * ((16 * 1024 * 1024 - 16) // 3) + b']}',
+                       baseline, 1, listed=0, says='limit')
+    # Half the limit: quadratic, this took 4 s (1 MiB, 16 s; 16 MiB, hours).
+    n_devices, text = devices_and_ladder(CATALOG_LIMIT // 2)
+    check_catalog_file(tmp, f'{n_devices} devices and a tier ladder as long (512 KiB)',
+                       'ladder.json', text.encode(), baseline, 0, listed=n_devices)
+    check_catalog_file(tmp, '21,000 rejected entries (62 KiB)', 'bad.json',
+                       b'{"models":[{}' + b',{}' * 20999 + b']}', baseline, 1, listed=0,
+                       says='21000 entries rejected; the first: models[0]')
+    names = ['\x1b[2J\x1b[31mred', 'C1 \u009b31m', 'bidi \u202e', 'line\u2028sep',
+             'nul\u0000\x1b[2J', 'bell\x07']
+    entries = [json.loads(DEVICE % (i, i)) | {'name': name} for i, name in enumerate(names)]
+    check_catalog_file(tmp, 'control characters in device names', 'names.json',
+                       json.dumps({'hardware': entries}).encode(), baseline, 1)
 
     os.chmod(p('secret.json'), stat.S_IRUSR | stat.S_IWUSR)
     subprocess.run(['rm', '-rf', tmp])

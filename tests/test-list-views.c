@@ -665,7 +665,7 @@ test_hardware (void)
     hr_calculator_set_context (calculator, 1048576);
     gtk_column_view_sort_by_column (column_view, find_column (view, "Share"),
                                     GTK_SORT_DESCENDING);
-    hr_test_pump (60);
+    hr_test_wait_idle ();
     rows = row_widgets (view);
     for (guint i = 0; i < rows->len; i++)
       {
@@ -696,7 +696,7 @@ test_hardware (void)
      * part and the RAM's, not only what sits on the GPU (issue 30 item 11) */
     hr_calculator_set_engine (calculator, HR_ENGINE_LLAMACPP);
     hr_calculator_set_context (calculator, 131072);
-    hr_test_pump (60);
+    hr_test_wait_idle ();
     {
       GListModel *sorted = view_model (view);
       guint n_checked = 0;
@@ -726,7 +726,7 @@ test_hardware (void)
     }
     hr_calculator_set_engine (calculator, HR_ENGINE_GENERIC);
     hr_calculator_set_context (calculator, 32768);
-    hr_test_pump (60);
+    hr_test_wait_idle ();
   }
 
   /* Units. */

@@ -28,9 +28,14 @@
 
 #define CATALOG_RESOURCE_PATH "/io/github/headroom_app/Headroom/catalog/"
 
-/* The built-in models.json, the largest catalog file, is 24 KB; a user's
- * file a thousand times larger is no catalog, and is refused unread. */
-#define CATALOG_MAX_FILE_BYTES (16 * 1024 * 1024)
+/* The largest user catalog file read.  Loading is linear in the size
+ * (tests/bench/bench-catalog), but json-glib builds a tree of the whole
+ * document first, and that tree is what bounds the size: a file of empty
+ * objects ("[{},{},…]") costs about 100 bytes of memory per byte of file,
+ * 1.7 GB for 16 MiB (the limit this replaces).  1 MiB keeps any file
+ * under about 100 MB; it is 19 times the largest built-in file (the
+ * 55 KB of hardware.json) and holds some 700 imported models. */
+#define CATALOG_MAX_FILE_BYTES (1024 * 1024)
 
 struct _HrCatalog
 {
@@ -43,7 +48,7 @@ struct _HrCatalog
   GPtrArray *tier_ladder;   /* of HrHardware */
   GPtrArray *problems;      /* of char *, NULL-terminated */
   GHashTable *imported;     /* lower-case ids of models from imported-models.json */
-  GHashTable *stored;       /* stored_key() of every entry in a store */
+  GHashTable *positions;    /* position_key() → index of the entry in its store */
 };
 
 G_DEFINE_FINAL_TYPE (HrCatalog, hr_catalog, G_TYPE_OBJECT)
@@ -115,7 +120,7 @@ hr_catalog_dispose (GObject *object)
   g_clear_pointer (&self->tier_ladder, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->imported, g_hash_table_unref);
-  g_clear_pointer (&self->stored, g_hash_table_unref);
+  g_clear_pointer (&self->positions, g_hash_table_unref);
 
   G_OBJECT_CLASS (hr_catalog_parent_class)->dispose (object);
 }
@@ -137,7 +142,7 @@ hr_catalog_init (HrCatalog *self)
   self->problems = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->problems, NULL);
   self->imported = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->stored = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->positions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 HrCatalog *
@@ -146,44 +151,40 @@ hr_catalog_new (void)
   return g_object_new (HR_TYPE_CATALOG, NULL);
 }
 
-static gboolean
-find_in_store (GListStore *store,
-               EntryId     get_id,
-               const char *id,
-               guint      *position)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (store));
-
-  if (id == NULL)
-    return FALSE;
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (store), i);
-
-      if (g_ascii_strcasecmp (get_id (item), id) == 0)
-        {
-          *position = i;
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
-/* The key of an entry in self->stored: the store, the id in lower case. */
+/* The key of an entry in self->positions: the store, the id in lower
+ * case (ids are case-insensitive, as Hugging Face's are). */
 static char *
-stored_key (GListStore *store,
-            const char *id)
+position_key (GListStore *store,
+              const char *id)
 {
   g_autofree char *lower = g_ascii_strdown (id, -1);
 
   return g_strdup_printf ("%p:%s", (void *) store, lower);
 }
 
-/* Adds @item, or replaces the entry of the same id.  The set of stored
- * ids answers "is it new?" at once: a linear search for each entry made
- * loading the catalog quadratic (8 M of its 56 M instructions); only a
- * replacement (a user's file over a built-in entry) searches. */
+/* Where the entry @id is in @store.  self->positions answers at once: a
+ * linear search for each entry made loading quadratic (a 16 MiB user
+ * file of devices with a tier ladder, or an imported-models.json of
+ * 37,000 models, took minutes). */
+static gboolean
+find_in_store (HrCatalog  *self,
+               GListStore *store,
+               const char *id,
+               guint      *position)
+{
+  g_autofree char *key = NULL;
+  gpointer value;
+
+  if (id == NULL)
+    return FALSE;
+  key = position_key (store, id);
+  if (!g_hash_table_lookup_extended (self->positions, key, NULL, &value))
+    return FALSE;
+  *position = GPOINTER_TO_UINT (value);
+  return TRUE;
+}
+
+/* Adds @item, or replaces the entry of the same id in place. */
 static void
 put_entry (HrCatalog  *self,
            GListStore *store,
@@ -191,28 +192,41 @@ put_entry (HrCatalog  *self,
            gpointer    item)
 {
   const char *id = get_id (item);
-  char *key = stored_key (store, id);
   guint position;
 
-  if (g_hash_table_add (self->stored, key))
-    g_list_store_append (store, item);
-  else if (find_in_store (store, get_id, id, &position))
-    g_list_store_splice (store, position, 1, &item, 1);
-  else
-    g_list_store_append (store, item);
+  if (find_in_store (self, store, id, &position))
+    {
+      g_list_store_splice (store, position, 1, &item, 1);
+      return;
+    }
+  position = g_list_model_get_n_items (G_LIST_MODEL (store));
+  g_hash_table_insert (self->positions, position_key (store, id), GUINT_TO_POINTER (position));
+  g_list_store_append (store, item);
 }
 
-/* Removes the entry at @position, whose id is @id. */
+/* Removes the entry at @position, whose id is @id; the entries after it
+ * move up one place (a removal is one user action, not a load: the walk
+ * is fine). */
 static void
 remove_entry (HrCatalog  *self,
               GListStore *store,
+              EntryId     get_id,
               const char *id,
               guint       position)
 {
-  g_autofree char *key = stored_key (store, id);
+  g_autofree char *key = position_key (store, id);
+  guint n;
 
-  g_hash_table_remove (self->stored, key);
+  g_hash_table_remove (self->positions, key);
   g_list_store_remove (store, position);
+  n = g_list_model_get_n_items (G_LIST_MODEL (store));
+  for (guint i = position; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (store), i);
+
+      g_hash_table_insert (self->positions, position_key (store, get_id (item)),
+                           GUINT_TO_POINTER (i));
+    }
 }
 
 /* Adds or replaces; within one file an id may appear only once. */
@@ -250,41 +264,110 @@ add_problem (HrCatalog  *self,
   g_debug ("%s", line);
 }
 
+/* The ladder of devices the Matrix names tiers by.  Every element is
+ * checked before the built-in ladder is touched: a ladder that is
+ * rejected (not an array, empty, an element that is not the id of a known
+ * device) leaves the one there was.  On error, *@detail says why, without
+ * the file name. */
 static gboolean
 load_tier_ladder (HrCatalog   *self,
                   JsonObject  *root,
-                  const char  *file_name,
-                  GError     **error)
+                  char       **detail)
 {
+  g_autoptr(GPtrArray) ladder = NULL;
+  JsonNode *node = json_object_get_member (root, "tier_ladder");
   JsonArray *array;
+  guint n;
 
-  if (!json_object_has_member (root, "tier_ladder"))
+  if (node == NULL)
     return TRUE;
-
-  array = json_object_get_array_member (root, "tier_ladder");
-  if (array == NULL)
+  if (!JSON_NODE_HOLDS_ARRAY (node) ||
+      (n = json_array_get_length (array = json_node_get_array (node))) == 0)
     {
-      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                   "%s: “tier_ladder” must be an array of hardware ids", file_name);
+      *detail = g_strdup ("“tier_ladder” must be a non-empty array of hardware ids");
       return FALSE;
     }
 
-  g_ptr_array_set_size (self->tier_ladder, 0);
-  for (guint i = 0; i < json_array_get_length (array); i++)
+  ladder = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
     {
-      const char *id = json_array_get_string_element (array, i);
-      HrHardware *hw = id ? hr_catalog_find_hardware (self, id) : NULL;
+      JsonNode *element = json_array_get_element (array, i);
+      HrHardware *hw = NULL;
 
+      if (json_node_get_value_type (element) == G_TYPE_STRING)
+        hw = hr_catalog_find_hardware (self, json_node_get_string (element));
       if (hw == NULL)
         {
-          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
-                       "%s: tier_ladder[%u] is not a known hardware id",
-                       file_name, i);
+          *detail = g_strdup_printf ("tier_ladder[%u] is not a known hardware id", i);
           return FALSE;
         }
-      g_ptr_array_add (self->tier_ladder, g_object_ref (hw));
+      g_ptr_array_add (ladder, g_object_ref (hw));
     }
+
+  g_ptr_array_set_size (self->tier_ladder, 0);
+  g_ptr_array_extend_and_steal (self->tier_ladder, g_steal_pointer (&ladder));
   return TRUE;
+}
+
+/* What went wrong in one file: a bad file of 21,000 entries printed
+ * 21,000 warnings (one of 16 MiB, 5.6 million), in the terminal and in
+ * the memory of the window.  A file gets one line: the first problem,
+ * and how many there were. */
+typedef struct
+{
+  guint n_entries;     /* entries rejected */
+  guint n_other;       /* sections and the tier ladder */
+  char *first;         /* the first problem, without the file name */
+  int first_code;      /* its HrCatalogError */
+} FileProblems;
+
+static void
+file_problems_clear (FileProblems *fp)
+{
+  g_clear_pointer (&fp->first, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FileProblems, file_problems_clear)
+
+/* Notes a problem; @detail (transfer full) is kept only if it is the
+ * first. */
+static void
+file_problems_add (FileProblems *fp,
+                   gboolean      entry,
+                   int           code,
+                   char         *detail)
+{
+  if (entry)
+    fp->n_entries++;
+  else
+    fp->n_other++;
+  if (fp->first == NULL)
+    {
+      fp->first = detail;
+      fp->first_code = code;
+    }
+  else
+    g_free (detail);
+}
+
+/* The one line of @file_name's problems. */
+static char *
+file_problems_summary (const FileProblems *fp,
+                       const char         *file_name)
+{
+  guint total = fp->n_entries + fp->n_other;
+  g_autofree char *count = NULL;
+
+  if (total == 1)
+    return g_strdup_printf ("%s: %s", file_name, fp->first);
+  if (fp->n_other == 0)
+    count = g_strdup_printf ("%u entries rejected", fp->n_entries);
+  else if (fp->n_entries == 0)
+    count = g_strdup_printf ("%u problems", fp->n_other);
+  else
+    count = g_strdup_printf ("%u entries rejected and %u other problems",
+                             fp->n_entries, fp->n_other);
+  return g_strdup_printf ("%s: %s; the first: %s", file_name, count, fp->first);
 }
 
 /* Adds the entries of one document, or reports why it could not be
@@ -297,8 +380,10 @@ load_root (HrCatalog   *self,
            HrOrigin     origin,
            GError     **error)
 {
-  g_autoptr(GError) first_error = NULL;
+  g_auto(FileProblems) problems = { 0 };
   g_autofree char *file_name = NULL;
+  g_autofree char *ladder_detail = NULL;
+  g_autofree char *summary = NULL;
   JsonObject *object;
 
   if (root == NULL)
@@ -332,12 +417,8 @@ load_root (HrCatalog   *self,
         continue;
       if (!JSON_NODE_HOLDS_ARRAY (node))
         {
-          g_autofree char *message =
-            g_strdup_printf ("%s: “%s” must be an array", file_name, section->member);
-          add_problem (self, message);
-          if (first_error == NULL)
-            first_error = g_error_new_literal (HR_CATALOG_ERROR,
-                                               HR_CATALOG_ERROR_INVALID, message);
+          file_problems_add (&problems, FALSE, HR_CATALOG_ERROR_INVALID,
+                             g_strdup_printf ("“%s” must be an array", section->member));
           continue;
         }
 
@@ -349,17 +430,13 @@ load_root (HrCatalog   *self,
           JsonNode *element = json_array_get_element (array, i);
           g_autoptr(GError) entry_error = NULL;
           g_autoptr(GObject) item = NULL;
-          g_autofree char *message = NULL;
-          g_autofree char *entry_id = NULL;
+          JsonNode *id = NULL;
 
           if (JSON_NODE_HOLDS_OBJECT (element))
             {
               JsonObject *entry = json_node_get_object (element);
-              JsonNode *id = json_object_get_member (entry, "id");
 
-              /* Quoted in the message, so escaped: it is the file's text. */
-              if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING)
-                entry_id = hr_text_escape_line (json_node_get_string (id), -1);
+              id = json_object_get_member (entry, "id");
               item = section->parse (entry, origin, &entry_error);
               if (item != NULL &&
                   add_entry (self, SECTION_STORE (self, section), section->get_id,
@@ -370,32 +447,46 @@ load_root (HrCatalog   *self,
             g_set_error_literal (&entry_error, HR_CATALOG_ERROR,
                                  HR_CATALOG_ERROR_INVALID, "entry is not an object");
 
-          if (entry_id != NULL)
-            message = g_strdup_printf ("%s: %s[%u] (“%s”): %s", file_name,
-                                       section->member, i, entry_id,
-                                       entry_error->message);
+          /* Only the first rejected entry is described: the others are
+           * counted, so that a file of a million bad entries costs no
+           * million messages. */
+          if (problems.first == NULL && id != NULL &&
+              json_node_get_value_type (id) == G_TYPE_STRING)
+            {
+              /* Quoted in the message, so escaped: it is the file's text. */
+              g_autofree char *entry_id = hr_text_escape_line (json_node_get_string (id), -1);
+
+              file_problems_add (&problems, TRUE, entry_error->code,
+                                 g_strdup_printf ("%s[%u] (“%s”): %s", section->member, i,
+                                                  entry_id, entry_error->message));
+            }
+          else if (problems.first == NULL)
+            file_problems_add (&problems, TRUE, entry_error->code,
+                               g_strdup_printf ("%s[%u]: %s", section->member, i,
+                                                entry_error->message));
           else
-            message = g_strdup_printf ("%s: %s[%u]: %s", file_name,
-                                       section->member, i, entry_error->message);
-          add_problem (self, message);
-          if (first_error == NULL)
-            first_error = g_error_new_literal (HR_CATALOG_ERROR,
-                                               entry_error->code, message);
+            file_problems_add (&problems, TRUE, 0, NULL);
         }
     }
 
-  if (!load_tier_ladder (self, object, file_name,
-                         first_error == NULL ? &first_error : NULL) &&
-      first_error != NULL)
-    add_problem (self, first_error->message);
+  if (!load_tier_ladder (self, object, &ladder_detail))
+    file_problems_add (&problems, FALSE, HR_CATALOG_ERROR_INVALID,
+                       g_steal_pointer (&ladder_detail));
 
-  if (first_error != NULL)
+  if (problems.first == NULL)
+    return TRUE;
+
+  summary = file_problems_summary (&problems, file_name);
+  add_problem (self, summary);
+  if (error != NULL)
     {
-      hr_text_sanitize_error (first_error);
-      g_propagate_error (error, g_steal_pointer (&first_error));
-      return FALSE;
+      /* The first problem, as one displayable line naming the file. */
+      g_autofree char *first = g_strdup_printf ("%s: %s", file_name, problems.first);
+      g_autofree char *line = hr_text_escape_line (first, -1);
+
+      g_set_error_literal (error, HR_CATALOG_ERROR, problems.first_code, line);
     }
-  return TRUE;
+  return FALSE;
 }
 
 /**
@@ -405,9 +496,10 @@ load_root (HrCatalog   *self,
  *
  * Loads one catalog document.  If the document cannot be parsed, nothing
  * is added and %FALSE is returned.  Otherwise every valid entry is added;
- * invalid ones are skipped, reported in @error (the first) and in
- * hr_catalog_get_problems() (all), and %FALSE is returned.  Every
- * message starts with @file_name and is one displayable line.
+ * invalid ones are skipped, the first reported in @error, and %FALSE is
+ * returned.  hr_catalog_get_problems() gets one line for the document
+ * however many problems it has: the first, and how many there were.
+ * Every message starts with @file_name and is one displayable line.
  */
 gboolean
 hr_catalog_load_data (HrCatalog   *self,
@@ -725,7 +817,7 @@ hr_catalog_remove_imported_model (HrCatalog   *self,
 
   key = g_ascii_strdown (id, -1);
   g_hash_table_remove (self->imported, key);
-  if (find_in_store (self->models, (EntryId) hr_model_spec_get_id, id, &position))
+  if (find_in_store (self, self->models, id, &position))
     {
       /* An import that replaced a built-in model gives it back. */
       g_autoptr(HrCatalog) builtin = hr_catalog_new ();
@@ -736,7 +828,7 @@ hr_catalog_remove_imported_model (HrCatalog   *self,
       if (original != NULL)
         g_list_store_splice (self->models, position, 1, (gpointer *) &original, 1);
       else
-        remove_entry (self, self->models, id, position);
+        remove_entry (self, self->models, (EntryId) hr_model_spec_get_id, id, position);
     }
   return TRUE;
 }
@@ -851,8 +943,8 @@ hr_catalog_remove_custom_hardware (HrCatalog   *self,
                          error))
     return FALSE;
 
-  if (find_in_store (self->hardware, (EntryId) hr_hardware_get_id, id, &position))
-    remove_entry (self, self->hardware, id, position);
+  if (find_in_store (self, self->hardware, id, &position))
+    remove_entry (self, self->hardware, (EntryId) hr_hardware_get_id, id, position);
   return TRUE;
 }
 
@@ -1058,14 +1150,14 @@ hr_catalog_get_tier_ladder (HrCatalog *self)
 
 /* Returns a borrowed pointer: the catalog keeps its items alive. */
 static gpointer
-find (GListStore *store,
-      EntryId     get_id,
+find (HrCatalog  *self,
+      GListStore *store,
       const char *id)
 {
   guint position;
   g_autoptr(GObject) item = NULL;
 
-  if (!find_in_store (store, get_id, id, &position))
+  if (!find_in_store (self, store, id, &position))
     return NULL;
   item = g_list_model_get_item (G_LIST_MODEL (store), position);
   return item;
@@ -1076,7 +1168,7 @@ hr_catalog_find_model (HrCatalog  *self,
                        const char *id)
 {
   g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
-  return find (self->models, (EntryId) hr_model_spec_get_id, id);
+  return find (self, self->models, id);
 }
 
 HrHardware *
@@ -1084,7 +1176,7 @@ hr_catalog_find_hardware (HrCatalog  *self,
                           const char *id)
 {
   g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
-  return find (self->hardware, (EntryId) hr_hardware_get_id, id);
+  return find (self, self->hardware, id);
 }
 
 HrPrecision *
@@ -1092,7 +1184,7 @@ hr_catalog_find_precision (HrCatalog  *self,
                            const char *id)
 {
   g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
-  return find (self->precisions, (EntryId) hr_precision_get_id, id);
+  return find (self, self->precisions, id);
 }
 
 HrKvType *
@@ -1100,5 +1192,5 @@ hr_catalog_find_kv_type (HrCatalog  *self,
                          const char *id)
 {
   g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
-  return find (self->kv_types, (EntryId) hr_kv_type_get_id, id);
+  return find (self, self->kv_types, id);
 }

@@ -279,6 +279,28 @@ complete (HrModelSpec  *self,
   return check_consistency (self, error);
 }
 
+/* A catalog entry states its parameter count and its shape apart, and
+ * they must agree at least this far: the embedding table alone holds
+ * vocab × hidden parameters, so a model cannot have fewer.  (A model of
+ * an unknown architecture with a vocabulary of 10^9 and 10^9 parameters
+ * gave a negative decode speed: the weights left for the layers were
+ * the parameters less a table larger than all of them.) */
+static gboolean
+check_embedding_table (HrModelSpec  *self,
+                       GError      **error)
+{
+  double table = (double) self->arch.vocab * self->arch.hidden;
+
+  if (self->arch.params_total < table)
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "field “params” (%g) is less than the embedding table alone "
+                   "(vocab × hidden = %g)", self->arch.params_total, table);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * hr_model_spec_new_from_json:
  *
@@ -313,6 +335,8 @@ hr_model_spec_new_from_json (JsonObject  *object,
     }
 
   if (!complete (self, error))
+    return NULL;
+  if (!check_embedding_table (self, error))
     return NULL;
 
   if (!read_weights_by_type (self, object, error))

@@ -156,7 +156,8 @@ hr_serving_time (const HrEstimateInput *input,
     speed.gpus[d] = (HrSpeedGpu) {
       .device = input->device,
       .layers = stage_layers,
-      .stream_bytes = (rank_weights_bytes - table) * active,
+      /* never below nothing, whatever the model claims */
+      .stream_bytes = MAX (rank_weights_bytes - table, 0.0) * active,
       .layer_bytes = rank_weights_bytes,
       .layer_params = hr_profile_layer_params (input) * stage_layers / model->n_layers / tp,
     };
