@@ -288,6 +288,11 @@ add_detected_devices (HrCliOptions *o)
   g_autoptr(HrSystemInfo) info = hr_detect_system (NULL, NULL);
   GListModel *devices = hr_local_devices_new (o->catalog, info);
 
+  /* A vendor library that crashed or hung: said once, and what sysfs
+   * found is still used. */
+  if (hr_system_info_get_gpu_failure (info) != NULL)
+    hr_cli_print_line ("headroom-cli: warning: ", hr_system_info_get_gpu_failure (info));
+
   hr_local_devices_add_to_catalog (devices, o->catalog);
   return devices;
 }
