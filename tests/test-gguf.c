@@ -566,6 +566,22 @@ test_bad_magic (void)
   g_assert_nonnull (strstr (error->message, "legacy"));
   g_clear_error (&error);
 
+  /* The streaming reader judges the magic whole, however small its
+   * window (the fuzzer found "GXUF" accepted with a 1-byte window). */
+  for (gsize chunk = 1; chunk <= 5; chunk++)
+    {
+      memcpy (data, "GXUF", 4);
+      g_assert_null (hr_gguf_parse_streaming (data, len, chunk, &error));
+      g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_NOT_GGUF);
+      g_clear_error (&error);
+
+      memcpy (data, "tjgg", 4);
+      g_assert_null (hr_gguf_parse_streaming (data, len, chunk, &error));
+      g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_NOT_GGUF);
+      g_assert_nonnull (strstr (error->message, "legacy"));
+      g_clear_error (&error);
+    }
+
   /* Even two bytes are enough to know. */
   gguf = hr_gguf_parse ((const guint8 *) "PK", 2, 2, &error);
   g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_NOT_GGUF);

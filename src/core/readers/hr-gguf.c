@@ -40,6 +40,9 @@ G_DEFINE_QUARK (hr-gguf-error-quark, hr_gguf_error)
  * process, large enough that the read() calls cost nothing. */
 #define READ_CHUNK_BYTES (256 * 1024)
 
+/* "GGUF" and the version. */
+#define PREAMBLE_BYTES 8
+
 /* The smallest encodings of a metadata entry (8-byte key length, a 1-byte
  * key, 4-byte type, 1-byte value) and of a tensor info (8-byte name length,
  * 1-byte name, n_dims, one dimension, type, offset).  Counts in the header
@@ -1669,7 +1672,9 @@ parse_streaming (Reader  *r,
 {
   HrGguf *gguf = NULL;
 
-  r->capacity = r->chunk;
+  /* The magic is judged on the first window (parse_preamble()), which
+   * must then hold all of it that the file has, as a buffer would. */
+  r->capacity = MAX (r->chunk, PREAMBLE_BYTES);
   r->buf = g_malloc (r->capacity);
   r->data = r->buf;
   if (reader_refill (r, 0, error))
