@@ -36,9 +36,12 @@ G_DEFINE_QUARK (hr-gguf-error-quark, hr_gguf_error)
 
 /* What hr_gguf_open() reads at a time into the one buffer it reuses for
  * the whole header (150k-token vocabularies make 6–10 MB headers).  Small
- * enough to stay in the caches and to cost few fresh pages in a new
- * process, large enough that the read() calls cost nothing. */
-#define READ_CHUNK_BYTES (256 * 1024)
+ * enough to stay in the L2 cache between the copy and the parse and to
+ * cost few fresh pages in a new process, large enough that the pread()
+ * calls cost nothing: `inspect` of a 7.6 MB header took a median 22.3 ms
+ * with 64 KiB, 23.7 ms with 256 KiB, 29.5 ms with 1 MiB (bench-gguf's
+ * GLM-4-9B file, run-bench-gguf.py). */
+#define READ_CHUNK_BYTES (64 * 1024)
 
 /* "GGUF" and the version. */
 #define PREAMBLE_BYTES 8
@@ -289,8 +292,10 @@ hr_gguf_free (HrGguf *self)
  * - streaming (hr_gguf_open()): the window is a reusable buffer that
  *   `fill` refills from the file, in chunks of READ_CHUNK_BYTES, as the
  *   parser moves on.  The header is parsed once, in one pass, and the
- *   same few hundred kilobytes of memory hold every part of it in turn:
- *   a 7.6 MB header costs no more than the bytes it is made of.
+ *   same few kilobytes of memory hold every part of it in turn (before,
+ *   a buffer doubling from 1 MiB was parsed again from the start after
+ *   each growth: 4 passes over a 7.6 MB header, and 15 MB of fresh pages
+ *   that cost more than the parse in a new process).
  *
  * Every read asks for its bytes first (reader_require()), so each field
  * costs one comparison when its bytes are in the window; the slow path
