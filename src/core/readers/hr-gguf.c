@@ -12,12 +12,12 @@
  *
  * where a string is a u64 byte length followed by that many bytes.
  *
- * The parser works on a buffer that may hold only the start of the file.
- * It distinguishes "this field runs past the end of the *file*" (a real,
- * final TRUNCATED error) from "this field runs past the end of the
- * *buffer*" (the caller should read more and parse again); the second case
- * records how many bytes would have been enough, so hr_gguf_open() can grow
- * its buffer geometrically without ever reading tensor data.
+ * The parser reads through a window on the file (see "Reader" below):
+ * hr_gguf_parse() gives it a buffer that may hold only the start of the
+ * file, hr_gguf_open() a small buffer it refills as the parse goes, in one
+ * pass that never reads tensor data.  "This field runs past the end of the
+ * *file*" is a final TRUNCATED error; past the end of a buffer, too, but
+ * saying that the header continues.
  */
 
 #define G_LOG_DOMAIN "hr-gguf"
