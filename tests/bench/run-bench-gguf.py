@@ -3,6 +3,8 @@
 # of a 6.16 GB GLM-4-9B-0414 Q4_K_M file (sparse: written by bench-gguf
 # --write) against @huggingface/gguf's gguf() reading the same local file,
 # side by side (issue 28 item 12: inspect under 25 ms, ≥ 40× faster).
+# Measure on a quiet machine: under load, the short CLI process suffers
+# scheduling delays out of proportion and the ratio means little.
 #
 # HF_GGUF_DIR is a folder where `npm install @huggingface/gguf` was run
 # (outside the repository; not needed by the build or the tests).  Without
@@ -10,6 +12,7 @@
 # machine slowing down moves both alike.  Reported: the median wall time of
 # whole processes, and for node also the median of gguf() alone, timed
 # inside the process after one warm-up call.
+import json
 import os
 import shutil
 import statistics
@@ -56,7 +59,6 @@ try:
             out = subprocess.run(["node", node_js, module, path], check=True, env=env,
                                  capture_output=True, text=True).stdout
             node_times.append(time.perf_counter() - t)
-            import json
             r = json.loads(out)
             node_first.append(r["first"] / 1e3)
             node_warm.append(r["warm"] / 1e3)
