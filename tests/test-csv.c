@@ -5,9 +5,12 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <locale.h>
 
+#include "gguf-writer.h"
 #include "hr-csv.h"
+#include "hr-model-import.h"
 #include "hr-test-util.h"
 
 static void
@@ -28,6 +31,82 @@ test_escaping (void)
   g_assert_cmpstr (out->str, ==,
                    "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",7.86\r\n"
                    "\"\",x\r\n");
+}
+
+/* Issue 28: a text cell that a spreadsheet would take for a formula (it
+ * starts with = + - @, a tab or a carriage return, as OWASP's CSV
+ * injection guidance lists them) is written with a leading ' so that it
+ * stays text; numbers, and text that is just a number, stay as they are. */
+static void
+test_formula_guard (void)
+{
+  static const struct { const char *value, *written; } cases[] = {
+    { "=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"" },
+    { "=1+1", "'=1+1" },
+    { "+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0" },
+    { "-2+3", "'-2+3" },
+    { "@SUM(A1:A9)", "'@SUM(A1:A9)" },
+    { "\t=1", "'\t=1" },
+    { "\r=1", "\"'\r=1\"" },
+    { "-", "'-" },
+    { "a=b", "a=b" },
+    { "-1.5", "-1.5" },
+    { "+2", "+2" },
+    { "-3e-4", "-3e-4" },
+    { "1-2", "1-2" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      hr_csv_append_field (out, "x");
+      hr_csv_append_field (out, cases[i].value);
+      g_assert_cmpstr (out->str + 2, ==, cases[i].written);
+    }
+
+  /* Numbers are never guarded. */
+  {
+    g_autoptr(GString) out = g_string_new (NULL);
+
+    hr_csv_append_number (out, -1.5, 1);
+    g_assert_cmpstr (out->str, ==, "-1.5");
+  }
+}
+
+/* End to end: a GGUF named like a formula gives the model column of the
+ * exports a quoted text, not a live formula. */
+static void
+test_formula_model_name (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  g_autoptr(HrHardwareTable) table = NULL;
+  g_autoptr(HrModelSpec) model = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = hr_test_make_temp_dir ("test-csv");
+  g_autofree char *path = g_build_filename (dir, "=HYPERLINK(\"http:evil\",\"x\").gguf", NULL);
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_true (hr_gguf_writer_write_tiny_llama (path, "@SUM(1+1)", &error));
+  g_assert_no_error (error);
+  model = hr_model_import_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (hr_model_spec_get_id (model), "="));
+
+  hr_calculator_set_engine (calc, HR_ENGINE_GENERIC);
+  hr_calculator_set_model (calc, model);
+  table = hr_hardware_table_new (calc);
+  hr_csv_write_hardware (table, out);
+  lines = g_strsplit (out->str, "\r\n", -1);
+  g_assert_nonnull (lines[1]);
+  g_assert_nonnull (strstr (lines[1], ",\"'=HYPERLINK("));
+  g_assert_null (strstr (out->str, ",=HYPERLINK("));
+  g_assert_null (strstr (out->str, ",\"=HYPERLINK("));
+
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 static char *
@@ -184,6 +263,8 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/csv/escaping", test_escaping);
+  g_test_add_func ("/csv/formula-guard", test_formula_guard);
+  g_test_add_func ("/csv/formula-model-name", test_formula_model_name);
   g_test_add_func ("/csv/matrix", test_matrix);
   g_test_add_func ("/csv/locale-independent", test_locale_independent);
   g_test_add_func ("/csv/hardware", test_hardware);

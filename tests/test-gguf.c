@@ -397,6 +397,16 @@ test_llama_v3 (void)
   from_header = hr_gguf_parse (data, hr_gguf_writer_get_header_end (w), len, &error);
   g_assert_no_error (error);
   assert_llama (from_header, 3, 64);
+
+  /* The streaming reader of hr_gguf_open(), with its window refilled at
+   * every possible place in the fields. */
+  for (gsize chunk = 1; chunk <= 80; chunk++)
+    {
+      g_autoptr(HrGguf) streamed = hr_gguf_parse_streaming (data, len, chunk, &error);
+
+      g_assert_no_error (error);
+      assert_llama (streamed, 3, 64);
+    }
 }
 
 static void
@@ -439,6 +449,14 @@ test_truncated_everywhere (void)
         g_assert_cmpint (error->code, ==, HR_GGUF_ERROR_TRUNCATED);
       else
         g_assert_cmpint (error->code, ==, HR_GGUF_ERROR_NOT_GGUF);
+      g_clear_error (&error);
+
+      /* The same with the streaming reader. */
+      gguf = hr_gguf_parse_streaming (cut > 0 ? data : NULL, cut, 5, &error);
+      g_assert_null (gguf);
+      g_assert_nonnull (error);
+      g_assert_cmpint (error->code, ==, cut > 0 ? HR_GGUF_ERROR_TRUNCATED
+                                                : HR_GGUF_ERROR_NOT_GGUF);
       g_clear_error (&error);
 
       /* Only the first bytes of a complete file: fine once the header is in. */
@@ -500,6 +518,22 @@ assert_fails_with_size (HrGgufWriter *w,
   g_test_message ("expected error: %s", error->message);
   if (fragment != NULL && strstr (error->message, fragment) == NULL)
     g_error ("error message \"%s\" does not contain \"%s\"", error->message, fragment);
+
+  /* hr_gguf_open()'s streaming reader judges the file alike, however its
+   * window falls on the fields. */
+  if (file_size == 0)
+    {
+      static const gsize chunks[] = { 1, 7, 4096 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
+        {
+          g_autoptr(GError) streamed = NULL;
+
+          g_assert_null (hr_gguf_parse_streaming (data, len, chunks[i], &streamed));
+          g_assert_error (streamed, HR_GGUF_ERROR, code);
+          g_assert_cmpstr (streamed->message, ==, error->message);
+        }
+    }
 }
 
 static void
@@ -531,6 +565,22 @@ test_bad_magic (void)
   g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_NOT_GGUF);
   g_assert_nonnull (strstr (error->message, "legacy"));
   g_clear_error (&error);
+
+  /* The streaming reader judges the magic whole, however small its
+   * window (the fuzzer found "GXUF" accepted with a 1-byte window). */
+  for (gsize chunk = 1; chunk <= 5; chunk++)
+    {
+      memcpy (data, "GXUF", 4);
+      g_assert_null (hr_gguf_parse_streaming (data, len, chunk, &error));
+      g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_NOT_GGUF);
+      g_clear_error (&error);
+
+      memcpy (data, "tjgg", 4);
+      g_assert_null (hr_gguf_parse_streaming (data, len, chunk, &error));
+      g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_NOT_GGUF);
+      g_assert_nonnull (strstr (error->message, "legacy"));
+      g_clear_error (&error);
+    }
 
   /* Even two bytes are enough to know. */
   gguf = hr_gguf_parse ((const guint8 *) "PK", 2, 2, &error);
@@ -845,13 +895,110 @@ test_counts (void)
 
   /* Under the limit, but more than the bytes could describe. */
   hr_gguf_writer_override_tensor_count (many, HR_GGUF_MAX_TENSORS);
-  assert_fails (many, HR_GGUF_ERROR_TRUNCATED, "1000000 tensors");
+  assert_fails (many, HR_GGUF_ERROR_TRUNCATED, "65536 tensors");
 
   hr_gguf_writer_override_kv_count (huge_kv, G_GUINT64_CONSTANT (1) << 40);
   assert_fails (huge_kv, HR_GGUF_ERROR_LIMIT, "metadata entries");
 
   hr_gguf_writer_override_kv_count (many_kv, 1000);
   assert_fails (many_kv, HR_GGUF_ERROR_TRUNCATED, "1000 metadata entries");
+}
+
+/* A header of @n minimal entries, all present: metadata entries (a 1-byte
+ * key, a uint8 value) or tensor infos (a 1-byte name, one dimension of 1,
+ * F32, offset 0).  The names repeat, so a reader that went through them
+ * all would refuse the file only at the end. */
+static GByteArray *
+build_many_entries (guint64  n,
+                    gboolean tensors)
+{
+  GByteArray *b = g_byte_array_sized_new (n * 41 + 24);
+
+  g_byte_array_append (b, (const guint8 *) "GGUF", 4);
+  hr_gguf_put_u32 (b, 3);
+  hr_gguf_put_u64 (b, tensors ? n : 0);
+  hr_gguf_put_u64 (b, tensors ? 0 : n);
+  for (guint64 i = 0; i < n; i++)
+    {
+      hr_gguf_put_u64 (b, 1);
+      hr_gguf_put_u8 (b, 'k');
+      if (tensors)
+        {
+          hr_gguf_put_u32 (b, 1);
+          hr_gguf_put_u64 (b, 1);
+          hr_gguf_put_u32 (b, HR_GGML_TYPE_F32);
+          hr_gguf_put_u64 (b, 0);
+        }
+      else
+        {
+          hr_gguf_put_u32 (b, HR_GGUF_TYPE_UINT8);
+          hr_gguf_put_u8 (b, 0);
+        }
+    }
+  return b;
+}
+
+/* Issue 28: 999,999 metadata entries or tensor infos, each really in the
+ * file (the most accepted then), took 4.5 s and 180 MB to refuse.  Now a
+ * count beyond what real files use is refused at once, naming the limit. */
+static void
+test_counts_limit (void)
+{
+  for (int tensors = 0; tensors <= 1; tensors++)
+    {
+      g_autoptr(GByteArray) b = build_many_entries (999999, tensors);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *limit = g_strdup_printf ("at most %d", tensors ? HR_GGUF_MAX_TENSORS
+                                                                      : HR_GGUF_MAX_METADATA);
+      gint64 start = g_get_monotonic_time ();
+
+      g_assert_null (hr_gguf_parse (b->data, b->len, b->len, &error));
+      g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC / 10);
+      g_assert_error (error, HR_GGUF_ERROR, HR_GGUF_ERROR_LIMIT);
+      g_assert_nonnull (strstr (error->message, tensors ? "999999 tensors"
+                                                        : "999999 metadata entries"));
+      g_assert_nonnull (strstr (error->message, limit));
+    }
+}
+
+/* At the limits, a file is read, and quickly: HR_GGUF_MAX_METADATA keys
+ * and HR_GGUF_MAX_TENSORS tensors. */
+static void
+test_counts_at_limit (void)
+{
+  g_autoptr(HrGgufWriter) w = hr_gguf_writer_new (3);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrGguf) gguf = NULL;
+  const guint64 dims[1] = { 1 };
+  gint64 start;
+  gsize len;
+  const guint8 *data;
+
+  for (guint i = 0; i < HR_GGUF_MAX_METADATA; i++)
+    {
+      char key[32];
+
+      g_snprintf (key, sizeof key, "test.key%u", i);
+      hr_gguf_writer_add_uint8 (w, key, 1);
+    }
+  for (guint i = 0; i < HR_GGUF_MAX_TENSORS; i++)
+    {
+      char name[32];
+
+      g_snprintf (name, sizeof name, "t%u", i);
+      hr_gguf_writer_add_tensor (w, name, HR_GGML_TYPE_F32, 1, dims, 4);
+    }
+  bytes = hr_gguf_writer_build (w);
+  data = g_bytes_get_data (bytes, &len);
+
+  start = g_get_monotonic_time ();
+  gguf = hr_gguf_parse_streaming (data, len, 256 * 1024, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+  g_assert_cmpuint (hr_gguf_get_n_metadata (gguf), ==, HR_GGUF_MAX_METADATA);
+  g_assert_cmpuint (hr_gguf_get_tensor_count (gguf), ==, HR_GGUF_MAX_TENSORS);
+  g_assert_nonnull (hr_gguf_find_tensor (gguf, "t65535"));
 }
 
 static void
@@ -1623,6 +1770,8 @@ main (int   argc,
   g_test_add_func ("/gguf/hostile/long-arrays", test_long_arrays);
   g_test_add_func ("/gguf/hostile/long-names", test_long_names);
   g_test_add_func ("/gguf/hostile/counts", test_counts);
+  g_test_add_func ("/gguf/hostile/counts-limit", test_counts_limit);
+  g_test_add_func ("/gguf/parse/counts-at-limit", test_counts_at_limit);
   g_test_add_func ("/gguf/hostile/tensor-shapes", test_tensor_shapes);
   g_test_add_func ("/gguf/hostile/tensor-types", test_tensor_types);
   g_test_add_func ("/gguf/hostile/tensor-placement", test_tensor_placement);

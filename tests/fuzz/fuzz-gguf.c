@@ -96,10 +96,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   /* Only a header-sized prefix of a larger file: exercises the "needs more
-   * bytes" path that hr_gguf_open() relies on. */
+   * bytes" path of hr_gguf_parse(). */
   guint64 claimed = (guint64) size + (G_GUINT64_CONSTANT (1) << 34);
   g_autoptr(GError) error = NULL;
   g_autoptr(HrGguf) gguf = NULL;
+  g_autoptr(GError) streamed_error = NULL;
+  g_autoptr(HrGguf) streamed = NULL;
 
   gguf = hr_gguf_parse (data, size, size, &error);
   CHECK ((gguf == NULL) == (error != NULL));
@@ -109,6 +111,25 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     {
       CHECK (error->domain == HR_GGUF_ERROR);
       fuzz_check_error (error, NULL);
+    }
+
+  /* hr_gguf_open()'s streaming reader, its window refilled every 1 to 64
+   * bytes (chosen by the input's length), must reach the same verdict
+   * with the same words. */
+  streamed = hr_gguf_parse_streaming (data, size, 1 + size % 64, &streamed_error);
+  CHECK ((streamed == NULL) == (gguf == NULL));
+  if (streamed != NULL)
+    {
+      exercise (streamed, size);
+      CHECK (hr_gguf_get_tensor_count (streamed) == hr_gguf_get_tensor_count (gguf));
+      CHECK (hr_gguf_get_n_metadata (streamed) == hr_gguf_get_n_metadata (gguf));
+      CHECK (hr_gguf_get_weights_bytes (streamed) == hr_gguf_get_weights_bytes (gguf));
+      CHECK (hr_gguf_get_data_offset (streamed) == hr_gguf_get_data_offset (gguf));
+    }
+  else
+    {
+      CHECK (streamed_error->code == error->code);
+      CHECK (g_str_equal (streamed_error->message, error->message));
     }
 
   g_clear_pointer (&gguf, hr_gguf_free);

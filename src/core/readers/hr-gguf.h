@@ -35,8 +35,17 @@ typedef enum
 } HrGgufError;
 
 /* Limits beyond which a file is refused with HR_GGUF_ERROR_LIMIT. */
-#define HR_GGUF_MAX_TENSORS        1000000
-#define HR_GGUF_MAX_METADATA       1000000
+/* Tensors in one file, and in all shards of a model together.  The most in
+ * real files are DeepSeek-V3's and Kimi K2's, 1,000–2,600 (61 layers of
+ * attention, shared and routed experts, experts merged into 3-D tensors as
+ * llama.cpp has written them since 2024); old Mixtral files with one tensor
+ * per expert have ~1,000.  65,536 leaves a margin of 25×, and a file at the
+ * limit costs ~5 MB and milliseconds to read or refuse (10^6, the limit
+ * before, cost 4.5 s and 180 MB). */
+#define HR_GGUF_MAX_TENSORS        65536
+/* Metadata entries.  Real files have 20–60 (an array, such as the 150k
+ * tokens, is one entry); 4,096 is a margin of 60×. */
+#define HR_GGUF_MAX_METADATA       4096
 /* The largest real headers are those of 150k–260k-token vocabularies:
  * 10–20 MiB of token, score and merge lists.  Beyond this a file is
  * refused rather than read into memory. */
@@ -144,6 +153,12 @@ HrGguf             *hr_gguf_parse              (const guint8  *data,
                                                 guint64        file_size,
                                                 GError       **error);
 void                hr_gguf_free               (HrGguf        *gguf);
+/* For the tests and the fuzz target: what hr_gguf_open() does with a file,
+ * over @data, refilling its window @chunk bytes at a time. */
+HrGguf             *hr_gguf_parse_streaming    (const guint8  *data,
+                                                gsize          len,
+                                                gsize          chunk,
+                                                GError       **error);
 
 guint32             hr_gguf_get_version        (HrGguf        *gguf);
 const char         *hr_gguf_get_architecture   (HrGguf        *gguf);

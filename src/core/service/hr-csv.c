@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "hr-csv.h"
 
 #include <math.h>
@@ -29,10 +31,59 @@ separate (GString *out)
     g_string_append_c (out, ',');
 }
 
+/* The first characters that make a spreadsheet read a cell as a formula
+ * (or, for tab and carriage return, hide one), as OWASP's "CSV Injection"
+ * page lists them.  Model ids come from file names: a GGUF named
+ * "=HYPERLINK(…).gguf" would otherwise put a live formula in the model
+ * column. */
+#define FORMULA_STARTS "=+-@\t\r"
+
+/* The usual guard: a leading apostrophe, which spreadsheets take as "this
+ * is text" (and do not show). */
+#define FORMULA_GUARD '\''
+
+/* A plain decimal number ("-1.5", "+2", "3e-4"): what a spreadsheet reads
+ * as a number, never as a formula, so it needs no guard. */
+static gboolean
+is_plain_number (const char *s)
+{
+  gboolean digits = FALSE;
+
+  if (*s == '+' || *s == '-')
+    s++;
+  for (; g_ascii_isdigit (*s); s++)
+    digits = TRUE;
+  if (*s == '.')
+    for (s++; g_ascii_isdigit (*s); s++)
+      digits = TRUE;
+  if (!digits)
+    return FALSE;
+  if (*s == 'e' || *s == 'E')
+    {
+      s++;
+      if (*s == '+' || *s == '-')
+        s++;
+      if (!g_ascii_isdigit (*s))
+        return FALSE;
+      while (g_ascii_isdigit (*s))
+        s++;
+    }
+  return *s == '\0';
+}
+
+static gboolean
+needs_formula_guard (const char *value)
+{
+  return value[0] != '\0' && strchr (FORMULA_STARTS, value[0]) != NULL &&
+         !is_plain_number (value);
+}
+
 void
 hr_csv_append_field (GString    *out,
                      const char *value)
 {
+  gboolean guard;
+
   /* An empty first field is written as "" so that it still counts. */
   if ((value == NULL || value[0] == '\0') && at_row_start (out))
     {
@@ -44,13 +95,18 @@ hr_csv_append_field (GString    *out,
   if (value == NULL)
     return;
 
+  guard = needs_formula_guard (value);
   if (strpbrk (value, ",\"\r\n") == NULL)
     {
+      if (guard)
+        g_string_append_c (out, FORMULA_GUARD);
       g_string_append (out, value);
       return;
     }
 
   g_string_append_c (out, '"');
+  if (guard)
+    g_string_append_c (out, FORMULA_GUARD);
   for (const char *p = value; *p; p++)
     {
       if (*p == '"')

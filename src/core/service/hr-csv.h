@@ -6,7 +6,9 @@
  * line ends, a header row naming units, '.' as the decimal separator
  * whatever the locale.  Each row starts with the set-up it was computed
  * for (model or precision, engine, KV cache, batch, device), so that a
- * file says what it holds.
+ * file says what it holds.  A text cell a spreadsheet would run as a
+ * formula (one starting with = + - @, a tab or a carriage return) gets a
+ * leading ' ; numbers never do.
  */
 
 #pragma once
