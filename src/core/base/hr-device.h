@@ -41,6 +41,8 @@ typedef enum
   HR_BACKEND_METAL,
   HR_BACKEND_ROCM,
   HR_BACKEND_SYCL,
+  HR_BACKEND_VULKAN,           /* llama.cpp's Vulkan backend (any vendor) */
+  HR_BACKEND_CPU,              /* no GPU backend: llama.cpp's CPU kernels */
 } HrBackend;
 
 /* What GPUs of a kind talk to each other over (tensor parallelism's

@@ -278,6 +278,16 @@ typedef struct
   guint64 generate_tokens;
   double prefill_tokens_per_s; /* average over the prompt, from an empty cache */
   double ttft_seconds;         /* the prompt, then the first token */
+
+  /* The range each speed carries: the measured error of its speed group
+   * (backend × dense/MoE × placement × depth) around the figure; both 0
+   * where no measured row backs the group (say so, give no range). */
+  double decode_tokens_per_s_low, decode_tokens_per_s_high;
+  double prefill_tokens_per_s_low, prefill_tokens_per_s_high;
+  const char *speed_group;     /* the group's name (static), or NULL */
+  guint32 speed_group_rows;    /* measured rows that back it */
+  HrBackend backend;           /* what the GPUs ran on (llama.cpp, Ollama) */
+  double depth;                /* tokens cached before the prompt */
   double generation_seconds;   /* the answer's tokens after the first */
 
   HrLayout layout;             /* vLLM, SGLang: as resolved */

@@ -182,6 +182,8 @@ hr_profile_time (const HrEstimateInput      *input,
   guint64 generate = input->generate_tokens > 0 ? input->generate_tokens : HR_DEFAULT_GENERATE;
   double prefill;
 
+  result->backend = speed->backend;
+  result->depth = speed->depth;
   hr_speed_token (speed, (double) input->context, &token);
   result->decode_tokens_per_s = 1.0 / token.total_seconds;
   result->decode_gpu_seconds = token.stream_seconds + token.cache_seconds;

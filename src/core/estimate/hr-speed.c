@@ -310,15 +310,21 @@ ubatch_seconds (const HrSpeedInput *in,
 /* The CPU running its layers for a micro-batch: its matrix rate, or
  * reading the weights from RAM, whichever is slower, and the attention. */
 static double
+cpu_flops (const HrSpeedInput *in)
+{
+  return in->cpu_flops > 0 ? in->cpu_flops : HR_SPEED_CPU_FLOPS;
+}
+
+static double
 cpu_ubatch_seconds (const HrSpeedInput *in,
                     double              p0,
                     double              n)
 {
   const HrModelArch *a = in->arch;
   double read = in->cpu_layer_bytes / (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
-  double mm = 2.0 * in->cpu_layer_params * n / HR_SPEED_CPU_FLOPS;
+  double mm = 2.0 * in->cpu_layer_params * n / cpu_flops (in);
   double att = a->n_heads * n * cached_tokens (a, p0 + n, in->cpu_layers) * 4.0 *
-               a->head_dim_k / HR_SPEED_CPU_FLOPS;
+               a->head_dim_k / cpu_flops (in);
 
   return MAX (read, mm) + att;
 }
@@ -425,7 +431,7 @@ hr_speed_prefill_seconds (const HrSpeedInput *in,
    * million-token prompt as cheap as a short one. */
   if (full <= HR_SPEED_PREFILL_SAMPLES)
     for (guint64 i = 0; i < full; i++)
-      total += call_seconds (in, (double) (i * step), (double) step);
+      total += call_seconds (in, in->depth + (double) (i * step), (double) step);
   else
     {
       double per_sample = (double) full / HR_SPEED_PREFILL_SAMPLES;
@@ -434,11 +440,12 @@ hr_speed_prefill_seconds (const HrSpeedInput *in,
         {
           guint64 i = (guint64) ((k + 0.5) * per_sample);
 
-          total += per_sample * call_seconds (in, (double) (i * step), (double) step);
+          total += per_sample * call_seconds (in, in->depth + (double) (i * step), (double) step);
         }
     }
   if (prompt_tokens > full * step)
-    total += call_seconds (in, (double) (full * step), (double) (prompt_tokens - full * step));
+    total += call_seconds (in, in->depth + (double) (full * step),
+                          (double) (prompt_tokens - full * step));
   /* one request's chunks go through the stages in turn */
   if (in->pp_stages > 1)
     total = total * in->pp_stages +

@@ -92,6 +92,10 @@ typedef struct _HrSpeedInput
 {
   const HrModelArch *arch;
   HrQuantFamily family;
+  HrBackend backend;            /* what llama.cpp runs the GPUs on: the
+                                 * device's default unless the user chose */
+  double depth;                 /* tokens already cached before the prompt
+                                 * (llama-bench -d): a prompt starts there */
   guint32 n_gpus;
   HrSpeedGpu gpus[HR_MAX_DEVICES];
   gboolean tensor_parallel;     /* the GPUs share every layer (vLLM, SGLang) */
@@ -112,6 +116,8 @@ typedef struct _HrSpeedInput
   double cpu_expert_bytes;      /* experts of GPU layers the CPU computes
                                  * (--n-cpu-moe): read from RAM per micro-batch */
   double ram_gbps;
+  double cpu_flops;             /* the CPU's matrix rate, FLOP/s (0: the
+                                 * HR_SPEED_CPU_FLOPS assumption) */
   double host_link_gbps;        /* the first GPU's PCIe, pinned */
   guint32 n_ubatch;
   guint32 n_batch;              /* tokens per engine step; 0 = HR_SPEED_N_BATCH */

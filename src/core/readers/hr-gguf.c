@@ -1666,7 +1666,8 @@ fill_from_memory (Reader   *r,
                   GError  **error)
 {
   *n_read = offset >= r->src_len ? 0 : (gsize) MIN ((guint64) n, r->src_len - offset);
-  memcpy (dst, r->src + offset, *n_read);
+  if (*n_read > 0)
+    memcpy (dst, r->src + offset, *n_read);
   return TRUE;
 }
 

@@ -202,6 +202,7 @@ speed_input (const HrEstimateInput          *input,
   memset (out, 0, sizeof *out);
   out->arch = model;
   out->family = (HrQuantFamily) input->quant_family;
+  out->backend = hr_device_backend (input->device);
   out->n_gpus = p->n_devices;
   out->tensor_parallel = row;
   out->allreduce_seconds = row ? HR_ROW_SPLIT_SYNC_SECONDS * 3.5 : 0;

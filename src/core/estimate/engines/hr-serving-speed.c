@@ -142,6 +142,7 @@ hr_serving_time (const HrEstimateInput *input,
 
   speed.arch = model;
   speed.family = (HrQuantFamily) input->quant_family;
+  speed.backend = hr_device_backend (input->device);
   speed.n_gpus = MIN (tp, HR_MAX_DEVICES);
   speed.tensor_parallel = tp > 1;
   speed.serving = TRUE;
