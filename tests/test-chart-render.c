@@ -17,6 +17,7 @@
 
 #include "hr-chart-bars.h"
 #include "hr-chart-render.h"
+#include "hr-test-app.h"
 
 /* The seed case: GLM-4-9B Q4_K_M at 32K on an RTX 3060 12GB. */
 #define SEED_WEIGHTS  G_GUINT64_CONSTANT (5698919168)
@@ -609,7 +610,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  hr_test_isolate_home ();
+  g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/chart-render/layout-segments", test_layout_segments);
   g_test_add_func ("/chart-render/part-at", test_part_at);
