@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,6 +30,82 @@ test_builtin_counts (void)
   g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_kv_types (catalog)), ==, 5);
   g_assert_cmpuint (hr_catalog_get_tier_ladder (catalog)->len, >=, 4);
   g_assert_null (hr_catalog_get_problems (catalog)[0]);
+}
+
+/* The newest releases added for issue 25 (tools/import-models-2026.py):
+ * the catalog holds at least 130 models, and a few of the new entries
+ * have the shapes their official cards publish. */
+static void
+test_newest_releases (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  HrModelSpec *m;
+  const HrModelArch *a;
+
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), >=, 130);
+
+  /* huggingface.co/ByteDance-Seed/Seed-OSS-36B-Instruct, "Model Summary":
+   * 36B parameters, 64 layers, QKV heads 80 / 8 / 8, head size 128,
+   * hidden 5120, context 512K */
+  m = hr_catalog_find_model (catalog, "ByteDance-Seed/Seed-OSS-36B-Instruct");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpuint (a->n_layers, ==, 64);
+  g_assert_cmpuint (a->n_heads, ==, 80);
+  g_assert_cmpuint (a->n_kv_heads, ==, 8);
+  g_assert_cmpuint (a->head_dim_k, ==, 128);
+  g_assert_cmpuint (a->hidden, ==, 5120);
+  g_assert_cmpuint (a->max_context, ==, 512 * 1024);
+  g_assert_cmpfloat (fabs (a->params_total / 1e9 - 36), <=, 0.5);
+
+  /* huggingface.co/moonshotai/Kimi-K2-Instruct-0905, "Model Summary":
+   * 1T total, 32B activated, 61 layers (1 dense), hidden 7168, expert
+   * hidden 2048, 64 heads, 384 experts, 8 selected, 1 shared, MLA,
+   * context 256K */
+  m = hr_catalog_find_model (catalog, "moonshotai/Kimi-K2-Instruct-0905");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpint (a->attention, ==, HR_ATTENTION_MLA);
+  g_assert_cmpuint (a->n_layers, ==, 61);
+  g_assert_cmpuint (a->hidden, ==, 7168);
+  g_assert_cmpuint (a->n_heads, ==, 64);
+  g_assert_cmpuint (a->max_context, ==, 256 * 1024);
+  g_assert_cmpuint (hr_model_spec_get_experts (m), ==, 384);
+  g_assert_cmpuint (hr_model_spec_get_experts_active (m), ==, 8);
+  g_assert_cmpuint (hr_model_spec_get_expert_intermediate (m), ==, 2048);
+  g_assert_cmpfloat (fabs (a->params_total / 1e12 - 1), <=, 0.05);
+  g_assert_cmpfloat (fabs (a->params_active / 1e9 - 32), <=, 1);
+
+  /* huggingface.co/Qwen/Qwen2.5-7B-Instruct-1M: 28 layers, 28 heads for
+   * Q and 4 for KV, context 1,010,000 tokens */
+  m = hr_catalog_find_model (catalog, "Qwen/Qwen2.5-7B-Instruct-1M");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpuint (a->n_layers, ==, 28);
+  g_assert_cmpuint (a->n_heads, ==, 28);
+  g_assert_cmpuint (a->n_kv_heads, ==, 4);
+  g_assert_cmpuint (a->max_context, ==, 1010000);
+
+  /* huggingface.co/LGAI-EXAONE/EXAONE-3.5-32B-Instruct: 64 layers, GQA
+   * with 40 Q-heads and 8 KV-heads, vocabulary 102,400, context 32,768 */
+  m = hr_catalog_find_model (catalog, "LGAI-EXAONE/EXAONE-3.5-32B-Instruct");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpuint (a->n_layers, ==, 64);
+  g_assert_cmpuint (a->n_heads, ==, 40);
+  g_assert_cmpuint (a->n_kv_heads, ==, 8);
+  g_assert_cmpuint (a->vocab, ==, 102400);
+  g_assert_cmpuint (a->max_context, ==, 32768);
+
+  /* huggingface.co/openai/gpt-oss-safeguard-20b: "21B parameters with
+   * 3.6B active parameters", counted as OpenAI's gpt-oss model card
+   * counts them: the output head in, the embedding table (a lookup) out */
+  m = hr_catalog_find_model (catalog, "openai/gpt-oss-safeguard-20b");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpfloat (fabs (a->params_total / 1e9 - 21), <=, 0.5);
+  g_assert_cmpfloat (fabs ((a->params_active - (double) a->vocab * a->hidden) / 1e9 - 3.6),
+                     <=, 0.05);
 }
 
 /* The ids docs/CLI.md promises. */
@@ -821,6 +898,7 @@ main (int   argc,
 
   g_test_add_func ("/catalog/builtin-counts", test_builtin_counts);
   g_test_add_func ("/catalog/cli-ids", test_cli_ids);
+  g_test_add_func ("/catalog/newest-releases", test_newest_releases);
   g_test_add_func ("/catalog/glm-as-seed", test_glm_as_seed);
   g_test_add_func ("/catalog/every-builtin-valid", test_every_builtin_valid);
   g_test_add_func ("/catalog/distributions", test_distributions);
