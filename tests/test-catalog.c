@@ -108,6 +108,48 @@ test_newest_releases (void)
                      <=, 0.05);
 }
 
+/* "gguf" in distributions.json: repositories of GGUF files, each an
+ * "org/name" with the page it was seen on, for models of the catalog. */
+static void
+test_gguf_repositories (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(GBytes) bytes = g_resources_lookup_data ("/io/github/headroom_app/Headroom/"
+                                                     "catalog/distributions.json", 0, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *models;
+  guint seen = 0;
+
+  g_assert_true (json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL),
+                                             g_bytes_get_size (bytes), NULL));
+  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "models");
+  for (guint i = 0; i < json_array_get_length (models); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (models, i);
+      JsonArray *repos;
+
+      if (!json_object_has_member (entry, "gguf"))
+        continue;
+      g_assert_nonnull (hr_catalog_find_model (catalog,
+                                               json_object_get_string_member (entry, "id")));
+      repos = json_object_get_array_member (entry, "gguf");
+      g_assert_cmpuint (json_array_get_length (repos), >, 0);
+      for (guint r = 0; r < json_array_get_length (repos); r++)
+        {
+          JsonObject *repo = json_array_get_object_element (repos, r);
+          const char *name = json_object_get_string_member (repo, "repo");
+          g_autofree char *lower = g_ascii_strdown (name, -1);
+
+          g_assert_nonnull (strchr (name, '/'));
+          g_assert_nonnull (strstr (lower, "gguf"));
+          g_assert_cmpuint (strlen (json_object_get_string_member (repo, "source")), >, 0);
+          seen++;
+        }
+    }
+  g_assert_cmpuint (seen, >=, 5);
+}
+
 /* The ids docs/CLI.md promises. */
 static void
 test_cli_ids (void)
@@ -902,6 +944,7 @@ main (int   argc,
   g_test_add_func ("/catalog/glm-as-seed", test_glm_as_seed);
   g_test_add_func ("/catalog/every-builtin-valid", test_every_builtin_valid);
   g_test_add_func ("/catalog/distributions", test_distributions);
+  g_test_add_func ("/catalog/gguf-repositories", test_gguf_repositories);
   g_test_add_func ("/catalog/malformed-user-files", test_malformed_user_files);
   g_test_add_func ("/catalog/user-dir", test_user_dir);
   g_test_add_func ("/catalog/round-trip", test_round_trip);

@@ -22,7 +22,7 @@
 # sharing), MiniMax-M2, ERNIE 4.5, Hunyuan-A13B, EXAONE 4.0, OLMo 3
 # (olmo3: sliding-window layers the olmo2 recipe lacks) and
 # Llama-3.3-Nemotron-Super-49B (deci: per-layer shapes).  Magistral Small,
-# Devstral Small and Command A were left out because no copy of their
+# Devstral Small 2507 and Command A were left out because no copy of their
 # config.json could be read to check the context they declare.
 #
 # A developer tool: the build, the app and the tests never run it; they read
@@ -166,6 +166,17 @@ add('mistralai/Mistral-Large-Instruct-2407', 'Mistral Large Instruct 2407', 'Mis
     like('mistralai/Mistral-Large-Instruct-2411'),
     lit_source(2133, 'mistralai/Mistral-Large-Instruct-2407') + '; the same shape as 2411\'s')
 
+# ---- Devstral Small: Mistral Small 3.1's text model without its vision
+# encoder ("fine-tuned from Mistral-Small-3.1 … text-only, and the vision
+# encoder was removed"; 128k context; Tekken tokenizer of 131k).
+MISTRAL_SMALL_31_TEXT = dict(fixture('mistralai/Mistral-Small-3.1-24B-Instruct-2503')['text_config'],
+                             architectures=['MistralForCausalLM'], tie_word_embeddings=False)
+add('mistralai/Devstral-Small-2505', 'Devstral Small 2505', 'Devstral', 'Apache-2.0', '2025-Q2',
+    None, MISTRAL_SMALL_31_TEXT,
+    'the text_config of the Mistral-Small-3.1-24B-Instruct-2503 config as a MistralForCausalLM: '
+    'the Devstral-Small-2505 card says it is fine-tuned from Mistral-Small-3.1 with the vision '
+    'encoder removed, a 128k context and a 131k Tekken vocabulary (derived)')
+
 # ---- gpt-oss-safeguard: fine-tunes of gpt-oss ("base_model_relation: finetune").
 add('openai/gpt-oss-safeguard-20b', 'gpt-oss-safeguard-20b', 'gpt-oss', 'Apache-2.0',
     '2025-Q4', None, like('openai/gpt-oss-20b'),
@@ -305,6 +316,77 @@ add('ByteDance-Seed/Seed-OSS-36B-Instruct', 'Seed-OSS 36B Instruct', 'Seed-OSS',
     'QKV biases as transformers\' SeedOssConfig (derived)')
 
 
+# Where the new models can be fetched: Ollama tags and GGUF repositories
+# seen to exist (each with the page it was seen on).  "gguf" lists
+# repositories of llama.cpp files; the other members are as
+# tools/import-distributions.py writes them.  Tags not seen are left out.
+GEMMA3_SOURCE = 'https://ollama.com/library/gemma3/tags'
+DISTRIBUTIONS = {
+    'google/gemma-3-270m-it': {
+        # The library's 270m tags are the instruction-tuned checkpoint
+        # ("270m-it-…"); tools/import-distributions.py listed them under
+        # google/gemma-3-270m, whose base checkpoint has no tag.
+        'ollama': {'bf16': 'gemma3:270m-it-bf16', 'fp16': 'gemma3:270m-it-fp16',
+                   'q8_0': 'gemma3:270m-it-q8_0'},
+        'ollama_source': GEMMA3_SOURCE,
+        'ollama_note': 'default of the bare tag gemma3:270m is q8_0 (not q4_K_M).',
+    },
+    'HuggingFaceTB/SmolLM2-135M-Instruct': {
+        'ollama_note': 'the library lists the size tag smollm2:135m '
+                       '(https://ollama.com/library/smollm2:1.7b-instruct-q4_0/blobs/dfebd0343bdd: '
+                       '"135m 360m 1.7b"); its quantization tags were not read.',
+    },
+    'HuggingFaceTB/SmolLM2-360M-Instruct': {
+        'ollama_note': 'the library lists the size tag smollm2:360m '
+                       '(https://ollama.com/library/smollm2:1.7b-instruct-q4_0/blobs/dfebd0343bdd: '
+                       '"135m 360m 1.7b"); its quantization tags were not read.',
+    },
+    'moonshotai/Kimi-K2-Instruct-0905': {
+        'gguf': [{'repo': 'unsloth/Kimi-K2-Instruct-0905-GGUF',
+                  'source': 'https://huggingface.co/unsloth/Kimi-K2-Instruct-0905-GGUF '
+                            '(README: base_model moonshotai/Kimi-K2-Instruct-0905)'}],
+    },
+    'deepseek-ai/DeepSeek-R1-0528-Qwen3-8B': {
+        'gguf': [{'repo': 'lmstudio-community/DeepSeek-R1-0528-Qwen3-8B-GGUF',
+                  'source': 'github JoseAdrianRodriguezGonzalez/Llm-Component '
+                            'Accepted/lmstudio-community__DeepSeek-R1-0528-Qwen3-8B-GGUF/README.md '
+                            '(quantized by bartowski with llama.cpp b5524)'}],
+    },
+    'mistralai/Devstral-Small-2505': {
+        'gguf': [{'repo': 'Mungert/Devstral-Small-2505-GGUF',
+                  'source': 'https://huggingface.co/Mungert/Devstral-Small-2505-GGUF '
+                            '(README: base_model mistralai/Devstral-Small-2505)'}],
+    },
+    'LGAI-EXAONE/EXAONE-3.5-32B-Instruct': {
+        'gguf': [{'repo': 'bartowski/EXAONE-3.5-32B-Instruct-GGUF',
+                  'source': 'https://huggingface.co/bartowski/EXAONE-3.5-32B-Instruct-GGUF '
+                            '(llama.cpp b4273 imatrix quantizations, f16 to Q2)'}],
+    },
+    'ByteDance-Seed/Seed-OSS-36B-Instruct': {
+        'gguf': [{'repo': 'unsloth/Seed-OSS-36B-Instruct-GGUF',
+                  'source': 'https://huggingface.co/unsloth/Seed-OSS-36B-Instruct-GGUF '
+                            '(README: base_model ByteDance-Seed/Seed-OSS-36B-Instruct)'}],
+    },
+}
+DISTRIBUTIONS_PATH = os.path.join(root, 'resources', 'catalog', 'distributions.json')
+
+
+def add_distributions():
+    """Inserts the entries of DISTRIBUTIONS after AFTER's line, one line
+    each, as tools/import-distributions.py writes them."""
+    lines = open(DISTRIBUTIONS_PATH).read().split('\n')
+    have = {json.loads(l.strip().rstrip(','))['id'] for l in lines
+            if l.strip().startswith('{"id"')}
+    at = next(i for i, l in enumerate(lines) if l.strip().startswith('{"id": "%s"' % AFTER))
+    order = [m[0] for m in MODELS]
+    rows = ['    ' + json.dumps(dict(id=mid, **DISTRIBUTIONS[mid]), ensure_ascii=False) + ','
+            for mid in sorted(DISTRIBUTIONS, key=order.index) if mid not in have]
+    lines[at + 1:at + 1] = rows
+    with open(DISTRIBUTIONS_PATH, 'w') as f:
+        f.write('\n'.join(lines))
+    return len(rows)
+
+
 def write_fixture(mid, config, source):
     out = {'_name_or_path': mid, '_source': source}
     out.update(config)
@@ -362,3 +444,4 @@ with open(catalog_path, 'w') as f:
     f.write(',\n'.join('    ' + json.dumps(r, ensure_ascii=False) for r in models))
     f.write('\n  ]\n}\n')
 print(len(new), 'added,', len(models), 'models')
+print(add_distributions(), 'distribution entries added')
