@@ -69,6 +69,8 @@ def lit_source(line, cites):
             'https://huggingface.co/%s/blob/main/config.json)' % (LITGPT, line, cites))
 
 
+# A copy of the lmstudio-community card of DeepSeek-R1-0528-Qwen3-8B's GGUF files:
+R1_QWEN3_CARD = 'https://github.com/JoseAdrianRodriguezGonzalez/Llm-Component/blob/HEAD/Accepted/lmstudio-community__DeepSeek-R1-0528-Qwen3-8B-GGUF/README.md'
 QWEN2 = dict(model_type='qwen2', arch='Qwen2ForCausalLM')
 LLAMA = dict(model_type='llama', arch='LlamaForCausalLM')
 
@@ -135,9 +137,8 @@ add('deepseek-ai/DeepSeek-R1-0528-Qwen3-8B', 'DeepSeek R1 0528 Qwen3 8B', 'DeepS
     'MIT', '2025-Q2', None,
     like('Qwen/Qwen3-8B', {'max_position_embeddings': 131072}),
     'the Qwen3-8B config (the card: "post-train Qwen3 8B Base"; its architecture is Qwen3-8B\'s); '
-    'max_position_embeddings: 128K, the context the lmstudio-community GGUF card gives (github '
-    'JoseAdrianRodriguezGonzalez/Llm-Component Accepted/lmstudio-community__DeepSeek-R1-0528-'
-    'Qwen3-8B-GGUF/README.md) (derived)')
+    'max_position_embeddings: 128K, the context the lmstudio-community GGUF card gives (a copy '
+    'at ' + R1_QWEN3_CARD + ') (derived)')
 
 # ---- Kimi K2 updates: the K2 shape, 256K context (cards' "Context Length 256K").
 add('moonshotai/Kimi-K2-Instruct-0905', 'Kimi K2 Instruct 0905', 'Kimi K2', 'Modified MIT',
@@ -348,9 +349,8 @@ DISTRIBUTIONS = {
     },
     'deepseek-ai/DeepSeek-R1-0528-Qwen3-8B': {
         'gguf': [{'repo': 'lmstudio-community/DeepSeek-R1-0528-Qwen3-8B-GGUF',
-                  'source': 'github JoseAdrianRodriguezGonzalez/Llm-Component '
-                            'Accepted/lmstudio-community__DeepSeek-R1-0528-Qwen3-8B-GGUF/README.md '
-                            '(quantized by bartowski with llama.cpp b5524)'}],
+                  'source': R1_QWEN3_CARD + ' (a copy of its card: quantized by bartowski '
+                            'with llama.cpp b5524)'}],
     },
     'mistralai/Devstral-Small-2505': {
         'gguf': [{'repo': 'Mungert/Devstral-Small-2505-GGUF',
