@@ -97,6 +97,18 @@ test_newest_releases (void)
   g_assert_cmpuint (a->vocab, ==, 102400);
   g_assert_cmpuint (a->max_context, ==, 32768);
 
+  /* huggingface.co/tiiuae/Falcon3-1B-Instruct, "Model Details": 18
+   * decoder blocks, 8 query heads and 4 key-value heads, head dimension
+   * 256, 8K context length */
+  m = hr_catalog_find_model (catalog, "tiiuae/Falcon3-1B-Instruct");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpuint (a->n_layers, ==, 18);
+  g_assert_cmpuint (a->n_heads, ==, 8);
+  g_assert_cmpuint (a->n_kv_heads, ==, 4);
+  g_assert_cmpuint (a->head_dim_k, ==, 256);
+  g_assert_cmpuint (a->max_context, ==, 8192);
+
   /* huggingface.co/openai/gpt-oss-safeguard-20b: "21B parameters with
    * 3.6B active parameters", counted as OpenAI's gpt-oss model card
    * counts them: the output head in, the embedding table (a lookup) out */

@@ -234,12 +234,14 @@ add('tiiuae/Falcon3-1B-Instruct', 'Falcon3 1B Instruct', 'Falcon3', 'TII Falcon 
     litgpt(547, 'llama', 'LlamaForCausalLM', 18, 2048, 8, 4, 8192, 131072, 8192, False, 1000042,
            head_dim=256),
     lit_source(547, 'tiiuae/Falcon3-1B-Instruct') + '; max_position_embeddings: the card\'s '
-    '8K context (litgpt keeps 4096); untied head: the card\'s 1.67B')
+    '8K context (litgpt keeps 4096; the card: 18 blocks, 8 / 4 heads, head 256, 8K context, '
+    '131K vocab); untied head: the 1.67B parameters the Hub counts in its safetensors')
 add('tiiuae/Falcon3-3B-Instruct', 'Falcon3 3B Instruct', 'Falcon3', 'TII Falcon License 2.0',
     '2024-Q4', None,
     litgpt(567, 'llama', 'LlamaForCausalLM', 22, 3072, 12, 4, 9216, 131072, 32768, False, 1000042,
            head_dim=256),
-    lit_source(567, 'tiiuae/Falcon3-3B-Instruct') + '; untied head: the card\'s 3.23B')
+    lit_source(567, 'tiiuae/Falcon3-3B-Instruct') + '; untied head: the 3.23B parameters '
+    'the Hub counts in its safetensors')
 
 # ---- OLMo 2 1B (olmo2: q/k norms over the full width).
 add('allenai/OLMo-2-0425-1B-Instruct', 'OLMo 2 1B Instruct', 'OLMo 2', 'Apache-2.0', '2025-Q2',
