@@ -21,9 +21,10 @@
 # lightning indexer's cache), Gemma 3n (per-layer embeddings, AltUp, KV
 # sharing), MiniMax-M2, ERNIE 4.5, Hunyuan-A13B, EXAONE 4.0, OLMo 3
 # (olmo3: sliding-window layers the olmo2 recipe lacks) and
-# Llama-3.3-Nemotron-Super-49B (deci: per-layer shapes).  Magistral Small,
-# Devstral Small 2507 and Command A were left out because no copy of their
-# config.json could be read to check the context they declare.
+# Llama-3.3-Nemotron-Super-49B (deci: per-layer shapes).  Magistral Small
+# and Command A were left out because no copy of their config.json could be
+# read to check the context they declare (Magistral's card gives 128k but
+# advises 40k).
 #
 # A developer tool: the build, the app and the tests never run it; they read
 # the committed JSON.  Usage: tools/import-models-2026.py [HEADROOM_CLI]
@@ -177,6 +178,13 @@ add('mistralai/Devstral-Small-2505', 'Devstral Small 2505', 'Devstral', 'Apache-
     'the text_config of the Mistral-Small-3.1-24B-Instruct-2503 config as a MistralForCausalLM: '
     'the Devstral-Small-2505 card says it is fine-tuned from Mistral-Small-3.1 with the vision '
     'encoder removed, a 128k context and a 131k Tekken vocabulary (derived)')
+
+add('mistralai/Devstral-Small-2507', 'Devstral Small 2507', 'Devstral', 'Apache-2.0', '2025-Q3',
+    None, MISTRAL_SMALL_31_TEXT,
+    'the text_config of the Mistral-Small-3.1-24B-Instruct-2503 config as a MistralForCausalLM: '
+    'the Devstral Small 1.1 card (2507; a copy at https://huggingface.co/unsloth/Devstral-Small-2507) '
+    'says it is fine-tuned from Mistral-Small-3.1 with the vision encoder removed and a context '
+    'of up to 128k tokens (derived)')
 
 # ---- gpt-oss-safeguard: fine-tunes of gpt-oss ("base_model_relation: finetune").
 add('openai/gpt-oss-safeguard-20b', 'gpt-oss-safeguard-20b', 'gpt-oss', 'Apache-2.0',
