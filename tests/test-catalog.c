@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,6 +30,136 @@ test_builtin_counts (void)
   g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_kv_types (catalog)), ==, 5);
   g_assert_cmpuint (hr_catalog_get_tier_ladder (catalog)->len, >=, 4);
   g_assert_null (hr_catalog_get_problems (catalog)[0]);
+}
+
+/* The newest releases added for issue 25 (tools/import-models-2026.py):
+ * the catalog holds at least 130 models, and a few of the new entries
+ * have the shapes their official cards publish. */
+static void
+test_newest_releases (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  HrModelSpec *m;
+  const HrModelArch *a;
+
+  g_assert_cmpuint (g_list_model_get_n_items (hr_catalog_get_models (catalog)), >=, 130);
+
+  /* huggingface.co/ByteDance-Seed/Seed-OSS-36B-Instruct, "Model Summary":
+   * 36B parameters, 64 layers, QKV heads 80 / 8 / 8, head size 128,
+   * hidden 5120, context 512K */
+  m = hr_catalog_find_model (catalog, "ByteDance-Seed/Seed-OSS-36B-Instruct");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpuint (a->n_layers, ==, 64);
+  g_assert_cmpuint (a->n_heads, ==, 80);
+  g_assert_cmpuint (a->n_kv_heads, ==, 8);
+  g_assert_cmpuint (a->head_dim_k, ==, 128);
+  g_assert_cmpuint (a->hidden, ==, 5120);
+  g_assert_cmpuint (a->max_context, ==, 512 * 1024);
+  g_assert_cmpfloat (fabs (a->params_total / 1e9 - 36), <=, 0.5);
+
+  /* huggingface.co/moonshotai/Kimi-K2-Instruct-0905, "Model Summary":
+   * 1T total, 32B activated, 61 layers (1 dense), hidden 7168, expert
+   * hidden 2048, 64 heads, 384 experts, 8 selected, 1 shared, MLA,
+   * context 256K */
+  m = hr_catalog_find_model (catalog, "moonshotai/Kimi-K2-Instruct-0905");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpint (a->attention, ==, HR_ATTENTION_MLA);
+  g_assert_cmpuint (a->n_layers, ==, 61);
+  g_assert_cmpuint (a->hidden, ==, 7168);
+  g_assert_cmpuint (a->n_heads, ==, 64);
+  g_assert_cmpuint (a->max_context, ==, 256 * 1024);
+  g_assert_cmpuint (hr_model_spec_get_experts (m), ==, 384);
+  g_assert_cmpuint (hr_model_spec_get_experts_active (m), ==, 8);
+  g_assert_cmpuint (hr_model_spec_get_expert_intermediate (m), ==, 2048);
+  g_assert_cmpfloat (fabs (a->params_total / 1e12 - 1), <=, 0.05);
+  g_assert_cmpfloat (fabs (a->params_active / 1e9 - 32), <=, 1);
+
+  /* huggingface.co/Qwen/Qwen2.5-7B-Instruct-1M: 28 layers, 28 heads for
+   * Q and 4 for KV, context 1,010,000 tokens */
+  m = hr_catalog_find_model (catalog, "Qwen/Qwen2.5-7B-Instruct-1M");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpuint (a->n_layers, ==, 28);
+  g_assert_cmpuint (a->n_heads, ==, 28);
+  g_assert_cmpuint (a->n_kv_heads, ==, 4);
+  g_assert_cmpuint (a->max_context, ==, 1010000);
+
+  /* huggingface.co/LGAI-EXAONE/EXAONE-3.5-32B-Instruct: 64 layers, GQA
+   * with 40 Q-heads and 8 KV-heads, vocabulary 102,400, context 32,768 */
+  m = hr_catalog_find_model (catalog, "LGAI-EXAONE/EXAONE-3.5-32B-Instruct");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpuint (a->n_layers, ==, 64);
+  g_assert_cmpuint (a->n_heads, ==, 40);
+  g_assert_cmpuint (a->n_kv_heads, ==, 8);
+  g_assert_cmpuint (a->vocab, ==, 102400);
+  g_assert_cmpuint (a->max_context, ==, 32768);
+
+  /* huggingface.co/tiiuae/Falcon3-1B-Instruct, "Model Details": 18
+   * decoder blocks, 8 query heads and 4 key-value heads, head dimension
+   * 256, 8K context length */
+  m = hr_catalog_find_model (catalog, "tiiuae/Falcon3-1B-Instruct");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpuint (a->n_layers, ==, 18);
+  g_assert_cmpuint (a->n_heads, ==, 8);
+  g_assert_cmpuint (a->n_kv_heads, ==, 4);
+  g_assert_cmpuint (a->head_dim_k, ==, 256);
+  g_assert_cmpuint (a->max_context, ==, 8192);
+
+  /* huggingface.co/openai/gpt-oss-safeguard-20b: "21B parameters with
+   * 3.6B active parameters", counted as OpenAI's gpt-oss model card
+   * counts them: the output head in, the embedding table (a lookup) out */
+  m = hr_catalog_find_model (catalog, "openai/gpt-oss-safeguard-20b");
+  g_assert_nonnull (m);
+  a = hr_model_spec_get_arch (m);
+  g_assert_cmpfloat (fabs (a->params_total / 1e9 - 21), <=, 0.5);
+  g_assert_cmpfloat (fabs ((a->params_active - (double) a->vocab * a->hidden) / 1e9 - 3.6),
+                     <=, 0.05);
+}
+
+/* "gguf" in distributions.json: repositories of GGUF files, each an
+ * "org/name" with the page it was seen on, for models of the catalog. */
+static void
+test_gguf_repositories (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(GBytes) bytes = g_resources_lookup_data ("/io/github/headroom_app/Headroom/"
+                                                     "catalog/distributions.json", 0, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *models;
+  guint seen = 0;
+
+  g_assert_true (json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL),
+                                             g_bytes_get_size (bytes), NULL));
+  models = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "models");
+  for (guint i = 0; i < json_array_get_length (models); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (models, i);
+      JsonArray *repos;
+
+      if (!json_object_has_member (entry, "gguf"))
+        continue;
+      g_assert_nonnull (hr_catalog_find_model (catalog,
+                                               json_object_get_string_member (entry, "id")));
+      repos = json_object_get_array_member (entry, "gguf");
+      g_assert_cmpuint (json_array_get_length (repos), >, 0);
+      for (guint r = 0; r < json_array_get_length (repos); r++)
+        {
+          JsonObject *repo = json_array_get_object_element (repos, r);
+          const char *name = json_object_get_string_member (repo, "repo");
+          g_autofree char *lower = g_ascii_strdown (name, -1);
+
+          g_assert_nonnull (strchr (name, '/'));
+          g_assert_nonnull (strstr (lower, "gguf"));
+          g_assert_cmpuint (strlen (json_object_get_string_member (repo, "source")), >, 0);
+          seen++;
+        }
+    }
+  g_assert_cmpuint (seen, >=, 5);
 }
 
 /* The ids docs/CLI.md promises. */
@@ -821,9 +952,11 @@ main (int   argc,
 
   g_test_add_func ("/catalog/builtin-counts", test_builtin_counts);
   g_test_add_func ("/catalog/cli-ids", test_cli_ids);
+  g_test_add_func ("/catalog/newest-releases", test_newest_releases);
   g_test_add_func ("/catalog/glm-as-seed", test_glm_as_seed);
   g_test_add_func ("/catalog/every-builtin-valid", test_every_builtin_valid);
   g_test_add_func ("/catalog/distributions", test_distributions);
+  g_test_add_func ("/catalog/gguf-repositories", test_gguf_repositories);
   g_test_add_func ("/catalog/malformed-user-files", test_malformed_user_files);
   g_test_add_func ("/catalog/user-dir", test_user_dir);
   g_test_add_func ("/catalog/round-trip", test_round_trip);

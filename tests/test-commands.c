@@ -1088,6 +1088,32 @@ test_mxfp4 (void)
     }
 }
 
+/* A GGUF repository the catalog records (distributions.json "gguf") is
+ * named where the command wants the downloaded file; a model without one
+ * gets the plain request. */
+static void
+test_gguf_repository (void)
+{
+  HrModelSpec *seed = hr_catalog_find_model (catalog, "ByteDance-Seed/Seed-OSS-36B-Instruct");
+  HrModelSpec *llama = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrCommand) with = build_for (HR_COMMAND_LLAMACPP, seed, "q4_k_m", "h100-sxm-80gb",
+                                         8192, &error);
+  g_autoptr(HrCommand) without = build_for (HR_COMMAND_LLAMACPP, llama, "q4_k_m",
+                                            "h100-sxm-80gb", 8192, &error);
+  const HrCommandPlaceholder *a, *b;
+
+  g_assert_no_error (error);
+  check_command (with);
+  check_command (without);
+  g_assert_cmpuint (with->placeholders->len, ==, 1);
+  g_assert_cmpuint (without->placeholders->len, ==, 1);
+  a = g_ptr_array_index (with->placeholders, 0);
+  b = g_ptr_array_index (without->placeholders, 0);
+  g_assert_nonnull (strstr (a->meaning, "(from unsloth/Seed-OSS-36B-Instruct-GGUF, for one)"));
+  g_assert_null (strstr (b->meaning, "from"));
+}
+
 /* Ollama library tags: a variant in the tag (thinking, instruct, a 2507
  * update) is another checkpoint unless the catalog id names it. */
 static void
@@ -1346,6 +1372,7 @@ main (int   argc,
   g_test_add_func ("/commands/machines", test_machines);
   g_test_add_func ("/commands/machines-shell", test_machines_shell);
   g_test_add_func ("/commands/mxfp4", test_mxfp4);
+  g_test_add_func ("/commands/gguf-repository", test_gguf_repository);
   g_test_add_func ("/commands/ollama-tags", test_ollama_tags);
   g_test_add_func ("/commands/checkpoint-path", test_checkpoint_path);
   g_test_add_func ("/commands/gguf-type", test_gguf_type);

@@ -834,6 +834,24 @@ test_published_totals (void)
     { "google--gemma-3-270m.json", 0.27, 0.01, 0.1, 0.01 },
     /* huggingface.co/mistralai/Mistral-Large-Instruct-2411: 123B */
     { "mistralai--Mistral-Large-Instruct-2411.json", 123, 1, 0, 0 },
+    /* issue 25's newest releases (tools/import-models-2026.py) */
+    /* huggingface.co/Qwen/Qwen2.5-0.5B-Instruct: 0.49B, non-embedding 0.36B */
+    { "Qwen--Qwen2.5-0.5B-Instruct.json", 0.49, 0.01, 0.36, 0.01 },
+    /* huggingface.co/Qwen/Qwen2.5-Coder-3B-Instruct: 3.09B, non-embedding 2.77B */
+    { "Qwen--Qwen2.5-Coder-3B-Instruct.json", 3.09, 0.01, 2.77, 0.01 },
+    /* huggingface.co/Qwen/Qwen2.5-7B-Instruct-1M: non-embedding 6.53B (its
+     * "7.61B" truncates the 7.6156B that the rounding here would call 7.62) */
+    { "Qwen--Qwen2.5-7B-Instruct-1M.json", 0, 0, 6.53, 0.01 },
+    /* huggingface.co/LGAI-EXAONE/EXAONE-3.5-2.4B-Instruct: "Number of
+     * Parameters (without embeddings): 2.14B" */
+    { "LGAI-EXAONE--EXAONE-3.5-2.4B-Instruct.json", 0, 0, 2.14, 0.01 },
+    /* huggingface.co/LGAI-EXAONE/EXAONE-3.5-32B-Instruct: 30.95B without
+     * embeddings */
+    { "LGAI-EXAONE--EXAONE-3.5-32B-Instruct.json", 0, 0, 30.95, 0.01 },
+    /* huggingface.co/ByteDance-Seed/Seed-OSS-36B-Instruct: 36B */
+    { "ByteDance-Seed--Seed-OSS-36B-Instruct.json", 36, 1, 0, 0 },
+    /* huggingface.co/moonshotai/Kimi-K2-Instruct-0905: "Total Parameters 1T" */
+    { "moonshotai--Kimi-K2-Instruct-0905.json", 1000, 100, 0, 0 },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)

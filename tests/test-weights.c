@@ -917,6 +917,52 @@ test_moe_and_mla (void)
     }
 }
 
+/* bartowski's quants of EXAONE 3.5 32B Instruct (llama.cpp b4273, all
+ * with imatrix), decimal GB of the file, as its card's table gives them
+ * (https://huggingface.co/bartowski/EXAONE-3.5-32B-Instruct-GGUF; read in
+ * the copy at https://model.aibase.cn/models/details/1934458592904351744). */
+static const Measured exaone35_32b_gb[] = {
+  { "fp16",  64.01, TRUE },
+  { "q8_0",  34.01, TRUE },
+  { "q6_k",  26.26, TRUE },
+};
+
+/* Models added for issue 25 (tools/import-models-2026.py): a Q8_0 file
+ * of each holds 8.5 bits per parameter (34 bytes per 32 weights) and a
+ * BF16 one 16, within 2 % (the F32 norms are the difference); EXAONE 3.5
+ * 32B's published files within 1 %. */
+static void
+test_newest_releases (void)
+{
+  static const char * const ids[] = {
+    "ByteDance-Seed/Seed-OSS-36B-Instruct", "moonshotai/Kimi-K2-Instruct-0905",
+    "Qwen/Qwen2.5-7B-Instruct-1M", "LGAI-EXAONE/EXAONE-3.5-32B-Instruct",
+    "Qwen/Qwen3-30B-A3B-Thinking-2507", "mistralai/Devstral-Small-2505",
+    "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", "THUDM/GLM-Z1-32B-0414",
+  };
+  static const struct { const char *precision; double bpw; } rows[] = {
+    { "q8_0", 8.5 }, { "bf16", 16 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+      {
+        g_autoptr(GError) error = NULL;
+        HrWeights w;
+        double bpw;
+
+        g_assert_true (hr_weights_compute (find_model (ids[i]), rows[r].precision, &w, &error));
+        g_assert_no_error (error);
+        bpw = 8.0 * w.total_bytes / w.total_params;
+        g_test_message ("%s %s: %.3f bits per parameter", ids[i], rows[r].precision, bpw);
+        g_assert_cmpfloat (fabs (bpw / rows[r].bpw - 1), <, 0.02);
+      }
+
+  print_header ();
+  check_table ("LGAI-EXAONE/EXAONE-3.5-32B-Instruct", exaone35_32b_gb,
+               G_N_ELEMENTS (exaone35_32b_gb), UNIT_GB, TRUE);
+}
+
 /* Every parameter the catalog counts is a tensor element we enumerate.
  * Falcon-7B's checkpoint also stores its (tied) LM head, which the GGUF
  * keeps as output.weight. */
@@ -1094,6 +1140,7 @@ main (int   argc,
   g_test_add_func ("/weights/precisions/block-bpw", test_block_bpw);
   g_test_add_func ("/weights/precisions/recipes", test_new_recipes);
   g_test_add_func ("/weights/catalog/params", test_catalog_params);
+  g_test_add_func ("/weights/catalog/newest-releases", test_newest_releases);
   g_test_add_func ("/weights/catalog/all-precisions", test_all_precisions);
   g_test_add_func ("/weights/errors", test_errors);
 

@@ -145,6 +145,26 @@ hr_distributions_own_precision (const char *model_id)
   return NULL;
 }
 
+/* The first Hugging Face repository of GGUF files of @model_id that the
+ * catalog records ("gguf"), or %NULL. */
+const char *
+hr_distributions_gguf_repo (const char *model_id)
+{
+  g_autofree char *key = model_id ? g_ascii_strdown (model_id, -1) : NULL;
+  JsonObject *entry = key ? g_hash_table_lookup (table (), key) : NULL;
+  JsonNode *node = entry ? json_object_get_member (entry, "gguf") : NULL;
+  JsonArray *repos;
+  JsonNode *first;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+  repos = json_node_get_array (node);
+  first = json_array_get_length (repos) > 0 ? json_array_get_element (repos, 0) : NULL;
+  if (first == NULL || !JSON_NODE_HOLDS_OBJECT (first))
+    return NULL;
+  return string_member (json_node_get_object (first), "repo");
+}
+
 guint
 hr_distributions_get_n_models (void)
 {

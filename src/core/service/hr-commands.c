@@ -14,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "hr-commands-private.h"
+#include "hr-distributions.h"
 #include "hr-format.h"
 
 G_DEFINE_QUARK (hr-command-error-quark, hr_command_error)
@@ -292,10 +293,17 @@ placeholder_gguf (HrCommand        *command,
   g_autofree char *label = hr_command_safe_name (hr_precision_get_label (scenario->precision),
                                                  FALSE);
   char *path = g_strdup_printf ("./%s-%s.gguf", name, label);
+  const char *repo = hr_distributions_gguf_repo (hr_model_spec_get_id (scenario->model));
 
-  /* TRANSLATORS: what to put in place of a placeholder in a command */
-  hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded, in "
-                                           "this quantization"));
+  if (repo != NULL)
+    /* TRANSLATORS: what to put in place of a placeholder in a command; %s
+     * is a Hugging Face repository, "unsloth/Seed-OSS-36B-Instruct-GGUF" */
+    hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded (from "
+                                             "%s, for one), in this quantization"), repo);
+  else
+    /* TRANSLATORS: what to put in place of a placeholder in a command */
+    hr_command_placeholder (command, path, _("the path of the GGUF file you downloaded, in "
+                                             "this quantization"));
   return path;
 }
 
