@@ -217,6 +217,24 @@ then echo "ok $n - CSV and JSON columns of hardware and matrix agree"
 else echo "not ok $n - CSV and JSON columns of hardware and matrix agree"; failed=$((failed + 1))
 fi
 
+# Speed ranges (docs/CLI.md "Additions"): _low/_high around the rate where
+# the group has measured rows (CUDA, dense, depth < 8K), null where it has
+# none (ROCm has no calibration rows) or the set-up does not fit.
+L8="--model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --engine llamacpp --context 4096 --json"
+n=$((n + 1))
+if "$cli" estimate $L8 --hardware rtx-4090-24gb >"$tmp/out" 2>"$tmp/err" && python3 - "$tmp/out" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+for k in ('decode_tokens_per_s', 'prefill_tokens_per_s'):
+    assert 0 < e[k + '_low'] < e[k] < e[k + '_high'], (k, e[k + '_low'], e[k], e[k + '_high'])
+PY
+then echo "ok $n - decode and prompt rates carry _low < rate < _high on a measured group"
+else echo "not ok $n - decode and prompt rates carry _low < rate < _high on a measured group"; failed=$((failed + 1))
+fi
+check_ok '"decode_tokens_per_s_low" : null' "no range where the group has no measured rows (ROCm)" -- estimate $L8 --hardware radeon-rx-7900-xtx-24gb
+check_ok '"prefill_tokens_per_s_high" : null' "no prompt range where the group has no measured rows (ROCm)" -- estimate $L8 --hardware radeon-rx-7900-xtx-24gb
+check_ok '"decode_tokens_per_s_high" : null' "no range where nothing fits" -- estimate --model meta-llama/Llama-3.1-405B-Instruct --precision bf16 --engine vllm --hardware rtx-3060-12gb --context 8192 --json
+
 # Serving plan (hr-serving-plan.h): with --users and --target-tokens-per-s
 L70="--model meta-llama/Llama-3.1-70B-Instruct --precision bf16 --engine vllm --hardware h100-sxm-80gb --context 8192"
 check_ok '"tp" : 2' "plan: 70B BF16 needs TP 2 on H100s" -- estimate $L70 --users 1 --target-tokens-per-s 1 --json

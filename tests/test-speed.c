@@ -210,6 +210,49 @@ test_matrix_power_limit (void)
   g_assert_cmpfloat_with_epsilon (hr_speed_matrix_flops (&m2_ultra), 27.2e12, 1e3);
 }
 
+/* Each rate's range is its group's measured error (hr-speed-groups.inc,
+ * written by fit_speed.py): CUDA, dense, all on the GPU, under 8K cached
+ * tokens is backed by 69 decode and 284 prompt rows; ROCm, CPU-held
+ * layers, depth ≥ 32K and the serving engines have no calibration rows:
+ * no range. */
+static void
+test_ranges (void)
+{
+  HrSpeedInput in;
+  HrSpeedRange r;
+
+  one_gpu (&in, &rtx_4090, 32);
+  in.backend = HR_BACKEND_CUDA;
+  g_assert_true (hr_speed_range (&in, 4096, 1024, &r));
+  g_assert_cmpstr (r.name, ==, "cuda, dense, all on GPU, depth < 8K");
+  g_assert_cmpuint (r.rows, ==, 69 + 284);
+  g_assert_cmpfloat (r.decode_low, <, 1);
+  g_assert_cmpfloat (r.decode_high, >, 1);
+  g_assert_cmpfloat (r.prefill_low, <, r.decode_low);
+  g_assert_cmpfloat (r.prefill_high, >, r.decode_high);
+
+  /* decode at 40K: no group; the prompt's own group still has one */
+  g_assert_true (hr_speed_range (&in, 40000, 1024, &r));
+  g_assert_null (r.name);
+  g_assert_cmpfloat (r.decode_low, ==, 0);
+  g_assert_cmpfloat (r.prefill_low, >, 0);
+
+  in.backend = HR_BACKEND_ROCM;
+  g_assert_false (hr_speed_range (&in, 4096, 1024, &r));
+  g_assert_null (r.name);
+  g_assert_cmpuint (r.rows, ==, 0);
+
+  one_gpu (&in, &rtx_4090, 24);
+  in.backend = HR_BACKEND_CUDA;
+  in.cpu_layers = 8;
+  in.cpu_bytes = 8 * LAYER_BYTES;
+  g_assert_false (hr_speed_range (&in, 4096, 1024, &r));
+
+  one_gpu (&in, &rtx_4090, 32);
+  in.serving = TRUE;
+  g_assert_false (hr_speed_range (&in, 4096, 1024, &r));
+}
+
 static void
 test_quant_family (void)
 {
@@ -233,5 +276,6 @@ main (int   argc,
   g_test_add_func ("/speed/prefill/sampled", test_prefill_sampled);
   g_test_add_func ("/speed/matrix-power-limit", test_matrix_power_limit);
   g_test_add_func ("/speed/quant-family", test_quant_family);
+  g_test_add_func ("/speed/ranges", test_ranges);
   return g_test_run ();
 }

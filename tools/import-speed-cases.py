@@ -30,7 +30,7 @@ GROUPS = {
     ('calibration', 'tg'): ('Speed: decode, rows the model was fitted on (llama-bench tg N)', 7),
     ('calibration', 'pp'): ('Speed: prompt, rows the model was fitted on (llama-bench pp N)', 12),
     ('held-out', 'tg'): ('Speed: decode, held-out rows (same benchmark, other devices and GPU counts)', 8),
-    ('held-out', 'pp'): ('Speed: prompt, held-out rows (same benchmark, other devices and GPU counts)', 15),
+    ('held-out', 'pp'): ('Speed: prompt, rows that chose the power prior (calibration rows since issue 31; same benchmark, other devices and GPU counts)', 15),
 }
 
 

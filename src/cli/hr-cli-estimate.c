@@ -27,6 +27,22 @@ placement_name (HrPlacementKind kind)
   return names[kind];
 }
 
+/* A rate's range, KEY_low and KEY_high (docs/CLI.md "Additions"): null
+ * where its group has no measured rows (0), NAN or no rate at all. */
+static void
+add_range (JsonBuilder *b,
+           const char  *key,
+           gboolean     known,
+           double       low,
+           double       high)
+{
+  g_autofree char *low_key = g_strconcat (key, "_low", NULL);
+  g_autofree char *high_key = g_strconcat (key, "_high", NULL);
+
+  hr_cli_add_double_or_null (b, low_key, known ? low : 0);
+  hr_cli_add_double_or_null (b, high_key, known ? high : 0);
+}
+
 /* Where everything lives: docs/CLI.md "Additions" (placement). */
 static void
 add_placement (JsonBuilder      *b,
@@ -139,10 +155,15 @@ run_estimate (HrCliOptions *o)
         }
       else
         hr_cli_add_double (b, "decode_tokens_per_s", e.decode_tokens_per_s);
+      /* the range its group's measured error gives: null without one */
+      add_range (b, "decode_tokens_per_s", e.verdict != HR_VERDICT_NO_FIT,
+                 e.decode_tokens_per_s_low, e.decode_tokens_per_s_high);
       if (e.prefill_tokens_per_s > 0 && e.verdict != HR_VERDICT_NO_FIT)
         {
           hr_cli_add_uint (b, "prompt_tokens", e.prompt_tokens);
           hr_cli_add_double (b, "prefill_tokens_per_s", e.prefill_tokens_per_s);
+          add_range (b, "prefill_tokens_per_s", TRUE,
+                     e.prefill_tokens_per_s_low, e.prefill_tokens_per_s_high);
           hr_cli_add_double (b, "ttft_seconds", e.ttft_seconds);
           hr_cli_add_uint (b, "generate_tokens", e.generate_tokens);
           hr_cli_add_double (b, "generation_seconds", e.generation_seconds);

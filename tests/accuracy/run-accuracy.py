@@ -77,6 +77,14 @@ def main():
     text = '\n'.join(lines)
     print(text)
     if write:
+        # keep the speed part tests/calibration/speed/fit_speed.py writes
+        begin, end = '<!-- BEGIN SPEED (fit_speed.py) -->', '<!-- END SPEED (fit_speed.py) -->'
+        try:
+            old = open(write).read()
+        except OSError:
+            old = ''
+        if begin in old and end in old:
+            text = text.rstrip('\n') + '\n\n' + old[old.index(begin):old.index(end) + len(end)] + '\n'
         with open(write, 'w') as f:
             f.write(text)
     if check and failed:

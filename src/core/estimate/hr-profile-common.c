@@ -178,6 +178,7 @@ hr_profile_time (const HrEstimateInput      *input,
                  const struct _HrSpeedInput *speed)
 {
   HrSpeedToken token;
+  HrSpeedRange range;
   guint64 prompt = input->prompt_tokens > 0 ? input->prompt_tokens : input->context;
   guint64 generate = input->generate_tokens > 0 ? input->generate_tokens : HR_DEFAULT_GENERATE;
   double prefill;
@@ -203,6 +204,16 @@ hr_profile_time (const HrEstimateInput      *input,
   result->ttft_seconds = prefill + hr_speed_token_seconds (speed, (double) prompt);
   result->generation_seconds = generate *
                                hr_speed_token_seconds (speed, prompt + (generate - 1) / 2.0);
+
+  /* The range of each rate: its group's measured error (none where no
+   * measured rows back the group). */
+  hr_speed_range (speed, (double) input->context, speed->depth + prompt / 2.0, &range);
+  result->speed_group = range.name;
+  result->speed_group_rows = range.rows;
+  result->decode_tokens_per_s_low = range.decode_low * result->decode_tokens_per_s;
+  result->decode_tokens_per_s_high = range.decode_high * result->decode_tokens_per_s;
+  result->prefill_tokens_per_s_low = range.prefill_low * result->prefill_tokens_per_s;
+  result->prefill_tokens_per_s_high = range.prefill_high * result->prefill_tokens_per_s;
 }
 
 static HrVerdict

@@ -452,3 +452,79 @@ hr_speed_prefill_seconds (const HrSpeedInput *in,
             ceil ((double) prompt_tokens / step) * (in->pp_stages - 1) * in->pp_hop_seconds;
   return total;
 }
+
+/* ---------------------------------------------------------------- ranges */
+
+typedef struct
+{
+  HrBackend backend;
+  gboolean moe, cpu_held;
+  guint depth_bucket;
+  const char *name;
+  double decode_low, decode_high;
+  guint32 decode_rows;
+  double prefill_low, prefill_high;
+  guint32 prefill_rows;
+} SpeedGroup;
+
+/* Written by tests/calibration/speed/fit_speed.py from the cross-validation
+ * residuals of the calibration rows; a group with too few rows is absent. */
+static const SpeedGroup speed_groups[] = {
+#include "hr-speed-groups.inc"
+};
+
+/* fit_speed.py's DEPTH_BUCKETS: < 8K, 8K–32K, ≥ 32K cached tokens */
+static guint
+depth_bucket (double depth)
+{
+  return depth < 8192 ? 0 : depth < 32768 ? 1 : 2;
+}
+
+static const SpeedGroup *
+find_group (const HrSpeedInput *in,
+            double              depth)
+{
+  gboolean moe = in->expert_share > 0 && in->experts > 0;
+  gboolean cpu_held = in->cpu_layers > 0 || in->cpu_bytes > 0 || in->cpu_expert_bytes > 0;
+
+  /* vLLM and SGLang kernels have no llama-bench rows */
+  if (in->serving)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (speed_groups); i++)
+    {
+      const SpeedGroup *g = &speed_groups[i];
+
+      if (g->backend == in->backend && g->moe == moe && g->cpu_held == cpu_held &&
+          g->depth_bucket == depth_bucket (depth))
+        return g;
+    }
+  return NULL;
+}
+
+gboolean
+hr_speed_range (const HrSpeedInput *in,
+                double              decode_depth,
+                double              prefill_depth,
+                HrSpeedRange       *out)
+{
+  const SpeedGroup *decode, *prefill;
+
+  g_return_val_if_fail (in != NULL && out != NULL, FALSE);
+
+  *out = (HrSpeedRange) { 0 };
+  decode = find_group (in, decode_depth);
+  prefill = find_group (in, prefill_depth);
+  if (decode != NULL)
+    {
+      out->name = decode->name;
+      out->rows = decode->decode_rows + decode->prefill_rows;
+      out->decode_low = decode->decode_low;
+      out->decode_high = decode->decode_high;
+    }
+  if (prefill != NULL)
+    {
+      out->prefill_low = prefill->prefill_low;
+      out->prefill_high = prefill->prefill_high;
+    }
+  return decode != NULL || prefill != NULL;
+}

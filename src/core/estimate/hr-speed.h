@@ -20,34 +20,19 @@
 
 G_BEGIN_DECLS
 
-/* The constants, fitted by least squares on log error (96 tg rows for the
- * decode ones, 87 pp rows for the prompt ones, the decode ones held);
- * llama.cpp of May 2024 (b2824–b2843, the builds measured: no flash
- * attention, quantized prompt matrices expanded to F16 for cuBLAS). */
-#define HR_SPEED_ETA_W_CUDA        0.935     /* share of bandwidth streaming weights */
-#define HR_SPEED_ETA_W_METAL       0.820
-#define HR_SPEED_C_LAYER_CUDA      92.6e-6   /* s per layer per token: small kernels */
-#define HR_SPEED_C_LAYER_METAL     129.5e-6
-#define HR_SPEED_ETA_ATT_CUDA      1.63      /* cache read per query head (L2 reuse > 1) */
-#define HR_SPEED_ETA_ATT_METAL     0.472
-#define HR_SPEED_HBM_CAP           3.43e12   /* B/s: batch-1 kernels on HBM parts */
-#define HR_SPEED_O_KQ_METAL        30.1      /* FP32 ops to unpack a K-quant weight */
-#define HR_SPEED_ETA_MM_CUDA       0.754     /* share of the matrix peak in prompt GEMMs */
-#define HR_SPEED_ETA_MM_METAL      0.677
-#define HR_SPEED_PHI_KQ_METAL      0.774     /* Metal quantized GEMM vs F16 */
-#define HR_SPEED_RHO_PIPE          0.675     /* achieved share of micro-batch overlap */
+/* The fitted constants (and the power prior, chosen by cross-validation):
+ * generated from tests/calibration/speed/constants.json by fit_speed.py
+ * there, fitted by least squares on log error on the calibration rows
+ * only (the 2024 builds measured: no flash attention, quantized prompt
+ * matrices expanded to F16 for cuBLAS); test-speed-constants checks that
+ * this file is constants.json's. */
+#include "hr-speed-fitted.inc"
 
 /* Fixed, not fitted. */
 #define HR_SPEED_BETA_CUDA         24.0      /* B per attention score without flash attention */
 #define HR_SPEED_BETA_METAL        16.0      /*   (counted from the kernels) */
 #define HR_SPEED_HOP_SECONDS       0.3e-3    /* a token crossing to the next GPU */
 #define HR_SPEED_HOP_LINK_GBPS     25.0      /* activations between GPUs, PCIe 4.0 x16 */
-/* A sustained matrix peak cannot draw more than the board's power: the
- * usable peak is the harmonic mean of the datasheet peak and 1 TFLOPS per
- * watt (a prior, not fitted; with it the matrix efficiency was refitted on
- * the calibration rows, and data-centre prompts of public rows fall from
- * +29 / +76 % to +1 / +9 % off on A100 / H100 PCIe). */
-#define HR_SPEED_TFLOPS_PER_WATT   1.0
 /* mmap'd weights cross PCIe through a staging buffer at about half the
  * pinned rate (offload-logs case 3: RTX 2060, 14 of 32 layers). */
 #define HR_SPEED_MMAP_COPY_SHARE   0.5
@@ -156,5 +141,25 @@ double        hr_speed_matrix_flops   (const HrDevice        *device);
 double        hr_speed_step_seconds   (const HrSpeedInput    *in,
                                        double                 batch,
                                        double                 depth);
+
+/* The measured error of a speed's group (backend × dense/MoE × placement
+ * × depth bucket): factors on the predicted rate (measured / predicted
+ * under leave-one-device-out cross-validation, 10th and 90th percentile;
+ * tests/calibration/speed/README.md), and the rows behind them.  A group
+ * with too few measured rows has factors 0: no range. */
+typedef struct
+{
+  const char *name;             /* the decode's group (static), or NULL */
+  guint32 rows;                 /* its measured rows, decode and prompt */
+  double decode_low, decode_high;
+  double prefill_low, prefill_high;
+} HrSpeedRange;
+
+/* Decode at @decode_depth cached tokens, a prompt whose tokens sit on
+ * average at @prefill_depth.  FALSE (and zeros) when no group matches. */
+gboolean      hr_speed_range          (const HrSpeedInput    *in,
+                                       double                 decode_depth,
+                                       double                 prefill_depth,
+                                       HrSpeedRange          *out);
 
 G_END_DECLS

@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """Fit and check the Headroom llama.cpp speed model (README.md in this folder).
 
-  /usr/bin/python3 fit_speed.py            # fit, print summary, write results/*.md and constants.json
+  /usr/bin/python3 fit_speed.py            # fit, print summary, write every generated file
 
-Fits ONLY on calibration_rows.csv (= docs/reference/measured-speed.md + measured.md section e).
-Validation rows (validation_*.csv) are predicted with the calibration constants and reported
-separately; they never enter a fit.
+Fits ONLY on the calibration set (split_rows(): calibration_rows.csv plus every validation row that
+informed a choice).  Held-out rows are predicted with the calibration constants and reported
+separately; they never enter a fit nor a choice.  Writes results/*.md, constants.json,
+src/core/estimate/hr-speed-fitted.inc, src/core/estimate/hr-speed-groups.inc, the generated
+figures section of README.md and the speed part of tests/accuracy/RESULTS.md.
 """
 import csv
 import json
+import re
 import math
 import os
 import sys
@@ -17,6 +20,7 @@ from collections import defaultdict
 import numpy as np
 from scipy.optimize import least_squares
 
+import constants_c
 import speedmodel as sm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,8 +35,9 @@ FIXED = dict(
     beta_cuda=24.0,    # B per attention-score element, non-FA CUDA (cuBLAS F16 out, ->F32, softmax r/w, ->F16, read)
     beta_metal=16.0,   # B per attention-score element, non-FA Metal (F32 out, softmax r/w, read)
     ram_eff=0.7,       # fraction of RAM bandwidth for CPU-held layers (product constant; not fitted here)
-    # Option P, adopted by the product (src/core/estimate/hr-speed.h): the usable tensor peak is the
-    # harmonic mean of the datasheet peak and 1 TFLOPS per watt of board power (a prior, not fitted)
+    # Option P: the usable tensor peak is the harmonic mean of the datasheet peak and eps TFLOPS per
+    # watt of board power.  eps is CHOSEN by leave-one-device-out CV on the calibration rows among
+    # EPS_CANDIDATES (choose_eps); this value is replaced by the choice.
     _power_mode='harmonic',
     eps_power=1.0e12,
 )
@@ -49,6 +54,7 @@ UNITS = dict(eta_w_cuda='fraction of BW', eta_w_metal='fraction of BW', c_layer_
 # ----------------------------------------------------------------------------------------------
 DEVS = sm.load_devices()
 SHAPES = sm.load_shapes()
+ROOT = os.path.normpath(os.path.join(HERE, '..', '..', '..'))
 
 # llama-bench "model size" (GiB) of the files behind each row
 FILE_GIB = {
@@ -57,7 +63,26 @@ FILE_GIB = {
     ('llama2-7b', 'F16'): 12.55, ('llama2-7b', 'Q8_0'): 6.67, ('llama2-7b', 'Q4_0'): 3.56,
     ('llama3-8b', 'Q4_0'): 4.66e9 / 2 ** 30,
     ('llama2-7b', 'Q4_K_M'): 3.80, ('llama2-7b', 'Q5_K_M'): 4.45, ('llama2-7b', 'Q6_K'): 5.15,
+    ('llama3.2-3b', 'Q4_K_M'): 1.87,          # llama-bench "1.87 GiB" (geerlingguy/ai-benchmarks #21, #48)
 }
+
+# Sources, for leave-one-source-out CV: (pattern in the row's source, source id)
+SOURCE_PATTERNS = [
+    (r'XiongjieDai', 'XiongjieDai/GPU-Benchmarks-on-LLM-Inference'),
+    (r'(?:PR #|pull/)(\d+)', 'llama.cpp PR #%s'),
+    (r'discussion #4167', 'llama.cpp discussion #4167'),
+    (r'dmatora', 'dmatora/LLM-inference-speed-benchmarks'),
+    (r'normiebench', 'brand-o/normiebench'),
+    (r'ai-benchmarks/issues/(\d+)', 'geerlingguy/ai-benchmarks #%s'),
+]
+
+
+def source_of(r):
+    for pat, name in SOURCE_PATTERNS:
+        m = re.search(pat, r['source'])
+        if m:
+            return name % m.group(1) if '%s' in name else name
+    return r['source']
 
 
 def load_rows(path):
@@ -66,15 +91,60 @@ def load_rows(path):
         r['n'] = int(r['n'])
         r['n_gpus'] = int(r['n_gpus'])
         r['measured_tps'] = float(r['measured_tps'])
-        r['figs'] = [sm.device_figures(DEVS[r['device_id']])] * r['n_gpus']
+        fig = sm.device_figures(DEVS[r['device_id']])
+        if r.get('backend'):
+            fig = dict(fig, backend=r['backend'])      # e.g. an NVIDIA card run on Vulkan
+        r['figs'] = [fig] * r['n_gpus']
+        r['backend'] = fig['backend']
         r['shape'] = SHAPES[r['model']]
         r['w'] = sm.weights(r['shape'], r['quant'], FILE_GIB[(r['model'], r['quant'])] * sm.GIB)
         r['path'] = r.get('path') or 'cublas'
         r['fa'] = (r.get('fa') or '0') == '1'
         r['ubatch'] = int(r.get('ubatch') or 512)
         r['depth0'] = int(r.get('depth0') or 0)
+        r['file'] = os.path.basename(path)
+        r['src'] = source_of(r)
         rows.append(r)
     return rows
+
+
+# The split, decided by SOURCE before any fit of this revision (issue 31) and written down here:
+#  * calibration_rows.csv: the issue-12 calibration set.
+#  * every pp row of validation_xiongjiedai.csv and validation_llama2_era.csv: issue 12's option_power.py scored
+#    the power prior eps on them, so they informed a choice -> calibration.
+#  * validation_current.csv rows of llama.cpp PR #7676 and dmatora #12: they chose the MMQ form of
+#    README §7 -> calibration.
+#  * held out (never fitted, never used for a choice): the tg rows of validation_xiongjiedai.csv
+#    and validation_llama2_era.csv, the other validation_current.csv rows (PR #26284 ROCm,
+#    normiebench Apple 2026) and heldout_2025.csv (new 2025-26 rows: ROCm Strix Halo, Vulkan,
+#    Apple M1 Ultra, depth 32K, ROCm ubatch 1024).
+CHOICE_SOURCES = ('llama.cpp PR #7676', 'dmatora/LLM-inference-speed-benchmarks')
+
+
+def split_rows():
+    calib, held = [], []
+    for r in load_rows(os.path.join(HERE, 'calibration_rows.csv')):
+        r['why'] = 'issue-12 calibration set'
+        calib.append(r)
+    for f in ('validation_xiongjiedai.csv', 'validation_llama2_era.csv'):
+        for r in load_rows(os.path.join(HERE, f)):
+            if r['test'] == 'pp':
+                r['why'] = 'scored the power prior in issue 12 (option P)'
+                calib.append(r)
+            else:
+                r['why'] = 'held out'
+                held.append(r)
+    for r in load_rows(os.path.join(HERE, 'validation_current.csv')):
+        if r['src'] in CHOICE_SOURCES:
+            r['why'] = 'chose the MMQ form (README §7)'
+            calib.append(r)
+        else:
+            r['why'] = 'held out'
+            held.append(r)
+    for r in load_rows(os.path.join(HERE, 'heldout_2025.csv')):
+        r['why'] = 'held out'
+        held.append(r)
+    return calib, held
 
 
 def predict(r, C):
@@ -89,21 +159,36 @@ def predict(r, C):
 # fitting: least squares on log(predicted / measured), constants in log space (all positive)
 # ----------------------------------------------------------------------------------------------
 
+def informed(name, sel):
+    """Does any row of `sel` inform constant `name`?  A constant no row informs stays at its start
+    value (a prior) -- e.g. the Metal constants in a fold without Apple rows."""
+    metal = [r for r in sel if sm.ckey(r['figs'][0]) == 'metal']
+    other = [r for r in sel if sm.ckey(r['figs'][0]) != 'metal']
+    if name.endswith('_metal'):
+        return bool(metal)
+    if name == 'hbm_cap':
+        return any(r['figs'][0]['hbm'] for r in other)
+    if name == 'rho_pipe':
+        return any(r['n_gpus'] > 1 and r['n'] > r['ubatch'] for r in sel)
+    return bool(other)
+
+
 def fit(rows, test, start, base):
     C = dict(base)
     C.update(start)
-    names = list(start)
     sel = [r for r in rows if r['test'] == test]
+    names = [k for k in start if informed(k, sel)]
+    if len(sel) <= len(names):
+        return C, {k: float('nan') for k in start}
 
     def res(x):
         for k, v in zip(names, x):
             C[k] = math.exp(v)
         return [math.log(predict(r, C) / r['measured_tps']) for r in sel]
 
-    sol = least_squares(res, np.log([start[k] for k in names]), method='lm', xtol=1e-12, ftol=1e-12)
+    sol = least_squares(res, np.log([start[k] for k in names]), method='lm', xtol=1e-10, ftol=1e-10)
     for k, v in zip(names, sol.x):
         C[k] = math.exp(v)
-    # 1-sigma of log-constants from the Jacobian (rough; residual scale)
     J = sol.jac
     dof = max(1, len(sel) - len(names))
     s2 = float(np.sum(sol.fun ** 2)) / dof
@@ -115,11 +200,128 @@ def fit(rows, test, start, base):
     return C, sig
 
 
-def fit_all(rows):
-    C, sig_d = fit(rows, 'tg', DECODE_START, FIXED)
+def fit_all(rows, base=FIXED):
+    C, sig_d = fit(rows, 'tg', DECODE_START, base)
     C, sig_p = fit(rows, 'pp', PREFILL_START, C)
     sig_d.update(sig_p)
     return C, sig_d
+
+
+# The constants before issue 31 (main at 4265a56: constants.json of issue 12 with eps 1.0 TFLOPS/W),
+# evaluated on today's sets for the before/after figures.  Not fitted here.
+BEFORE = dict(FIXED, eps_power=1.0e12, eta_w_cuda=0.9349371976165932, eta_w_metal=0.8202509673216417,
+              c_layer_cuda=9.258997270056566e-05, c_layer_metal=0.00012948975267783897,
+              eta_att_cuda=1.6313204902282727, eta_att_metal=0.4721352005693313, hbm_cap=3434140532253.6875,
+              alu_ops_kq_metal=30.119122518955656, eta_mm_cuda=0.7535329460169902,
+              eta_mm_metal=0.6774092355045036, phi_kq_metal=0.7736850807036961, rho_pipe=0.6750653992611585)
+
+EPS_CANDIDATES = (0.0, 0.8, 1.0, 1.2, 1.5)     # TFLOPS per watt; 0 = no power limit
+
+
+def choose_eps(calib):
+    """The power prior, chosen by leave-one-device-out CV on the calibration pp rows only: the
+    candidate with the lowest median |error| on the left-out devices."""
+    scores = {}
+    devs = sorted(set(r['device_id'] for r in calib))
+    folds = {}
+    for d in devs:
+        train = [r for r in calib if r['device_id'] != d]
+        Cd, _ = fit(train, 'tg', DECODE_START, FIXED)
+        folds[d] = (train, Cd)
+    for eps in EPS_CANDIDATES:
+        errs = []
+        for d in devs:
+            train, Cd = folds[d]
+            C, _ = fit(train, 'pp', PREFILL_START, dict(Cd, eps_power=eps * 1e12))
+            errs += [abs(predict(r, C) / r['measured_tps'] - 1) for r in calib
+                     if r['device_id'] == d and r['test'] == 'pp']
+        scores[eps] = 100 * float(np.median(errs))
+    best = min(scores, key=scores.get)
+    return best, scores
+
+
+# ----------------------------------------------------------------------------------------------
+# cross-validation: leave one device out, leave one source out
+# ----------------------------------------------------------------------------------------------
+
+def cross_validate(calib, base, key):
+    """Refit every constant without the rows of one group (device or source), predict them.
+    Returns [(row, prediction)] and the constants each fold used."""
+    out, consts = [], {}
+    for g in sorted(set(key(r) for r in calib)):
+        train = [r for r in calib if key(r) != g]
+        C, _ = fit_all(train, base)
+        consts[g] = C
+        out += [(r, predict(r, C)) for r in calib if key(r) == g]
+    return out, consts
+
+
+# ----------------------------------------------------------------------------------------------
+# groups: backend x dense/MoE x placement x depth bucket
+# ----------------------------------------------------------------------------------------------
+DEPTH_BUCKETS = ((0, 8192, '< 8K'), (8192, 32768, '8K-32K'), (32768, float('inf'), '>= 32K'))
+GROUP_MIN_ROWS = 5          # fewer CV rows than this: no range (the product says so)
+RANGE_QUANTILES = (0.1, 0.9)  # measured/predicted ratio: 10th and 90th percentile of the CV residuals
+BACKEND_C = {'cuda': 'HR_BACKEND_CUDA', 'metal': 'HR_BACKEND_METAL', 'rocm': 'HR_BACKEND_ROCM',
+             'sycl': 'HR_BACKEND_SYCL', 'vulkan': 'HR_BACKEND_VULKAN', 'cpu': 'HR_BACKEND_CPU'}
+
+
+def mean_depth(r):
+    return r['depth0'] + ((r['n'] - 1) / 2.0 if r['test'] == 'tg' else r['n'] / 2.0)
+
+
+def bucket_of(depth):
+    for i, (lo, hi, _) in enumerate(DEPTH_BUCKETS):
+        if lo <= depth < hi:
+            return i
+    return len(DEPTH_BUCKETS) - 1
+
+
+def group_of(r):
+    # every measured row so far is dense with all layers on the GPU(s)
+    return (r['backend'], False, False, bucket_of(mean_depth(r)))
+
+
+def group_name(g):
+    be, moe, cpu, b = g
+    return '%s, %s, %s, depth %s' % (be, 'MoE' if moe else 'dense', 'CPU-held' if cpu else 'all on GPU',
+                                     DEPTH_BUCKETS[b][2])
+
+
+def group_ranges(cv):
+    """Per group and test: (low factor, high factor, rows) from the CV residuals."""
+    by = defaultdict(lambda: defaultdict(list))
+    for r, p in cv:
+        by[group_of(r)][r['test']].append(r['measured_tps'] / p)
+    out = {}
+    for g, t in by.items():
+        out[g] = {k: (float(np.quantile(v, RANGE_QUANTILES[0])), float(np.quantile(v, RANGE_QUANTILES[1])), len(v))
+                  for k, v in t.items()}
+    return out
+
+
+def render_groups_inc(ranges):
+    lines = ['/* hr-speed-groups.inc — GENERATED by tests/calibration/speed/fit_speed.py; do not edit.',
+             ' * Per speed group (backend x dense/MoE x placement x depth bucket): the measured/predicted',
+             ' * ratio of the calibration rows under leave-one-device-out CV, %dth and %dth percentile,' %
+             (100 * RANGE_QUANTILES[0], 100 * RANGE_QUANTILES[1]),
+             ' * and how many rows back it (groups with fewer than %d rows are absent: no range).' % GROUP_MIN_ROWS,
+             ' * { backend, moe, cpu_held, depth bucket, name, decode low, high, rows, prompt low, high, rows } */',
+             '']
+    for g in sorted(ranges):
+        t = ranges[g]
+        tg = t.get('tg', (0, 0, 0))
+        pp = t.get('pp', (0, 0, 0))
+        if tg[2] < GROUP_MIN_ROWS:
+            tg = (0, 0, 0)
+        if pp[2] < GROUP_MIN_ROWS:
+            pp = (0, 0, 0)
+        if not tg[2] and not pp[2]:
+            continue
+        lines.append('{ %s, %s, %s, %d, "%s", %.4f, %.4f, %d, %.4f, %.4f, %d },' % (
+            BACKEND_C[g[0]], 'TRUE' if g[1] else 'FALSE', 'TRUE' if g[2] else 'FALSE', g[3], group_name(g),
+            tg[0], tg[1], tg[2], pp[0], pp[1], pp[2]))
+    return '\n'.join(lines) + '\n'
 
 
 # ----------------------------------------------------------------------------------------------
@@ -129,6 +331,8 @@ def fit_all(rows):
 def label(r):
     g = '' if r['n_gpus'] == 1 else ' x%d' % r['n_gpus']
     extra = ''
+    if r['backend'] not in ('cuda', 'metal') or (r['backend'] == 'cuda' and DEVS[r['device_id']]['family'].startswith('amd')):
+        extra += ' [%s]' % r['backend']
     if r['path'] != 'cublas':
         extra += ' [%s]' % r['path']
     if r['fa']:
@@ -141,139 +345,166 @@ def label(r):
                                        r['n'], extra)
 
 
-def table(rows, C, title, errs_out=None):
-    lines = ['### ' + title, '', '| case | measured t/s | predicted t/s | error | source |', '|---|---|---|---|---|']
-    e = defaultdict(list)
-    for r in rows:
-        p = predict(r, C)
-        err = p / r['measured_tps'] - 1
-        e[r['test']].append(abs(err))
-        lines.append('| %s | %.2f | %.2f | %+.1f %% | %s |' % (label(r), r['measured_tps'], p, 100 * err,
-                                                             r['source']))
-        if errs_out is not None:
-            errs_out.append((r, p, err))
-    lines.append('')
-    for t in ('tg', 'pp'):
-        if e[t]:
-            lines.append('%s: %d rows, median |error| %.1f %%, worst %.1f %%, within 10 %%: %d' %
-                         ('decode' if t == 'tg' else 'prefill', len(e[t]), 100 * np.median(e[t]),
-                          100 * max(e[t]), sum(x <= 0.10 for x in e[t])))
-    lines.append('')
-    return lines, e
+def stats(errs):
+    if not errs:
+        return '-'
+    a = [abs(x) for x in errs]
+    return '%.1f %% / %.1f %% (%d)' % (100 * np.median(a), 100 * max(a), len(a))
 
 
-def summary(e):
+def summary_pair(pairs):
+    """{test: (median %, worst %, rows)}"""
     out = {}
     for t in ('tg', 'pp'):
-        if e.get(t):
-            out[t] = (100 * float(np.median(e[t])), 100 * float(max(e[t])), len(e[t]))
+        e = [abs(p / r['measured_tps'] - 1) for r, p in pairs if r['test'] == t]
+        if e:
+            out[t] = (100 * float(np.median(e)), 100 * float(max(e)), len(e))
     return out
 
 
-def lodo(rows):
-    """Leave one device out: refit every constant without any row of that device (its single- and
-    multi-GPU rows), predict that device."""
-    groups = sorted(set(r['device_id'] for r in rows))
-    out_rows = []
-    consts = {}
-    for g in groups:
-        train = [r for r in rows if r['device_id'] != g]
-        has_tg = any(r['test'] == 'tg' for r in train)
-        C, _ = fit_all(train)
-        consts[g] = C
-        for r in rows:
-            if r['device_id'] == g:
-                out_rows.append(r | {'_C': C})
-    return out_rows, consts
+def row_table(pairs, with_src=True):
+    lines = ['| case | measured t/s | predicted t/s | error | source |' if with_src else
+             '| case | measured t/s | predicted t/s | error |',
+             '|---|---|---|---|---|' if with_src else '|---|---|---|---|']
+    for r, p in pairs:
+        err = p / r['measured_tps'] - 1
+        if with_src:
+            lines.append('| %s | %.2f | %.2f | %+.1f %% | %s |' % (label(r), r['measured_tps'], p, 100 * err, r['source']))
+        else:
+            lines.append('| %s | %.2f | %.2f | %+.1f %% |' % (label(r), r['measured_tps'], p, 100 * err))
+    return lines
+
+
+def breakdown(pairs, key, title):
+    by = defaultdict(lambda: defaultdict(list))
+    for r, p in pairs:
+        by[key(r)][r['test']].append(p / r['measured_tps'] - 1)
+    lines = ['| %s | decode median / worst (rows) | prompt median / worst (rows) |' % title, '|---|---|---|']
+    for k in sorted(by):
+        lines.append('| %s | %s | %s |' % (k, stats(by[k]['tg']), stats(by[k]['pp'])))
+    return lines
+
+
+def replace_block(path, begin, end, text):
+    s = open(path).read() if os.path.exists(path) else ''
+    block = begin + '\n' + text.rstrip('\n') + '\n' + end
+    if begin in s and end in s:
+        s = s[:s.index(begin)] + block + s[s.index(end) + len(end):]
+    else:
+        s = s.rstrip('\n') + '\n\n' + block + '\n'
+    open(path, 'w').write(s)
+
+
+def fmt(s):
+    return ' | '.join('%s %.1f %% / %.1f %% (%d rows)' % ('decode' if t == 'tg' else 'prompt', *v) for t, v in s.items())
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    calib = load_rows(os.path.join(HERE, 'calibration_rows.csv'))
-    C, sig = fit_all(calib)
+    calib, held = split_rows()
 
-    # ---------------- calibration ----------------
-    lines = ['# Calibration rows: fitted model vs measured', '',
-             'Constants fitted on exactly these rows (decode constants on the tg rows, prefill constants '
-             'on the pp rows). Error = predicted / measured - 1.', '']
-    t_lines, e_cal = table(calib, C, 'Calibration rows (fit)')
-    lines += t_lines
-    open(os.path.join(OUT, 'calibration.md'), 'w').write('\n'.join(lines) + '\n')
+    eps, eps_scores = choose_eps(calib)
+    base = dict(FIXED, eps_power=eps * 1e12)
+    C, sig = fit_all(calib, base)
 
-    # ---------------- leave one device out ----------------
-    cv_rows, cv_consts = lodo(calib)
-    lines = ['# Leave-one-device-out cross-validation', '',
-             'Each device (with its multi-GPU rows) is removed, every constant is refitted on the rest, and '
-             'the removed device is predicted. This estimates the error on an unseen device.', '',
-             '| case | measured t/s | predicted t/s (refit without this device) | error |', '|---|---|---|---|']
-    e_cv = defaultdict(list)
-    per_dev = defaultdict(lambda: defaultdict(list))
-    for r in cv_rows:
-        p = predict(r, r['_C'])
-        err = p / r['measured_tps'] - 1
-        e_cv[r['test']].append(abs(err))
-        per_dev[r['device_id']][r['test']].append(abs(err))
-        lines.append('| %s | %.2f | %.2f | %+.1f %% |' % (label(r), r['measured_tps'], p, 100 * err))
-    lines += ['', '| left-out device | decode median / worst | prefill median / worst |', '|---|---|---|']
-    for d, v in per_dev.items():
-        f = lambda x: ('%.1f / %.1f %%' % (100 * np.median(x), 100 * max(x))) if x else '-'
-        lines.append('| %s | %s | %s |' % (DEVS[d]['name'], f(v['tg']), f(v['pp'])))
-    lines += ['']
-    for t in ('tg', 'pp'):
-        lines.append('%s: %d rows, median |error| %.1f %%, worst %.1f %%' % (
-            'decode' if t == 'tg' else 'prefill', len(e_cv[t]), 100 * np.median(e_cv[t]), 100 * max(e_cv[t])))
-    lines += ['', '## Refitted constants per left-out device', '',
-              '| left out | ' + ' | '.join(list(DECODE_START) + list(PREFILL_START)) + ' |',
-              '|---|' + '---|' * (len(DECODE_START) + len(PREFILL_START))]
-    for d, Cd in cv_consts.items():
-        lines.append('| %s | ' % DEVS[d]['name'] + ' | '.join('%.4g' % Cd[k] for k in list(DECODE_START) + list(PREFILL_START)) + ' |')
-    open(os.path.join(OUT, 'cross_validation.md'), 'w').write('\n'.join(lines) + '\n')
+    cal_pairs = [(r, predict(r, C)) for r in calib]
+    held_pairs = [(r, predict(r, C)) for r in held]
+    lodo, lodo_consts = cross_validate(calib, base, lambda r: r['device_id'])
+    loso, loso_consts = cross_validate(calib, base, lambda r: r['src'])
 
-    # ---------------- validation (never fitted) ----------------
-    val_summary = {}
-    lines = ['# Validation on public measurements that were NOT fitted', '',
-             'Predicted with the calibration constants. Grouped by source; see README.md §9 for what each group tests.', '']
-    for fname, title in [
-            ('validation_xiongjiedai.csv', 'Same benchmark, other devices and GPU counts (XiongjieDai LLaMA 3 notebooks, May 2024; hold-out devices excluded)'),
-            ('validation_llama2_era.csv', 'LLaMA-1/2 7B rows from llama.cpp PRs and discussion #4167 (Aug 2023 - Jan 2024 builds)'),
-            ('validation_current.csv', 'Later llama.cpp builds (MMQ int8, FA, newer Metal kernels): era drift, path switch')]:
-        path = os.path.join(HERE, fname)
-        if not os.path.exists(path):
-            continue
-        vr = load_rows(path)
-        t_lines, e = table(vr, C, title)
-        lines += t_lines
-        val_summary[fname] = summary(e)
-        # breakdown for the big XiongjieDai set
-        if fname == 'validation_xiongjiedai.csv':
-            sub = defaultdict(lambda: defaultdict(list))
-            for r in vr:
-                key = ('single GPU, %s' % ('HBM' if r['figs'][0]['hbm'] else 'GDDR') if r['n_gpus'] == 1
-                       else '%d GPUs' % r['n_gpus'])
-                sub[key][r['test']].append(abs(predict(r, C) / r['measured_tps'] - 1))
-            lines += ['| subset | decode median / worst | prefill median / worst |', '|---|---|---|']
-            for k, v in sub.items():
-                f = lambda x: ('%.1f / %.1f %% (%d)' % (100 * np.median(x), 100 * max(x), len(x))) if x else '-'
-                lines.append('| %s | %s | %s |' % (k, f(v['tg']), f(v['pp'])))
-            lines.append('')
-    open(os.path.join(OUT, 'validation.md'), 'w').write('\n'.join(lines) + '\n')
+    # ---------------- per-row tables ----------------
+    open(os.path.join(OUT, 'calibration.md'), 'w').write('\n'.join(
+        ['# Calibration rows: fitted model vs measured', '',
+         'Generated by fit_speed.py. Constants fitted on exactly these rows. Error = predicted / measured - 1.', '',
+         '| why calibration | rows |', '|---|---|'] +
+        ['| %s | %d |' % (w, sum(1 for r in calib if r['why'] == w)) for w in sorted(set(r['why'] for r in calib))] +
+        [''] + row_table(cal_pairs)) + '\n')
+    cv_lines = ['# Cross-validation on the calibration rows', '',
+                'Generated by fit_speed.py. Every constant is refitted without the left-out group, which is then '
+                'predicted. A constant that no remaining row informs stays at its start value (a prior): '
+                'see `informed()`.', '', '## Leave one device out', ''] + row_table(lodo, False)
+    cv_lines += ['', '## Leave one source out', ''] + row_table(loso, False)
+    cv_lines += ['', '## Refitted constants per left-out source', '',
+                 '| left out | ' + ' | '.join(list(DECODE_START) + list(PREFILL_START)) + ' |',
+                 '|---|' + '---|' * (len(DECODE_START) + len(PREFILL_START))]
+    for g, Cg in loso_consts.items():
+        cv_lines.append('| %s | ' % g + ' | '.join('%.4g' % Cg[k] for k in list(DECODE_START) + list(PREFILL_START)) + ' |')
+    open(os.path.join(OUT, 'cross_validation.md'), 'w').write('\n'.join(cv_lines) + '\n')
+    open(os.path.join(OUT, 'validation.md'), 'w').write('\n'.join(
+        ['# Held-out rows (never fitted, never used for a choice)', '',
+         'Generated by fit_speed.py; predicted with the calibration constants.', ''] + row_table(held_pairs)) + '\n')
 
-    # ---------------- constants ----------------
+    # ---------------- constants and the C files ----------------
     fitted = {k: C[k] for k in list(DECODE_START) + list(PREFILL_START)}
-    json.dump(dict(fitted=fitted, fixed=FIXED, log_sigma=sig, units=UNITS,
-                   calibration=summary(e_cal), lodo_cv=summary(e_cv), validation=val_summary),
-              open(os.path.join(HERE, 'constants.json'), 'w'), indent=1)
+    fixed = dict(base)
+    consts = dict(fitted=fitted, fixed=fixed, log_sigma=sig, units=UNITS,
+                  eps_cv_prompt_median_percent={str(k): v for k, v in eps_scores.items()},
+                  calibration=summary_pair(cal_pairs), lodo_cv=summary_pair(lodo), loso_cv=summary_pair(loso),
+                  held_out=summary_pair(held_pairs))
+    json.dump(consts, open(os.path.join(HERE, 'constants.json'), 'w'), indent=1)
+    open(os.path.join(ROOT, 'src', 'core', 'estimate', 'hr-speed-fitted.inc'), 'w').write(constants_c.render(consts))
+    ranges = group_ranges(lodo)
+    open(os.path.join(ROOT, 'src', 'core', 'estimate', 'hr-speed-groups.inc'), 'w').write(render_groups_inc(ranges))
 
-    print('fitted constants (1-sigma of the log-constant in brackets):')
+    # ---------------- generated figures: README and RESULTS ----------------
+    fig = ['_Generated by `fit_speed.py` (do not edit by hand)._', '',
+           '**Split (decided by source before fitting; see `split_rows()`).** Calibration: %d rows '
+           '(%d decode, %d prompt). Held out: %d rows (%d decode, %d prompt), never fitted and never used '
+           'for a choice.' % (len(calib), sum(r['test'] == 'tg' for r in calib), sum(r['test'] == 'pp' for r in calib),
+                              len(held), sum(r['test'] == 'tg' for r in held), sum(r['test'] == 'pp' for r in held)), '',
+           '| calibration rows because | rows |', '|---|---|']
+    fig += ['| %s | %d |' % (w, sum(1 for r in calib if r['why'] == w)) for w in sorted(set(r['why'] for r in calib))]
+    fig += ['', '**Power prior ε, chosen by leave-one-device-out CV on the calibration prompt rows** '
+            '(median |error| of the left-out devices):', '', '| ε (TFLOPS/W) | LODO prompt median |', '|---|---|']
+    fig += ['| %s%s | %.1f %% |' % ('off' if k == 0 else k, ' (chosen)' if k == eps else '', v) for k, v in eps_scores.items()]
+    fig += ['', '**Fitted constants** (1-σ of the log-constant in brackets; C: `src/core/estimate/hr-speed-fitted.inc`, '
+            'checked against `constants.json` by test-speed-constants):', '', '| name | value | unit | σ log |', '|---|---|---|---|']
+    fig += ['| `%s` | %.4g | %s | %.3f |' % (k, v, UNITS[k], sig.get(k, float('nan'))) for k, v in fitted.items()]
+    fig += ['', '**Errors** (median / worst |error|, rows):', '',
+            '| set | decode | prompt |', '|---|---|---|']
+    before_cal = [(r, predict(r, BEFORE)) for r in calib]
+    before_held = [(r, predict(r, BEFORE)) for r in held]
+    for name, pairs in (('calibration (fit)', cal_pairs), ('leave-one-device-out CV', lodo),
+                        ('leave-one-source-out CV', loso), ('held out', held_pairs),
+                        ('before (issue-12 constants): calibration set', before_cal),
+                        ('before (issue-12 constants): held out', before_held)):
+        s = summary_pair(pairs)
+        f = lambda t: ('%.1f %% / %.1f %% (%d)' % s[t]) if t in s else '-'
+        fig.append('| %s | %s | %s |' % (name, f('tg'), f('pp')))
+    fig += ['', '**Leave-one-source-out, per left-out source:**', ''] + breakdown(loso, lambda r: r['src'], 'left-out source')
+    fig += ['', '**Held out, per source:**', ''] + breakdown(held_pairs, lambda r: r['src'], 'source')
+    fig += ['', '**Held out, per group** (backend × dense/MoE × placement × depth):', ''] + \
+        breakdown(held_pairs, lambda r: group_name(group_of(r)), 'group')
+    fig += ['', '**Speed ranges per group** (`src/core/estimate/hr-speed-groups.inc`): measured / predicted under '
+            'leave-one-device-out CV, %dth–%dth percentile; groups with fewer than %d rows give no range.' %
+            (100 * RANGE_QUANTILES[0], 100 * RANGE_QUANTILES[1], GROUP_MIN_ROWS), '',
+            '| group | decode low–high (rows) | prompt low–high (rows) |', '|---|---|---|']
+    for g in sorted(ranges):
+        t = ranges[g]
+        f = lambda k: ('×%.2f–×%.2f (%d)' % t[k]) if k in t and t[k][2] >= GROUP_MIN_ROWS else \
+            ('no range (%d rows)' % t[k][2] if k in t else 'no rows')
+        fig.append('| %s | %s | %s |' % (group_name(g), f('tg'), f('pp')))
+    fig.append('')
+    fig.append('Groups not listed (ROCm, Vulkan, SYCL, CPU; MoE; CPU-held layers or experts; depth ≥ 8K) have no '
+               'calibration rows: the product shows no range for them and says so.')
+    replace_block(os.path.join(HERE, 'README.md'), '<!-- BEGIN GENERATED FIGURES -->', '<!-- END GENERATED FIGURES -->',
+                  '\n'.join(fig))
+    res = ['## Speed (llama.cpp model: calibration, cross-validation, held out)', '',
+           '_Generated by `tests/calibration/speed/fit_speed.py`; the per-row tables are in '
+           '`tests/calibration/speed/results/`._', '', '| set | decode | prompt |', '|---|---|---|']
+    res += [l for l in fig if l.startswith('| calibration (fit)') or l.startswith('| leave-one-') or
+            l.startswith('| held out |') or l.startswith('| before')]
+    res += ['', 'Held out, per group:', ''] + breakdown(held_pairs, lambda r: group_name(group_of(r)), 'group')
+    res += ['', 'Held out, per group, before (issue-12 constants):', ''] + \
+        breakdown(before_held, lambda r: group_name(group_of(r)), 'group')
+    replace_block(os.path.join(ROOT, 'tests', 'accuracy', 'RESULTS.md'), '<!-- BEGIN SPEED (fit_speed.py) -->',
+                  '<!-- END SPEED (fit_speed.py) -->', '\n'.join(res))
+
+    print('eps chosen: %s TFLOPS/W  (LODO prompt medians %s)' % (eps, eps_scores))
     for k, v in fitted.items():
         print('  %-18s = %-12.5g [%4.2f]  %s' % (k, v, sig.get(k, float('nan')), UNITS[k]))
-    for name, e in (('calibration', e_cal), ('leave-one-device-out CV', e_cv)):
-        s = summary(e)
-        print('%-26s decode median %.1f %% worst %.1f %% (%d rows) | prefill median %.1f %% worst %.1f %% (%d rows)' %
-              ((name,) + s['tg'] + s['pp']))
-    for f, s in val_summary.items():
-        print('validation %-26s' % f, ' | '.join('%s median %.1f %% worst %.1f %% (%d)' % ((t,) + v) for t, v in s.items()))
-    print('tables: results/calibration.md, results/cross_validation.md, results/validation.md; constants.json')
+    for name, pairs in (('calibration', cal_pairs), ('LODO CV', lodo), ('LOSO CV', loso), ('held out', held_pairs)):
+        print('%-12s %s' % (name, fmt(summary_pair(pairs))))
 
 
 if __name__ == '__main__':

@@ -49,10 +49,15 @@ def device_figures(dev):
                 hbm=str(dev.get('memory_type', '')).upper().startswith('HBM'))
 
 
+# Which constant set each llama.cpp backend uses.  Only CUDA and Metal have calibration rows; every
+# other backend has none and SHARES ITS PARENT'S constants (ROCm/HIP is the CUDA code compiled for
+# AMD; Vulkan and SYCL ship their own kernels but have no calibration rows, so CUDA's is the prior).
+# The C port is the same table (src/core/estimate/hr-speed.c, constant_set()).
+CONSTANT_SET = {'cuda': 'cuda', 'rocm': 'cuda', 'vulkan': 'cuda', 'sycl': 'cuda', 'metal': 'metal'}
+
+
 def ckey(fig):
-    """Which constant set a backend uses.  ROCm, SYCL and Vulkan have no calibration rows and use the
-    CUDA set (same kernel design, ported) -- a prior, see README.md §10."""
-    return 'metal' if fig['backend'] == 'metal' else 'cuda'
+    return CONSTANT_SET.get(fig['backend'], 'cuda')
 
 
 # --------------------------------------------------------------------------------------------
@@ -92,7 +97,8 @@ def shape_from_config(m):
 
 
 MODEL_IDS = {'llama3-8b': 'meta-llama/Llama-3.1-8B-Instruct',
-             'llama3-70b': 'meta-llama/Llama-3.1-70B-Instruct'}
+             'llama3-70b': 'meta-llama/Llama-3.1-70B-Instruct',
+             'llama3.2-3b': 'meta-llama/Llama-3.2-3B-Instruct'}
 
 # LLaMA-1/2 7B (validation rows only; not in the catalog).  config: 32 x 4096, MHA, FFN 11008, vocab 32000
 LLAMA2_7B = dict(layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, intermediate=11008,
