@@ -971,6 +971,22 @@ vllm_line (Parser     *ps,
       log->graph_bytes = v;
       log->has_graph = TRUE;
     }
+  /* the sequences a step holds: "Defaulting max_num_seqs to 1024 for …",
+   * "'max_num_seqs': 256" in the arguments */
+  if ((uint_after (line, "Defaulting max_num_seqs to", &v) ||
+       uint_after (line, "'max_num_seqs':", &v) || uint_after (line, "max_num_seqs=", &v)) &&
+      v > 0 && v <= 65536 && log->parallel == 0)
+    log->parallel = v;
+  /* "Chunked prefill is enabled with max_num_batched_tokens=8192." */
+  if (uint_after (line, "max_num_batched_tokens=", &v) && v > 0 && v <= G_MAXINT32 &&
+      log->max_num_batched_tokens == 0)
+    log->max_num_batched_tokens = v;
+  if (strstr (line, "Chunked prefill is enabled") != NULL ||
+      strstr (line, "chunked_prefill_enabled=True") != NULL ||
+      strstr (line, "enable_chunked_prefill=True") != NULL)
+    log->chunked_prefill = TRUE;
+  if (strstr (line, "Memory profiling results:") != NULL || strstr (line, "# CPU blocks:") != NULL)
+    log->vllm_v0_lines = TRUE;
   if (strstr (line, "vllm") != NULL || strstr (line, "vLLM") != NULL)
     ps->vllm = ps->vllm || strstr (line, "INFO") != NULL;
 }

@@ -93,7 +93,11 @@ typedef struct
   gboolean weights_per_gpu;     /* vLLM / SGLang: one GPU's share */
   guint64 kv_capacity_tokens;   /* vLLM / SGLang; 0 unknown */
   double max_concurrency;       /* vLLM; 0 unknown */
-  guint64 vllm_blocks;          /* vLLM V0 "# GPU blocks" */
+  guint64 vllm_blocks;          /* vLLM "# GPU blocks" */
+  guint64 max_num_batched_tokens; /* vLLM, when it says; 0 unknown */
+  gboolean chunked_prefill;     /* vLLM says chunked prefill is on */
+  gboolean vllm_v0_lines;       /* vLLM lines only V0 (0.6 to 0.8) prints:
+                                 * "Memory profiling results", "# CPU blocks" */
 
   double prefill_tokens_per_s;  /* the last timing line; 0 none */
   double decode_tokens_per_s;
