@@ -105,11 +105,13 @@ hr_calibration_free (HrCalibration *self)
   g_free (self);
 }
 
-/* $XDG_DATA_HOME/headroom/calibration.json */
+/* $XDG_DATA_HOME/headroom/calibration/calibration.json: a folder of its
+ * own, for every *.json directly in headroom/ is read as a catalog file. */
 char *
 hr_calibration_dup_default_path (void)
 {
-  return g_build_filename (g_get_user_data_dir (), "headroom", HR_CALIBRATION_FILE, NULL);
+  return g_build_filename (g_get_user_data_dir (), "headroom", "calibration",
+                           HR_CALIBRATION_FILE, NULL);
 }
 
 guint

@@ -11,7 +11,8 @@
  * runs") unless --no-calibration.
  *
  * The factors live in one JSON file in the user data directory
- * ($XDG_DATA_HOME/headroom/calibration.json), written atomically; that
+ * ($XDG_DATA_HOME/headroom/calibration/calibration.json: not directly in
+ * headroom/, whose *.json files are catalog files), written atomically; that
  * file is the export (copy it to another computer's same place).  A file
  * that cannot be read as calibration is moved aside (".corrupt-N") with a
  * note, never fatal.
