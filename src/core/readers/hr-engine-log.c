@@ -475,8 +475,10 @@ bench_csv (Parser *ps,
       ps->csv_build = column (fields, n, "build_number");
       return;
     }
-  /* a row of another width has shifted columns: not read */
-  if (!ps->csv_header || n != ps->csv_fields)
+  /* a row of another width has shifted columns: not read; a header
+   * without the columns a run needs reads none */
+  if (!ps->csv_header || n != ps->csv_fields || ps->csv_ts < 0 || ps->csv_prompt < 0 ||
+      ps->csv_gen < 0)
     return;
   run_init (&run);
   if (!parse_double (fields[ps->csv_ts], &ts, NULL))
