@@ -73,6 +73,8 @@ typedef struct
   /* speed group */
   char *prompt_tokens_arg;
   char *generate_arg;
+  /* calibration group */
+  gboolean no_calibration;
   /* output groups */
   gboolean json;
   gboolean csv;
@@ -128,6 +130,7 @@ void     hr_cli_add_layout        (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_load          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_speed         (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_json          (GArray *entries, HrCliOptions *o);
+void     hr_cli_add_calibration   (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_csv           (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_entries       (GArray             *entries,
                                    const GOptionEntry *add,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "hr-cli-common.h"
+#include "hr-cli-log.h"
 #include "hr-format.h"
 #include "hr-serving-plan.h"
 #include "hr-units.h"
@@ -113,8 +114,14 @@ run_estimate (HrCliOptions *o)
   g_autoptr(GError) error = NULL;
   const HrScenario *s = &o->scenario;
 
+  g_autoptr(HrCalibration) calibration = NULL;
+  guint32 calibrated_runs;
+
   if (!hr_scenario_estimate (s, &e, &error))
     return hr_cli_usage_error ("%s", error->message);
+  /* speeds measured on this computer (headroom-cli calibrate) */
+  calibration = hr_cli_load_calibration (o);
+  calibrated_runs = hr_calibration_apply (calibration, hr_hardware_get_id (s->hardware), &e);
 
   if (o->json)
     {
@@ -204,6 +211,7 @@ run_estimate (HrCliOptions *o)
         }
       if (s->users > 0 && s->target_tokens_per_s > 0)
         add_plan (b, o);
+      hr_cli_add_uint (b, "calibrated_runs", calibrated_runs);
       json_builder_end_object (b);
       root = json_builder_get_root (b);
       hr_cli_print_json (root);
@@ -245,6 +253,8 @@ run_estimate (HrCliOptions *o)
         g_print ("  answer      %12.2f s for %" G_GUINT64_FORMAT " tokens\n",
                  e.generation_seconds, e.generate_tokens);
       }
+    if (calibrated_runs > 0)
+      g_print ("  speeds calibrated on this computer from %u runs\n", calibrated_runs);
     g_print ("  max context %12s tokens%s\n", max_ctx,
              e.max_context_past_trained ? " (past the trained maximum)" : "");
     g_print ("  KV saves %.1f %% vs MHA FP16 (%s)\n", e.kv_savings * 100, mha);
@@ -299,6 +309,7 @@ add_options (GArray       *entries,
   hr_cli_add_layout (entries, o);
   hr_cli_add_speed (entries, o);
   hr_cli_add_load (entries, o);
+  hr_cli_add_calibration (entries, o);
 }
 
 static int

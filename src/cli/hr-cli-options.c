@@ -208,6 +208,20 @@ hr_cli_add_json (GArray       *entries,
   ADD (entries, group);
 }
 
+/* docs/CLI.md "Additions": speeds corrected by `calibrate` unless told. */
+void
+hr_cli_add_calibration (GArray       *entries,
+                        HrCliOptions *o)
+{
+  const GOptionEntry group[] = {
+    { "no-calibration", 0, 0, G_OPTION_ARG_NONE, &o->no_calibration,
+      "Ignore the speed corrections measured on this computer (headroom-cli calibrate)",
+      NULL },
+  };
+
+  ADD (entries, group);
+}
+
 void
 hr_cli_add_csv (GArray       *entries,
                 HrCliOptions *o)

@@ -1,0 +1,521 @@
+/* hr-cli-check-log.c — headroom-cli check-log: an engine's log against the
+ * estimate for the same settings
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "headroom-cli"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "hr-cli-log.h"
+#include "hr-format.h"
+
+typedef enum
+{
+  FIGURE_BYTES,
+  FIGURE_TOKENS,
+  FIGURE_RATE,                  /* tokens/s */
+  FIGURE_RATIO,                 /* ×, concurrency */
+} FigureKind;
+
+/* One figure the log states, and Headroom's for the same settings. */
+typedef struct
+{
+  const char *key;              /* JSON key, docs/CLI.md names */
+  const char *label;
+  FigureKind kind;
+  double measured;
+  gboolean has_estimate;
+  double estimate;
+} Figure;
+
+#define MAX_FIGURES 12
+
+typedef struct
+{
+  Figure figures[MAX_FIGURES];
+  guint n;
+} Figures;
+
+static void
+add_figure (Figures    *f,
+            const char *key,
+            const char *label,
+            FigureKind  kind,
+            double      measured,
+            gboolean    has_estimate,
+            double      estimate)
+{
+  if (f->n == MAX_FIGURES)
+    return;
+  f->figures[f->n++] = (Figure) { key, label, kind, measured, has_estimate, estimate };
+}
+
+/* (estimate − measured) ÷ measured; FALSE when the measured figure is 0. */
+static gboolean
+figure_error (const Figure *fig,
+              double       *error)
+{
+  if (!fig->has_estimate || !(fig->measured > 0))
+    return FALSE;
+  *error = (fig->estimate - fig->measured) / fig->measured;
+  return TRUE;
+}
+
+static guint64
+sum_devices (const HrEngineLog *log,
+             int                what,
+             gboolean           gpus_only,
+             gboolean          *seen)
+{
+  guint64 total = 0;
+
+  *seen = FALSE;
+  for (guint i = 0; i < log->n_devices; i++)
+    {
+      const HrEngineLogDevice *d = &log->devices[i];
+
+      if (gpus_only && strcmp (d->name, "CPU") == 0)
+        continue;
+      switch (what)
+        {
+        case HR_ENGINE_LOG_WEIGHTS: total += d->weights_bytes; *seen |= d->has_weights; break;
+        case HR_ENGINE_LOG_KV: total += d->kv_bytes; *seen |= d->has_kv; break;
+        case HR_ENGINE_LOG_STATE: total += d->state_bytes; *seen |= d->has_state; break;
+        case HR_ENGINE_LOG_COMPUTE: total += d->compute_bytes; *seen |= d->has_compute; break;
+        default: break;
+        }
+    }
+  return total;
+}
+
+static const HrEngineLogDevice *
+first_gpu (const HrEngineLog *log)
+{
+  for (guint i = 0; i < log->n_devices; i++)
+    if (strcmp (log->devices[i].name, "CPU") != 0)
+      return &log->devices[i];
+  return NULL;
+}
+
+static const HrEngineLogDevice *
+host_device (const HrEngineLog *log)
+{
+  for (guint i = 0; i < log->n_devices; i++)
+    if (strcmp (log->devices[i].name, "CPU") == 0)
+      return &log->devices[i];
+  return NULL;
+}
+
+/* Memory figures of a llama.cpp or Ollama log: buffers per device (or
+ * Ollama's own plan, when the runner's lines are not in the log). */
+static void
+memory_llamacpp (Figures           *f,
+                 const HrEngineLog *log,
+                 const HrEstimate  *e)
+{
+  gboolean seen;
+  guint64 v;
+  const HrEngineLogDevice *gpu = first_gpu (log);
+  const HrEngineLogDevice *host = host_device (log);
+
+  v = sum_devices (log, HR_ENGINE_LOG_WEIGHTS, FALSE, &seen);
+  if (seen)
+    add_figure (f, "weights_bytes", "weights", FIGURE_BYTES, v, TRUE, e->weights_bytes);
+  else if (log->has_weights)
+    add_figure (f, "weights_bytes", "weights", FIGURE_BYTES, log->weights_bytes, TRUE,
+                e->weights_bytes);
+  v = sum_devices (log, HR_ENGINE_LOG_KV, FALSE, &seen);
+  if (seen)
+    add_figure (f, "kv_bytes", "KV cache", FIGURE_BYTES, v, TRUE, e->kv_bytes);
+  else if (log->has_kv)
+    add_figure (f, "kv_bytes", "KV cache", FIGURE_BYTES, log->kv_bytes, TRUE, e->kv_bytes);
+  v = sum_devices (log, HR_ENGINE_LOG_STATE, FALSE, &seen);
+  if (seen)
+    add_figure (f, "state_bytes", "recurrent state", FIGURE_BYTES, v, FALSE, 0);
+  /* llama.cpp and Ollama's plan: one GPU's compute buffer */
+  if (gpu != NULL && gpu->has_compute)
+    add_figure (f, "compute_bytes", "compute buffer (GPU 1)", FIGURE_BYTES, gpu->compute_bytes,
+                TRUE, e->compute_bytes);
+  else if (gpu == NULL && log->has_compute)
+    add_figure (f, "compute_bytes", "compute graph (one GPU)", FIGURE_BYTES, log->compute_bytes,
+                TRUE, e->compute_bytes);
+  if (host != NULL)
+    add_figure (f, "host_bytes", "in system RAM", FIGURE_BYTES,
+                host->weights_bytes + host->kv_bytes + host->compute_bytes, TRUE, e->host_bytes);
+}
+
+/* vLLM and SGLang print one GPU's share; the figures compared are the
+ * whole model's (× the GPUs), as estimate's weights_bytes and kv_bytes. */
+static void
+memory_serving (Figures           *f,
+                const HrEngineLog *log,
+                const HrEstimate  *e,
+                guint32            gpus)
+{
+  if (log->has_weights)
+    add_figure (f, "weights_bytes", "weights", FIGURE_BYTES,
+                (double) log->weights_bytes * (log->weights_per_gpu ? gpus : 1), TRUE,
+                (double) e->per_device_weights_bytes * gpus);
+  if (log->has_kv)
+    add_figure (f, "kv_bytes", "KV cache", FIGURE_BYTES, (double) log->kv_bytes * gpus, TRUE,
+                (double) e->per_device_kv_bytes * gpus);
+  if (log->kv_capacity_tokens > 0)
+    add_figure (f, "kv_capacity_tokens", "KV capacity", FIGURE_TOKENS,
+                log->kv_capacity_tokens, TRUE, e->kv_capacity_tokens);
+  if (log->max_concurrency > 0)
+    add_figure (f, "max_concurrency", "concurrency", FIGURE_RATIO, log->max_concurrency, TRUE,
+                e->max_concurrency);
+  if (log->has_compute)
+    add_figure (f, "compute_bytes", "activations (one GPU)", FIGURE_BYTES, log->compute_bytes,
+                e->activation_bytes > 0, e->activation_bytes);
+  if (log->has_graph)
+    add_figure (f, "cuda_graph_bytes", "CUDA graphs (one GPU)", FIGURE_BYTES, log->graph_bytes,
+                e->cuda_graph_bytes > 0, e->cuda_graph_bytes);
+}
+
+static char *
+format_figure (FigureKind kind,
+               double     value)
+{
+  switch (kind)
+    {
+    case FIGURE_BYTES:
+      return hr_format_size ((guint64) llround (value), HR_UNITS_BINARY);
+    case FIGURE_TOKENS:
+      return hr_format_tokens ((guint64) llround (value));
+    case FIGURE_RATE:
+      return g_strdup_printf ("%.1f t/s", value);
+    case FIGURE_RATIO:
+    default:
+      return g_strdup_printf ("%.2f×", value);
+    }
+}
+
+static void
+add_number (JsonBuilder *b,
+            const char  *key,
+            FigureKind   kind,
+            double       value)
+{
+  if (kind == FIGURE_BYTES || kind == FIGURE_TOKENS)
+    hr_cli_add_uint (b, key, (guint64) llround (value));
+  else
+    hr_cli_add_double (b, key, value);
+}
+
+static void
+print_json (const HrCliOptions *o,
+            const char         *file,
+            const HrEngineLog  *log,
+            const HrEstimate   *e,
+            const Figures      *f,
+            const double       *run_estimates,
+            guint32             calibrated_runs)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  const HrScenario *s = &o->scenario;
+
+  json_builder_begin_object (b);
+  hr_cli_add_file_string (b, "file", file);
+  hr_cli_add_string (b, "log", hr_engine_log_kind_to_string (log->kind));
+  hr_cli_add_string (b, "engine", hr_engine_to_string (e->engine));
+  hr_cli_add_string (b, "build", log->version);
+  hr_cli_add_string (b, "model", hr_model_spec_get_id (s->model));
+  hr_cli_add_string (b, "model_in_log", log->model);
+  hr_cli_add_string (b, "precision", hr_precision_get_id (s->precision));
+  hr_cli_add_uint (b, "context", s->context);
+  hr_cli_add_uint (b, "batch", s->batch);
+  hr_cli_add_string (b, "kv_type", hr_kv_type_get_id (s->kv_type));
+  hr_cli_add_string (b, "kv_type_in_log", log->kv_type);
+  hr_cli_add_string (b, "hardware", hr_hardware_get_id (s->hardware));
+  hr_cli_add_uint (b, "gpus", s->gpus);
+  hr_cli_add_string (b, "gpu_in_log", log->gpu_name);
+  /* Ollama's memory.* lines are its plan, not what it allocated */
+  hr_cli_add_string (b, "measured_source",
+                     log->kind == HR_ENGINE_LOG_OLLAMA && log->n_devices == 0 ? "ollama-plan"
+                                                                               : "log");
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint i = 0, gpu = 0; i < log->n_devices; i++)
+    {
+      const HrEngineLogDevice *d = &log->devices[i];
+      gboolean host = strcmp (d->name, "CPU") == 0;
+
+      json_builder_begin_object (b);
+      hr_cli_add_string (b, "name", d->name);
+      hr_cli_add_bool (b, "host", host);
+      json_builder_set_member_name (b, "measured");
+      json_builder_begin_object (b);
+      if (d->has_weights)
+        hr_cli_add_uint (b, "weights_bytes", d->weights_bytes);
+      if (d->has_kv)
+        hr_cli_add_uint (b, "kv_bytes", d->kv_bytes);
+      if (d->has_state)
+        hr_cli_add_uint (b, "state_bytes", d->state_bytes);
+      if (d->has_compute)
+        hr_cli_add_uint (b, "compute_bytes", d->compute_bytes);
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "estimate");
+      if (!host && gpu < e->n_devices && e->engine != HR_ENGINE_VLLM &&
+          e->engine != HR_ENGINE_SGLANG)
+        {
+          const HrDeviceLoad *load = &e->devices[gpu];
+
+          json_builder_begin_object (b);
+          hr_cli_add_uint (b, "weights_bytes", load->weights_bytes);
+          hr_cli_add_uint (b, "kv_bytes", load->kv_bytes);
+          hr_cli_add_uint (b, "compute_bytes", load->compute_bytes);
+          json_builder_end_object (b);
+        }
+      else
+        json_builder_add_null_value (b);
+      if (!host)
+        gpu++;
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "measured");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < f->n; i++)
+    add_number (b, f->figures[i].key, f->figures[i].kind, f->figures[i].measured);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "estimate");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < f->n; i++)
+    if (f->figures[i].has_estimate)
+      add_number (b, f->figures[i].key, f->figures[i].kind, f->figures[i].estimate);
+    else
+      {
+        json_builder_set_member_name (b, f->figures[i].key);
+        json_builder_add_null_value (b);
+      }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "error");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < f->n; i++)
+    {
+      double err;
+
+      if (figure_error (&f->figures[i], &err))
+        hr_cli_add_double (b, f->figures[i].key, err);
+      else
+        {
+          json_builder_set_member_name (b, f->figures[i].key);
+          json_builder_add_null_value (b);
+        }
+    }
+  json_builder_end_object (b);
+
+  if (log->kind == HR_ENGINE_LOG_LLAMA_BENCH)
+    {
+      json_builder_set_member_name (b, "runs");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < log->n_runs; i++)
+        {
+          const HrEngineLogRun *r = &log->runs[i];
+
+          json_builder_begin_object (b);
+          hr_cli_add_string (b, "test", r->prompt ? "pp" : "tg");
+          hr_cli_add_uint (b, "tokens", r->prompt ? r->n_prompt : r->n_gen);
+          hr_cli_add_uint (b, "depth", r->depth);
+          hr_cli_add_string (b, "backend", r->backend);
+          hr_cli_add_double (b, "measured_tokens_per_s", r->tokens_per_s);
+          hr_cli_add_double_or_null (b, "estimated_tokens_per_s", run_estimates[i]);
+          if (run_estimates[i] > 0)
+            hr_cli_add_double (b, "error", (run_estimates[i] - r->tokens_per_s) / r->tokens_per_s);
+          else
+            {
+              json_builder_set_member_name (b, "error");
+              json_builder_add_null_value (b);
+            }
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+    }
+  hr_cli_add_uint (b, "calibrated_runs", calibrated_runs);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  hr_cli_print_json (root);
+}
+
+static void
+print_text (const HrCliOptions *o,
+            const HrEngineLog  *log,
+            const Figures      *f,
+            const double       *run_estimates,
+            guint32             calibrated_runs)
+{
+  const HrScenario *s = &o->scenario;
+  g_autofree char *ctx = hr_format_tokens (s->context);
+
+  g_print ("%s log%s%s: %s · %s · %s tokens × %u · KV %s · %s × %u\n",
+           hr_engine_log_kind_to_string (log->kind), log->version != NULL ? " " : "",
+           log->version != NULL ? log->version : "", hr_model_spec_get_name (s->model),
+           hr_precision_get_label (s->precision), ctx, s->batch,
+           hr_kv_type_get_label (s->kv_type), hr_hardware_get_name (s->hardware), s->gpus);
+  if (log->kind == HR_ENGINE_LOG_OLLAMA && log->n_devices == 0)
+    g_print ("  (the figures are Ollama's own plan, logged before it loaded the model)\n");
+  if (f->n > 0)
+    g_print ("  %-26s %14s %14s %9s\n", "", "measured", "estimated", "error");
+  for (guint i = 0; i < f->n; i++)
+    {
+      const Figure *fig = &f->figures[i];
+      g_autofree char *m = format_figure (fig->kind, fig->measured);
+      g_autofree char *est = fig->has_estimate ? format_figure (fig->kind, fig->estimate)
+                                               : g_strdup ("—");
+      g_autofree char *err = NULL;
+      double v;
+
+      err = figure_error (fig, &v) ? g_strdup_printf ("%+.1f %%", v * 100) : g_strdup ("—");
+      g_print ("  %-26s %14s %14s %9s\n", fig->label, m, est, err);
+    }
+  if (log->kind == HR_ENGINE_LOG_LLAMA_BENCH)
+    for (guint i = 0; i < log->n_runs; i++)
+      {
+        const HrEngineLogRun *r = &log->runs[i];
+        g_autofree char *test = r->depth > 0 ?
+          g_strdup_printf ("%s%u @ d%u", r->prompt ? "pp" : "tg",
+                           r->prompt ? r->n_prompt : r->n_gen, r->depth) :
+          g_strdup_printf ("%s%u", r->prompt ? "pp" : "tg", r->prompt ? r->n_prompt : r->n_gen);
+        g_autofree char *label = g_strdup_printf ("%s %s", test, r->backend);
+        g_autofree char *m = format_figure (FIGURE_RATE, r->tokens_per_s);
+        g_autofree char *est = run_estimates[i] > 0 ? format_figure (FIGURE_RATE, run_estimates[i])
+                                                    : g_strdup ("—");
+        g_autofree char *err = run_estimates[i] > 0 ?
+          g_strdup_printf ("%+.1f %%", (run_estimates[i] - r->tokens_per_s) / r->tokens_per_s * 100) :
+          g_strdup ("—");
+
+        if (i == 0)
+          g_print ("  %-26s %14s %14s %9s\n", "llama-bench", "measured", "estimated", "error");
+        g_print ("  %-26s %14s %14s %9s\n", label, m, est, err);
+      }
+  if (calibrated_runs > 0)
+    g_print ("  speeds calibrated on this computer from %u runs\n", calibrated_runs);
+}
+
+static void
+add_options (GArray       *entries,
+             HrCliOptions *o)
+{
+  hr_cli_add_model (entries, o);
+  hr_cli_add_precision (entries, o);
+  hr_cli_add_context (entries, o);
+  hr_cli_add_batch (entries, o);
+  hr_cli_add_setup (entries, o);
+  hr_cli_add_gpus (entries, o);
+  hr_cli_add_tuning (entries, o);
+  hr_cli_add_placement (entries, o);
+  hr_cli_add_calibration (entries, o);
+  hr_cli_add_json (entries, o);
+}
+
+static int
+run (HrCliOptions *o,
+     const char   *name)
+{
+  g_auto(GStrv) rest = g_steal_pointer (&o->rest);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(HrEngineLog) log = NULL;
+  g_autoptr(HrCalibration) calibration = NULL;
+  g_autofree double *run_estimates = NULL;
+  gboolean bench;
+  HrEstimate e;
+  Figures f = { 0 };
+  guint32 calibrated_runs = 0;
+
+  if (rest == NULL || g_strv_length (rest) != 1)
+    return hr_cli_usage_error ("check-log needs exactly one FILE (a log or llama-bench output)");
+  log = hr_engine_log_parse_file (rest[0], &error);
+  if (log == NULL)
+    return hr_cli_file_error (error->message);
+
+  bench = log->kind == HR_ENGINE_LOG_LLAMA_BENCH;
+  /* Timing lines without n_ctx: the prompt timed is the cache's fill. */
+  if (o->context_arg == NULL && log->context == 0 && log->prefill_tokens > 0)
+    o->context_arg = g_strdup_printf ("%u", log->prefill_tokens);
+  if (!hr_cli_log_fill_options (o, log, !bench))
+    return hr_cli_exit_status ();
+  if (bench && o->context_arg == NULL)
+    {
+      const HrEngineLogRun *r = &log->runs[0];
+
+      o->context_arg = g_strdup_printf ("%u", r->depth + (r->prompt ? r->n_prompt : r->n_gen));
+    }
+  if (o->prompt_tokens_arg == NULL && log->prefill_tokens > 0)
+    o->prompt_tokens_arg = g_strdup_printf ("%u", log->prefill_tokens);
+  if (!hr_cli_resolve_scenario (o, TRUE))
+    return hr_cli_exit_status ();
+  if (!hr_scenario_estimate (&o->scenario, &e, &error))
+    return hr_cli_usage_error ("%s", error->message);
+  calibration = hr_cli_load_calibration (o);
+  calibrated_runs = hr_calibration_apply (calibration, hr_hardware_get_id (o->scenario.hardware),
+                                          &e);
+
+  switch (log->kind)
+    {
+    case HR_ENGINE_LOG_VLLM:
+    case HR_ENGINE_LOG_SGLANG:
+      memory_serving (&f, log, &e, o->scenario.gpus);
+      break;
+    case HR_ENGINE_LOG_LLAMACPP:
+    case HR_ENGINE_LOG_OLLAMA:
+      memory_llamacpp (&f, log, &e);
+      break;
+    case HR_ENGINE_LOG_LLAMA_BENCH:
+    case HR_ENGINE_LOG_UNKNOWN:
+    default:
+      break;
+    }
+  if (log->prefill_tokens_per_s > 0)
+    add_figure (&f, "prefill_tokens_per_s", "prompt speed", FIGURE_RATE,
+                log->prefill_tokens_per_s, e.prefill_tokens_per_s > 0, e.prefill_tokens_per_s);
+  if (log->decode_tokens_per_s > 0)
+    add_figure (&f, "decode_tokens_per_s", "decode speed", FIGURE_RATE,
+                log->decode_tokens_per_s, e.decode_tokens_per_s > 0, e.decode_tokens_per_s);
+
+  run_estimates = g_new0 (double, MAX (log->n_runs, 1));
+  for (guint i = 0; i < log->n_runs && bench; i++)
+    {
+      g_autoptr(GError) run_error = NULL;
+
+      if (!hr_cli_estimate_run (o, &log->runs[i], calibration, &run_estimates[i], NULL,
+                                 &run_error))
+        run_estimates[i] = 0;
+      /* the summary figures: the first prompt and decode rows from an
+       * empty cache */
+      if (log->runs[i].depth == 0 && run_estimates[i] > 0)
+        {
+          const char *key = log->runs[i].prompt ? "prefill_tokens_per_s" : "decode_tokens_per_s";
+          gboolean have = FALSE;
+
+          for (guint k = 0; k < f.n; k++)
+            have |= strcmp (f.figures[k].key, key) == 0;
+          if (!have)
+            add_figure (&f, key, log->runs[i].prompt ? "prompt speed" : "decode speed",
+                        FIGURE_RATE, log->runs[i].tokens_per_s, TRUE, run_estimates[i]);
+        }
+    }
+  if (o->json)
+    print_json (o, rest[0], log, &e, &f, run_estimates, calibrated_runs);
+  else
+    print_text (o, log, &f, run_estimates, calibrated_runs);
+  return 0;
+}
+
+const HrCliCommand hr_cli_check_log_command = {
+  .name = "check-log",
+  .parameter = "FILE",
+  .synopsis = "check-log FILE [--model M] [--precision P] [--hardware H] [--json]",
+  .summary = "Reads a llama.cpp, llama-server, Ollama, vLLM or SGLang log, or llama-bench "
+             "output, and prints what ran, what it measured, Headroom's estimate for the same "
+             "settings and the error of each figure; what the log does not say is asked for.",
+  .add_options = add_options,
+  .run = run,
+};
