@@ -23,6 +23,7 @@ extern const HrCliCommand hr_cli_devices_command;
 extern const HrCliCommand hr_cli_precisions_command;
 extern const HrCliCommand hr_cli_detect_command;
 extern const HrCliCommand hr_cli_local_models_command;
+extern const HrCliCommand hr_cli_recommend_command;
 
 const HrCliCommand * const *hr_cli_get_commands (void);
 
