@@ -173,7 +173,7 @@ test_hardware (void)
   hr_csv_write_hardware (table, out);
   lines = g_strsplit (out->str, "\r\n", -1);
   g_assert_cmpstr (lines[0], ==, "hardware,name,memory_gib,bandwidth_gbps,required_gib,"
-                   "share_percent,verdict,decode_tokens_per_s,"
+                   "share_percent,verdict,decode_tokens_per_s,joules_per_token,"
                    "model,precision,context,engine,kv_type,batch");
   g_assert_cmpuint (g_strv_length (lines), ==,
                     g_list_model_get_n_items (G_LIST_MODEL (table)) + 2);

@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 
 /* The quality tiers, from the mean KLD against the 16-bit model.  The
  * boundaries fall in the gaps of llama.cpp's LLaMA 3 8B scoreboard
- * (tools/perplexity/README.md), so that each tier holds the types people
+ * (https://github.com/ggml-org/llama.cpp/blob/master/tools/perplexity/README.md),
+ * so that each tier holds the types people
  * treat alike:
  *
  * near-lossless  KLD ≤ 0.01: Q8_0 (0.0014), Q6_K (0.0055) — the top token

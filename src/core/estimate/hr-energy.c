@@ -11,6 +11,23 @@
 #include "hr-estimate-constants.h"
 
 /**
+ * hr_energy_parallel_gpus:
+ *
+ * The GPUs that work on a token at the same time: vLLM and SGLang run
+ * tensor parallel (every GPU on each token); llama.cpp and Ollama split
+ * by layers and run the GPUs in turn, which the streaming time already
+ * adds up.
+ */
+guint32
+hr_energy_parallel_gpus (HrEngine engine,
+                         guint32  gpus)
+{
+  if (engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG)
+    return MAX (gpus, 1);
+  return 1;
+}
+
+/**
  * hr_energy_utilisation:
  *
  * The share of one decode step the GPUs spend streaming weights and

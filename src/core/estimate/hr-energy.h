@@ -20,6 +20,8 @@ typedef struct
   double per_hour;
 } HrPrice;
 
+guint32 hr_energy_parallel_gpus      (HrEngine          engine,
+                                       guint32           gpus);
 double hr_energy_utilisation          (const HrEstimate *estimate);
 double hr_energy_joules_per_token     (const HrEstimate *estimate,
                                        double            tdp_watts,

@@ -31,7 +31,17 @@
 #include <string.h>
 
 #include "hr-commands.h"
+#include "hr-estimate-constants.h"
 #include "hr-recommend.h"
+#include "hr-units.h"
+
+/* A model whose nominal weights (parameters × bits per weight ÷ 8)
+ * times this share exceed all the memory of the machine (its GPUs and
+ * its RAM) cannot fit, and is not estimated: the tensor-exact weights of
+ * a catalog model are within a few per cent of the nominal ones
+ * (tests/accuracy/RESULTS.md, GGUF sizes within 1 %), far inside this
+ * margin.  It only saves time: what it skips the estimate would refuse. */
+#define PREFILTER_WEIGHTS_SHARE 0.8
 
 guint64
 hr_recommend_context (const HrRecommendQuery *query)
@@ -98,6 +108,30 @@ engine_for (HrPrecision *precision,
   if (g_str_equal (kind, "safetensors"))
     return HR_ENGINE_VLLM;
   return HR_ENGINE_AUTO;
+}
+
+/* The machine's memory for the pre-filter: its GPUs, and its RAM (or
+ * the estimator's assumption of it) where layers can go to the CPU. */
+static double
+machine_bytes (const HrRecommendQuery *query)
+{
+  const HrDevice *device = hr_hardware_get_device (query->hardware);
+  double bytes = (double) device->memory_bytes * MAX (query->gpus, 1);
+
+  if (device->kind != HR_DEVICE_UNIFIED)
+    bytes += query->ram.bytes > 0 ? (double) query->ram.bytes : HR_RAM_DEFAULT_GIB * HR_GIB;
+  return bytes;
+}
+
+static gboolean
+cannot_fit (HrModelSpec *model,
+            HrPrecision *precision,
+            double       machine)
+{
+  double nominal = hr_model_spec_get_arch (model)->params_total
+                   * hr_precision_get_bpw (precision) / 8.0;
+
+  return nominal * PREFILTER_WEIGHTS_SHARE > machine;
 }
 
 static HrKvType *
@@ -191,15 +225,80 @@ compare_cb (gconstpointer a,
   return hr_candidate_compare (a, b);
 }
 
-static guint32
-parallel_gpus (const HrScenario *scenario,
-               HrEngine          engine)
+/**
+ * hr_recommend_add_model:
+ * @out: an array of #HrCandidate the model's candidates are appended to
+ *   (unsorted)
+ * @stats: (nullable): counts added to
+ *
+ * The candidates of one model: what hr_recommend() does for each, so
+ * that a view can spread the work over idle callbacks.
+ */
+void
+hr_recommend_add_model (HrCatalog              *catalog,
+                        const HrRecommendQuery *query,
+                        HrModelSpec            *model,
+                        GArray                 *out,
+                        HrRecommendStats       *stats)
 {
-  /* vLLM and SGLang run tensor parallel: every GPU works on each token;
-   * llama.cpp's layer split runs them in turn. */
-  if (engine == HR_ENGINE_VLLM || engine == HR_ENGINE_SGLANG)
-    return MAX (scenario->gpus, 1);
-  return 1;
+  GListModel *precisions = hr_catalog_get_precisions (catalog);
+  guint64 context = hr_recommend_context (query);
+  guint n_precisions = g_list_model_get_n_items (precisions);
+  double machine;
+
+  g_return_if_fail (query->hardware != NULL);
+  if (!hr_recommend_model_qualifies (model, query->task, context))
+    return;
+  machine = machine_bytes (query);
+  for (guint p = 0; p < n_precisions; p++)
+    {
+      g_autoptr(HrPrecision) precision = g_list_model_get_item (precisions, p);
+      HrEngine engine = engine_for (precision, query->task);
+      HrCandidate c = { 0 };
+      HrScenario scenario;
+      HrEstimate e;
+
+      if (engine == HR_ENGINE_AUTO)
+        continue;
+      if (stats != NULL)
+        stats->considered++;
+      c.model = model;
+      c.precision = precision;
+      c.engine = engine;
+      c.context = context;
+      if (cannot_fit (model, precision, machine))
+        continue;
+      hr_recommend_scenario (catalog, query, &c, &scenario);
+      if (stats != NULL)
+        stats->estimated++;
+      if (!hr_scenario_estimate (&scenario, &e, NULL) || e.verdict == HR_VERDICT_NO_FIT)
+        continue;
+      if (query->min_tokens_per_s > 0 && !(e.decode_tokens_per_s >= query->min_tokens_per_s))
+        continue;
+
+      c.engine = e.engine;
+      c.verdict = e.verdict;
+      c.placement = e.placement;
+      c.total_bytes = e.total_bytes;
+      c.host_bytes = e.host_bytes;
+      c.decode_tokens_per_s = e.decode_tokens_per_s;
+      c.prefill_tokens_per_s = e.prefill_tokens_per_s;
+      hr_quality_for_precision (hr_precision_get_id (precision), &c.quality);
+      c.tier = hr_quality_precision_tier (hr_precision_get_id (precision), is_float (precision));
+      c.joules_per_token =
+        hr_energy_joules_per_token (&e, hr_hardware_get_device (query->hardware)->tdp_watts,
+                                    hr_energy_parallel_gpus (e.engine, scenario.gpus));
+      c.cost_per_million = hr_energy_cost_per_million (c.joules_per_token,
+                                                       c.decode_tokens_per_s, &query->price);
+      g_array_append_val (out, c);
+    }
+}
+
+/* Sorts @candidates by the ranking. */
+void
+hr_recommend_sort (GArray *candidates)
+{
+  g_array_sort (candidates, compare_cb);
 }
 
 /**
@@ -216,62 +315,17 @@ hr_recommend (HrCatalog              *catalog,
 {
   GArray *out = g_array_new (FALSE, TRUE, sizeof (HrCandidate));
   GListModel *models = hr_catalog_get_models (catalog);
-  GListModel *precisions = hr_catalog_get_precisions (catalog);
-  guint64 context = hr_recommend_context (query);
-  guint n_models = g_list_model_get_n_items (models);
-  guint n_precisions = g_list_model_get_n_items (precisions);
   HrRecommendStats counts = { 0 };
 
   g_return_val_if_fail (query->hardware != NULL, out);
 
-  for (guint m = 0; m < n_models; m++)
+  for (guint m = 0; m < g_list_model_get_n_items (models); m++)
     {
       g_autoptr(HrModelSpec) model = g_list_model_get_item (models, m);
 
-      if (!hr_recommend_model_qualifies (model, query->task, context))
-        continue;
-      for (guint p = 0; p < n_precisions; p++)
-        {
-          g_autoptr(HrPrecision) precision = g_list_model_get_item (precisions, p);
-          HrEngine engine = engine_for (precision, query->task);
-          HrCandidate c = { 0 };
-          HrScenario scenario;
-          HrEstimate e;
-
-          if (engine == HR_ENGINE_AUTO)
-            continue;
-          counts.considered++;
-          c.model = model;
-          c.precision = precision;
-          c.engine = engine;
-          c.context = context;
-          hr_recommend_scenario (catalog, query, &c, &scenario);
-          counts.estimated++;
-          if (!hr_scenario_estimate (&scenario, &e, NULL) || e.verdict == HR_VERDICT_NO_FIT)
-            continue;
-          if (query->min_tokens_per_s > 0 && !(e.decode_tokens_per_s >= query->min_tokens_per_s))
-            continue;
-
-          c.engine = e.engine;
-          c.verdict = e.verdict;
-          c.placement = e.placement;
-          c.total_bytes = e.total_bytes;
-          c.host_bytes = e.host_bytes;
-          c.decode_tokens_per_s = e.decode_tokens_per_s;
-          c.prefill_tokens_per_s = e.prefill_tokens_per_s;
-          hr_quality_for_precision (hr_precision_get_id (precision), &c.quality);
-          c.tier = hr_quality_precision_tier (hr_precision_get_id (precision),
-                                              is_float (precision));
-          c.joules_per_token = hr_energy_joules_per_token (&e,
-                                                           hr_hardware_get_device (query->hardware)->tdp_watts,
-                                                           parallel_gpus (&scenario, e.engine));
-          c.cost_per_million = hr_energy_cost_per_million (c.joules_per_token,
-                                                           c.decode_tokens_per_s,
-                                                           &query->price);
-          g_array_append_val (out, c);
-        }
+      hr_recommend_add_model (catalog, query, model, out, &counts);
     }
-  g_array_sort (out, compare_cb);
+  hr_recommend_sort (out);
   if (stats != NULL)
     *stats = counts;
   return out;

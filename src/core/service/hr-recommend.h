@@ -72,6 +72,12 @@ guint64   hr_recommend_context        (const HrRecommendQuery *query);
 gboolean  hr_recommend_model_qualifies (HrModelSpec           *model,
                                         HrTask                 task,
                                         guint64                context);
+void      hr_recommend_add_model      (HrCatalog              *catalog,
+                                       const HrRecommendQuery *query,
+                                       HrModelSpec            *model,
+                                       GArray                 *out,
+                                       HrRecommendStats       *stats);
+void      hr_recommend_sort           (GArray                 *candidates);
 GArray   *hr_recommend                (HrCatalog              *catalog,
                                        const HrRecommendQuery *query,
                                        HrRecommendStats       *stats);

@@ -5,7 +5,8 @@
  * The keys and names are docs/CLI.md's: `matrix --json` rows hold precision,
  * label, bpw, weights_bytes, total_bytes (one per context) and tier;
  * `hardware --json` rows hardware, name, memory_bytes, bandwidth_gbps,
- * required_bytes, share, verdict and decode_tokens_per_s.  The CSV
+ * required_bytes, share, verdict, decode_tokens_per_s and joules_per_token
+ * (issue 26).  The CSV
  * names carry units (weights_gib, share_percent).
  */
 
@@ -155,6 +156,15 @@ hardware_decode (gpointer row)
   return hr_hardware_row_get_decode_tokens_per_s (row);
 }
 
+/* Unknown (no board power, nothing on a GPU) or no fit: null / empty. */
+static double
+hardware_joules (gpointer row)
+{
+  double joules = hr_hardware_row_get_joules_per_token (row);
+
+  return joules > 0 ? joules : NAN;
+}
+
 static gboolean
 hardware_valid (gpointer row,
                 guint    context)
@@ -174,6 +184,8 @@ static const HrColumn hardware_columns[] = {
   { "verdict", "verdict", HR_COLUMN_TEXT, 0, TRUE, .text = hardware_verdict },
   { "decode_tokens_per_s", "decode_tokens_per_s", HR_COLUMN_NUMBER, 1, TRUE,
     .number = hardware_decode },
+  { "joules_per_token", "joules_per_token", HR_COLUMN_NUMBER, 2, TRUE,
+    .number = hardware_joules },
 };
 
 const HrTableColumns *
