@@ -14,6 +14,7 @@
 
 #include "config.h"
 
+#include "hr-quality.h"
 #include "hr-table-columns.h"
 
 #include <math.h>
@@ -67,6 +68,27 @@ matrix_tier_name (gpointer row)
   return tier != NULL ? hr_hardware_get_name (tier) : NULL;
 }
 
+/* The published quality of the row's precision (hr-quality.h): its tier,
+ * and its KLD (empty / null when not measured). */
+static const char *
+matrix_quality_tier (gpointer row)
+{
+  HrPrecision *precision = hr_matrix_row_get_precision (row);
+
+  return hr_quality_tier_to_string (
+    hr_quality_precision_tier (hr_precision_get_id (precision),
+                               g_strcmp0 (hr_precision_get_kind (precision), "float") == 0));
+}
+
+static double
+matrix_kld (gpointer row)
+{
+  HrQuality q;
+
+  return hr_quality_for_precision (hr_precision_get_id (hr_matrix_row_get_precision (row)), &q)
+         ? q.kld : NAN;
+}
+
 static gboolean
 matrix_valid (gpointer row,
               guint    context)
@@ -85,6 +107,9 @@ static const HrColumn matrix_columns[] = {
    * for a spreadsheet */
   { "tier", "tier", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_tier },
   { NULL, "tier_name", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_tier_name },
+  /* issue 26: the precision's published quality */
+  { "quality_tier", "quality_tier", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_quality_tier },
+  { "kld", "kld", HR_COLUMN_NUMBER, 6, FALSE, .number = matrix_kld },
 };
 
 const HrTableColumns *
