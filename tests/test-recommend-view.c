@@ -128,6 +128,30 @@ test_same_as_core (void)
     g_assert_true (hr_tasks_model_has (hr_model_spec_get_id (hr_recommend_view_get_candidate (view, i)->model),
                                        HR_TASK_CODE));
 
+  /* prices: the kWh price gives each row the energy of a million tokens
+   * at that price; a rental price per hour, where set, is used instead */
+  hr_recommend_view_set_task (view, HR_TASK_CHAT);
+  hr_recommend_view_set_prices (view, 0.30, 0);
+  hr_test_wait_until (is_ranked, view, "the ranking with a price per kWh");
+  {
+    const HrCandidate *c = hr_recommend_view_get_candidate (view, 0);
+
+    g_assert_cmpfloat (c->joules_per_token, >, 0);
+    g_assert_cmpfloat_with_epsilon (c->cost_per_million, c->joules_per_token * 1e6 / 3.6e6 * 0.30,
+                                    1e-9);
+  }
+  hr_recommend_view_set_prices (view, 0.30, 2.0);
+  hr_test_wait_until (is_ranked, view, "the ranking with a price per hour");
+  {
+    const HrCandidate *c = hr_recommend_view_get_candidate (view, 0);
+
+    g_assert_cmpfloat_with_epsilon (c->cost_per_million, 1e6 / c->decode_tokens_per_s / 3600 * 2.0,
+                                    1e-9);
+  }
+  hr_recommend_view_set_prices (view, 0, 0);
+  hr_test_wait_until (is_ranked, view, "the ranking without prices");
+  g_assert_cmpfloat (hr_recommend_view_get_candidate (view, 0)->cost_per_million, <, 0);
+
   /* a slider step of the calculator that leaves the query as it is does
    * not rank again */
   hr_calculator_set_context (calc, 12345);

@@ -11,6 +11,12 @@
  * tier and energy, and a button that opens it in the calculator.  The
  * list is ranked again only when the query changes, not at every
  * recomputation of the calculator.
+ *
+ * Prices: an electricity price per kWh (one for every device) and a
+ * rental price per hour for each device, kept in GSettings (price-kwh,
+ * price-per-hour keyed by device id) when the schema is installed; a
+ * price per hour, where set, is used rather than the kWh one (a rental
+ * pays for its power).
  */
 
 #define G_LOG_DOMAIN "hr-recommend-view"
@@ -35,6 +41,11 @@ struct _HrRecommendView
   AdwComboRow *task_row;
   AdwComboRow *context_row;
   GtkSpinButton *speed_spin;
+  GtkSpinButton *kwh_spin;
+  GtkSpinButton *hour_spin;
+  AdwActionRow *hour_row;
+  GSettings *settings;        /* NULL when the schema is not installed */
+  gboolean loading_prices;
   GtkLabel *summary;
   GtkListBox *list;
 
@@ -98,6 +109,65 @@ engine_label (HrEngine engine)
     }
 }
 
+/* ----------------------------------------------------------- prices */
+
+/* Settings are optional, as the window's (hr-window-settings.c). */
+static GSettings *
+settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source == NULL)
+    return NULL;
+  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, "price-per-hour"))
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static double
+hour_price_for (HrRecommendView *self,
+                HrHardware      *hardware)
+{
+  g_autoptr(GVariant) prices = NULL;
+  double price = 0;
+
+  if (self->settings == NULL || hardware == NULL)
+    return 0;
+  prices = g_settings_get_value (self->settings, "price-per-hour");
+  if (!g_variant_lookup (prices, hr_hardware_get_id (hardware), "d", &price))
+    return 0;
+  return price;
+}
+
+static void
+save_prices (HrRecommendView *self,
+             HrHardware      *hardware)
+{
+  g_autoptr(GVariant) old = NULL;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *id;
+  double price;
+
+  if (self->settings == NULL || self->loading_prices)
+    return;
+  g_settings_set_double (self->settings, "price-kwh", gtk_spin_button_get_value (self->kwh_spin));
+  if (hardware == NULL)
+    return;
+  old = g_settings_get_value (self->settings, "price-per-hour");
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sd}"));
+  g_variant_iter_init (&iter, old);
+  while (g_variant_iter_next (&iter, "{&sd}", &id, &price))
+    if (g_strcmp0 (id, hr_hardware_get_id (hardware)) != 0)
+      g_variant_builder_add (&builder, "{sd}", id, price);
+  price = gtk_spin_button_get_value (self->hour_spin);
+  if (price > 0)
+    g_variant_builder_add (&builder, "{sd}", hr_hardware_get_id (hardware), price);
+  g_settings_set_value (self->settings, "price-per-hour", g_variant_builder_end (&builder));
+}
+
 /* ------------------------------------------------------------- rows */
 
 static void
@@ -144,6 +214,11 @@ make_row (HrRecommendView   *self,
   g_autofree char *prefill = hr_ui_format_rate (self, c->prefill_tokens_per_s);
   g_autofree char *context = hr_ui_format_tokens (self, c->context);
   g_autofree char *quality = quality_text (c);
+  g_autofree char *cost = c->cost_per_million >= 0
+                          /* TRANSLATORS: the price of a million generated tokens, in the
+                           * currency of the prices set above: "· 0.61 per million tokens" */
+                          ? g_strdup_printf (_(" · %.2f per million tokens"), c->cost_per_million)
+                          : g_strdup ("");
   g_autofree char *energy = c->joules_per_token > 0
                             /* TRANSLATORS: energy of one generated token, "7.0 J/token" */
                             ? g_strdup_printf (_("%.1f J/token"), c->joules_per_token)
@@ -153,10 +228,10 @@ make_row (HrRecommendView   *self,
    * prompt speed; then the quality and the energy per token */
   g_autofree char *subtitle = g_strdup_printf (_("%s · %s · %s tokens\n"
                                                  "%s · %s · prompt %s\n"
-                                                 "%s · %s"),
+                                                 "%s · %s%s"),
                                                hr_precision_get_label (c->precision),
                                                engine_label (c->engine), context, memory,
-                                               decode, prefill, quality, energy);
+                                               decode, prefill, quality, energy, cost);
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *button = gtk_button_new_with_label (_("Open"));
 
@@ -256,6 +331,10 @@ make_query (HrRecommendView  *self,
     .task = task < HR_N_TASKS ? (HrTask) task : HR_TASK_CHAT,
     .context = context < G_N_ELEMENTS (contexts) ? contexts[context] : 0,
     .min_tokens_per_s = gtk_spin_button_get_value (self->speed_spin),
+    .price = {
+      .per_kwh = gtk_spin_button_get_value (self->kwh_spin),
+      .per_hour = gtk_spin_button_get_value (self->hour_spin),
+    },
   };
   return TRUE;
 }
@@ -266,15 +345,31 @@ same_query (const HrRecommendQuery *a,
 {
   return a->hardware == b->hardware && a->gpus == b->gpus && a->ram.bytes == b->ram.bytes &&
          a->ram.bandwidth_gbps == b->ram.bandwidth_gbps && a->task == b->task &&
-         a->context == b->context && a->min_tokens_per_s == b->min_tokens_per_s;
+         a->context == b->context && a->min_tokens_per_s == b->min_tokens_per_s &&
+         a->price.per_kwh == b->price.per_kwh && a->price.per_hour == b->price.per_hour;
 }
 
 static void
 update (HrView *view)
 {
   HrRecommendView *self = HR_RECOMMEND_VIEW (view);
+  HrCalculator *calc = hr_view_get_calculator (view);
+  HrHardware *hardware = calc ? hr_calculator_get_scenario (calc)->hardware : NULL;
   HrRecommendQuery query;
 
+  /* another device: its own rental price */
+  if (hardware != NULL && (!self->have_query || hardware != self->query.hardware))
+    {
+      g_autofree char *title = NULL;
+
+      self->loading_prices = TRUE;
+      gtk_spin_button_set_value (self->hour_spin, hour_price_for (self, hardware));
+      self->loading_prices = FALSE;
+      /* TRANSLATORS: %s is a device, "RTX 3060 12GB" */
+      title = g_strdup_printf (_("Rental price per hour of the %s"),
+                               hr_hardware_get_name (hardware));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->hour_row), title);
+    }
   if (!make_query (self, &query))
     return;
   if (self->have_query && same_query (&query, &self->query))
@@ -300,6 +395,15 @@ on_control_changed (HrRecommendView *self)
   update (HR_VIEW (self));
 }
 
+static void
+on_price_changed (HrRecommendView *self)
+{
+  if (self->loading_prices)
+    return;
+  save_prices (self, self->have_query ? self->query.hardware : NULL);
+  update (HR_VIEW (self));
+}
+
 /* --------------------------------------------------------------- GObject */
 
 static void
@@ -309,6 +413,7 @@ hr_recommend_view_dispose (GObject *object)
 
   stop_ranking (self);
   g_clear_pointer (&self->candidates, g_array_unref);
+  g_clear_object (&self->settings);
   G_OBJECT_CLASS (hr_recommend_view_parent_class)->dispose (object);
 }
 
@@ -339,6 +444,8 @@ hr_recommend_view_init (HrRecommendView *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *controls = adw_preferences_group_new ();
   GtkWidget *speed_row = adw_action_row_new ();
+  GtkWidget *prices = adw_preferences_group_new ();
+  GtkWidget *kwh_row = adw_action_row_new ();
   g_autoptr(GtkStringList) tasks = gtk_string_list_new (NULL);
   g_autoptr(GtkStringList) context_names = gtk_string_list_new (NULL);
 
@@ -386,6 +493,34 @@ hr_recommend_view_init (HrRecommendView *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Least speed, tokens/s"), -1);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (controls), speed_row);
 
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (prices), _("Cost"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (prices),
+                                         _("Energy is the board power while the GPU works on a "
+                                           "token: an upper bound. A rental price, where set, is "
+                                           "used instead of the electricity price. 0: none."));
+  self->kwh_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, 1000, 0.01));
+  gtk_spin_button_set_digits (self->kwh_spin, 3);
+  gtk_widget_set_valign (GTK_WIDGET (self->kwh_spin), GTK_ALIGN_CENTER);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (kwh_row), _("Electricity price per kWh"));
+  adw_action_row_add_suffix (ADW_ACTION_ROW (kwh_row), GTK_WIDGET (self->kwh_spin));
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (kwh_row), GTK_WIDGET (self->kwh_spin));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->kwh_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Electricity price per kWh"),
+                                  -1);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (prices), kwh_row);
+
+  self->hour_row = ADW_ACTION_ROW (adw_action_row_new ());
+  self->hour_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, 100000, 0.1));
+  gtk_spin_button_set_digits (self->hour_spin, 2);
+  gtk_widget_set_valign (GTK_WIDGET (self->hour_spin), GTK_ALIGN_CENTER);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->hour_row), _("Rental price per hour"));
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->hour_row), FALSE);
+  adw_action_row_add_suffix (self->hour_row, GTK_WIDGET (self->hour_spin));
+  adw_action_row_set_activatable_widget (self->hour_row, GTK_WIDGET (self->hour_spin));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->hour_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Rental price per hour"), -1);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (prices), GTK_WIDGET (self->hour_row));
+
   self->summary = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->summary, TRUE);
   gtk_label_set_xalign (self->summary, 0);
@@ -399,6 +534,7 @@ hr_recommend_view_init (HrRecommendView *self)
                                   _("Set-ups that fit, best first"), -1);
 
   gtk_box_append (GTK_BOX (box), controls);
+  gtk_box_append (GTK_BOX (box), prices);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->list));
   adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 900);
@@ -406,6 +542,12 @@ hr_recommend_view_init (HrRecommendView *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
   adw_bin_set_child (ADW_BIN (self), scrolled);
 
+  self->settings = settings_new ();
+  if (self->settings != NULL)
+    gtk_spin_button_set_value (self->kwh_spin, g_settings_get_double (self->settings, "price-kwh"));
+  g_signal_connect_swapped (self->kwh_spin, "value-changed", G_CALLBACK (on_price_changed), self);
+  g_signal_connect_swapped (self->hour_spin, "value-changed", G_CALLBACK (on_price_changed),
+                            self);
   adw_combo_row_set_selected (self->task_row, HR_TASK_CHAT);
   g_signal_connect_swapped (self->task_row, "notify::selected",
                             G_CALLBACK (on_control_changed), self);
@@ -462,4 +604,15 @@ hr_recommend_view_get_list (HrRecommendView *self)
 {
   g_return_val_if_fail (HR_IS_RECOMMEND_VIEW (self), NULL);
   return GTK_WIDGET (self->list);
+}
+
+/* The prices, as the spin buttons set them (tests). */
+void
+hr_recommend_view_set_prices (HrRecommendView *self,
+                              double           per_kwh,
+                              double           per_hour)
+{
+  g_return_if_fail (HR_IS_RECOMMEND_VIEW (self));
+  gtk_spin_button_set_value (self->kwh_spin, per_kwh);
+  gtk_spin_button_set_value (self->hour_spin, per_hour);
 }

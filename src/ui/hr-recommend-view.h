@@ -24,6 +24,9 @@ void               hr_recommend_view_set_task       (HrRecommendView *self,
                                                      HrTask           task);
 void               hr_recommend_view_set_min_tokens_per_s (HrRecommendView *self,
                                                      double           rate);
+void               hr_recommend_view_set_prices     (HrRecommendView *self,
+                                                     double           per_kwh,
+                                                     double           per_hour);
 GtkWidget         *hr_recommend_view_get_list       (HrRecommendView *self);
 
 G_END_DECLS
