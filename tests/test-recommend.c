@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "hr-energy.h"
+#include "hr-hardware-table.h"
 #include "hr-quality.h"
 #include "hr-recommend.h"
 #include "hr-tasks.h"
@@ -297,6 +298,39 @@ test_ranking_rule (void)
   g_assert_cmpint (hr_candidate_compare (&big_awq, &big_q2), <, 0);    /* unknown before poor */
 }
 
+/* The hardware table's joules_per_token is the estimate's, row by row:
+ * board power × the GPU's streaming time of one token. */
+static void
+test_hardware_table_energy (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  g_autoptr(HrHardwareTable) table = hr_hardware_table_new (calc);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (table)), checked = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(HrHardwareRow) row = g_list_model_get_item (G_LIST_MODEL (table), i);
+      HrHardware *hw = hr_hardware_row_get_hardware (row);
+      HrScenario s = *hr_calculator_get_scenario (calc);
+      HrEstimate e;
+
+      if (g_strcmp0 (hr_hardware_get_id (hw), "rtx-3060-12gb") != 0 &&
+          g_strcmp0 (hr_hardware_get_id (hw), "rtx-4090-24gb") != 0)
+        continue;
+      s.hardware = hw;
+      g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+      g_assert_cmpint (e.verdict, !=, HR_VERDICT_NO_FIT);
+      g_assert_cmpfloat (hr_hardware_row_get_joules_per_token (row), >, 0);
+      g_assert_cmpfloat_with_epsilon (hr_hardware_row_get_joules_per_token (row),
+                                      hr_hardware_get_device (hw)->tdp_watts
+                                      * MIN (e.decode_gpu_seconds, 1 / e.decode_tokens_per_s),
+                                      1e-9);
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -311,5 +345,6 @@ main (int   argc,
   g_test_add_func ("/recommend/floors", test_floors);
   g_test_add_func ("/recommend/tasks-rank", test_tasks_rank);
   g_test_add_func ("/recommend/ranking-rule", test_ranking_rule);
+  g_test_add_func ("/energy/hardware-table", test_hardware_table_energy);
   return g_test_run ();
 }
