@@ -137,7 +137,7 @@ test_matrix (void)
    * places) */
   g_assert_true (g_str_has_prefix (lines[6], "q4_k_m,Q4_K_M,4.85,5.308,6.919,7.857,11.607,"));
   /* then its published quality: llama.cpp's LLaMA 3 8B scoreboard, KLD
-   * 0.031273 (tools/perplexity/README.md) */
+   * 0.031273 (https://github.com/ggml-org/llama.cpp/blob/master/tools/perplexity/README.md) */
   g_assert_nonnull (strstr (lines[6], ",rtx-3060-12gb,RTX 3060 12GB,good,0.031273,"));
   g_assert_true (g_str_has_suffix (lines[6], ",rtx-3060-12gb,RTX 3060 12GB,good,0.031273,"
                                    "THUDM/GLM-4-9B-0414,generic,fp16,1,rtx-3060-12gb,1"));

@@ -5,8 +5,8 @@
  * The calculator's device, GPU count and RAM, a task, a least context and
  * a least speed give an HrRecommendQuery; hr_recommend_add_model() (core)
  * estimates each catalog model in an idle callback of its own, so that the
- * first ranking of a fresh catalog (some 350 ms of CPU, docs/quality-and-
- * cost.md) never blocks a frame; then the candidates are sorted and the
+ * first ranking of a fresh catalog (some 350 ms of CPU,
+ * docs/quality-and-cost.md) never blocks a frame; then the candidates are sorted and the
  * best HR_RECOMMEND_VIEW_ROWS shown, each with its memory, speeds, quality
  * tier and energy, and a button that opens it in the calculator.  The
  * list is ranked again only when the query changes, not at every
