@@ -601,12 +601,12 @@ test_copy_summary (void)
   hr_test_wait_idle ();
 }
 
-/* Alt+1 … Alt+7 show the views, in the switcher's order. */
+/* Alt+1 … Alt+8 show the views, in the switcher's order. */
 static void
 test_view_shortcuts (void)
 {
   static const char * const views[] = {
-    "overview", "matrix", "hardware", "model", "commands", "compare", "serving",
+    "overview", "matrix", "hardware", "model", "commands", "compare", "serving", "recommend",
   };
   HrWindow *window = new_window ();
   AdwViewStack *stack = NULL;

@@ -130,13 +130,16 @@ test_matrix (void)
 
   g_assert_cmpuint (g_strv_length (lines), ==, 10);   /* header, 8 rows, "" */
   g_assert_cmpstr (lines[0], ==, "precision,label,bpw,weights_gib,total_gib_at_8192,"
-                   "total_gib_at_32768,total_gib_at_131072,tier,tier_name,"
+                   "total_gib_at_32768,total_gib_at_131072,tier,tier_name,quality_tier,kld,"
                    "model,engine,kv_type,batch,device,gpus");
   /* the seed's Q4_K_M row: 5.31 / 6.92 / 7.86 / 11.61 GiB, RTX 3060, then
    * the set-up it was computed for (the columns docs/CLI.md named keep their
    * places) */
   g_assert_true (g_str_has_prefix (lines[6], "q4_k_m,Q4_K_M,4.85,5.308,6.919,7.857,11.607,"));
-  g_assert_true (g_str_has_suffix (lines[6], ",rtx-3060-12gb,RTX 3060 12GB,"
+  /* then its published quality: llama.cpp's LLaMA 3 8B scoreboard, KLD
+   * 0.031273 (https://github.com/ggml-org/llama.cpp/blob/master/tools/perplexity/README.md) */
+  g_assert_nonnull (strstr (lines[6], ",rtx-3060-12gb,RTX 3060 12GB,good,0.031273,"));
+  g_assert_true (g_str_has_suffix (lines[6], ",rtx-3060-12gb,RTX 3060 12GB,good,0.031273,"
                                    "THUDM/GLM-4-9B-0414,generic,fp16,1,rtx-3060-12gb,1"));
   g_assert_cmpstr (lines[9], ==, "");
 }
@@ -173,7 +176,7 @@ test_hardware (void)
   hr_csv_write_hardware (table, out);
   lines = g_strsplit (out->str, "\r\n", -1);
   g_assert_cmpstr (lines[0], ==, "hardware,name,memory_gib,bandwidth_gbps,required_gib,"
-                   "share_percent,verdict,decode_tokens_per_s,"
+                   "share_percent,verdict,decode_tokens_per_s,joules_per_token,"
                    "model,precision,context,engine,kv_type,batch");
   g_assert_cmpuint (g_strv_length (lines), ==,
                     g_list_model_get_n_items (G_LIST_MODEL (table)) + 2);

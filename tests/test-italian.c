@@ -15,6 +15,7 @@
 
 #include "hr-test-util.h"
 #include "hr-test-app.h"
+#include "hr-recommend-view.h"
 #include "hr-window.h"
 
 static void
@@ -83,6 +84,28 @@ test_italian_window (void)
     collect_labels (GTK_WIDGET (window), text);
     assert_shows (text->str, "Nessuna stima");
     assert_shows (text->str, "llama.cpp richiede la flash attention per una cache V quantizzata");
+  }
+
+  /* What can I run (issue 26): its controls, its summary and its rows */
+  {
+    HrCalculator *calc = hr_window_get_calculator (window);
+    HrRecommendView *view;
+
+    hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
+    view = HR_RECOMMEND_VIEW (hr_window_get_view (window, "recommend"));
+    hr_window_show_view (window, "recommend");
+    while (!hr_recommend_view_is_ranked (view))
+      hr_test_wait_for_signal (view, "ranked");
+    g_string_truncate (text, 0);
+    collect_labels (GTK_WIDGET (view), text);
+    assert_shows (text->str, "Cosa posso eseguire");
+    assert_shows (text->str, "Attività");
+    assert_shows (text->str, "Velocità minima, token/s");
+    assert_shows (text->str, "Ordinate per livello di qualità");
+    assert_shows (text->str, "Apri");
+    assert_shows (text->str, "Qualità: ");
+    g_assert_null (strstr (text->str, "Least speed"));
+    g_assert_null (strstr (text->str, "Quality:"));
   }
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -24,7 +24,7 @@
 #define WIDE_HEIGHT 800
 
 static const char * const views[] = {
-  "overview", "matrix", "hardware", "model", "commands", "compare", "serving",
+  "overview", "matrix", "hardware", "model", "commands", "compare", "serving", "recommend",
 };
 
 /* The default estimate, and the two impossible ones whose one fix is a

@@ -252,6 +252,16 @@ stub_pid (const char *pidfile)
   return pid;
 }
 
+/* The name of the view shown. */
+static const char *
+visible_view (HrWindow *window)
+{
+  GtkWidget *overview = hr_window_get_view (window, "overview");
+
+  return adw_view_stack_get_visible_child_name (
+    ADW_VIEW_STACK (gtk_widget_get_ancestor (overview, ADW_TYPE_VIEW_STACK)));
+}
+
 /* --------------------------------------------------------------- tests */
 
 /* First start: the detected card is selected and said, with its free
@@ -279,6 +289,8 @@ test_first_start (void)
   g_assert_cmpuint (ram->bytes, ==, hr_system_info_get_ram_total_bytes (info));
   g_assert_cmpuint (ram->bytes, >, 0);
   g_assert_cmpfloat (ram->bandwidth_gbps, ==, hr_system_info_get_ram_bandwidth_gbps (info));
+  /* issue 26: a first start shows what the detected card can run */
+  g_assert_cmpstr (visible_view (window), ==, "recommend");
   close_window (window);
 }
 
@@ -315,6 +327,8 @@ test_saved_device_kept (void)
   window = new_window ();
   g_assert_cmpstr (hardware_id (window), ==, "rtx-4090-24gb");
   assert_shows (detect_text (window), "Detected: Radeon RX 7900 XTX");
+  /* not a first start: the Overview stays */
+  g_assert_cmpstr (visible_view (window), ==, "overview");
   g_assert_cmpuint (hr_calculator_get_ram (hr_window_get_calculator (window))->bytes, >, 0);
   close_window (window);
 

@@ -259,7 +259,8 @@ test_export_survives (void)
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_assert_true (g_str_has_prefix (text, "precision,"));
-  g_assert_nonnull (strstr (text, ",tier_name,model,engine,kv_type,batch,device,gpus\r\n"));
+  g_assert_nonnull (strstr (text, ",tier_name,quality_tier,kld,model,engine,kv_type,batch,device,"
+                                  "gpus\r\n"));
   g_assert_cmpint (g_stat (path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
 

@@ -1294,7 +1294,7 @@ static void
 test_one_colour_borders (void)
 {
   static const char * const views[] = {
-    "overview", "matrix", "hardware", "model", "commands", "compare", "serving",
+    "overview", "matrix", "hardware", "model", "commands", "compare", "serving", "recommend",
   };
   HrWindow *window = new_window ();
   guint rows_seen = 0, mixed_seen = 0;

@@ -34,6 +34,7 @@ hr_cli_get_commands (void)
     &hr_cli_local_models_command,
     &hr_cli_check_log_command,
     &hr_cli_calibrate_command,
+    &hr_cli_recommend_command,
     NULL,
   };
 

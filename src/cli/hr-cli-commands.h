@@ -25,6 +25,7 @@ extern const HrCliCommand hr_cli_detect_command;
 extern const HrCliCommand hr_cli_local_models_command;
 extern const HrCliCommand hr_cli_check_log_command;
 extern const HrCliCommand hr_cli_calibrate_command;
+extern const HrCliCommand hr_cli_recommend_command;
 
 const HrCliCommand * const *hr_cli_get_commands (void);
 

@@ -250,3 +250,50 @@ hr_cli_add_columns (JsonBuilder          *b,
         }
     }
 }
+
+/* docs/CLI.md "Additions": {"kld", "ppl_delta", "source"} or null, with
+ * what it was measured on, and the tier beside it (@key "_tier"). */
+void
+hr_cli_add_quality (JsonBuilder     *b,
+                    const char      *key,
+                    const HrQuality *quality,
+                    HrQualityTier    tier)
+{
+  g_autofree char *tier_key = g_strconcat (key, "_tier", NULL);
+
+  json_builder_set_member_name (b, key);
+  if (!quality->measured)
+    json_builder_add_null_value (b);
+  else
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "kld");
+      json_builder_add_double_value (b, quality->kld);
+      json_builder_set_member_name (b, "ppl_delta");
+      json_builder_add_double_value (b, quality->ppl_delta);
+      hr_cli_add_string (b, "source", quality->source);
+      hr_cli_add_string (b, "measured_on", quality->measured_on);
+      json_builder_set_member_name (b, "imatrix");
+      if (quality->imatrix != NULL)
+        json_builder_add_string_value (b, quality->imatrix);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
+  hr_cli_add_string (b, tier_key, hr_quality_tier_to_string (tier));
+}
+
+/* joules_per_token (null: unknown) and cost_per_million_tokens (null: no
+ * price given, or the figure it needs unknown). */
+void
+hr_cli_add_energy (JsonBuilder *b,
+                   double       joules_per_token,
+                   double       cost_per_million)
+{
+  hr_cli_add_double_or_null (b, "joules_per_token", joules_per_token);
+  json_builder_set_member_name (b, "cost_per_million_tokens");
+  if (cost_per_million >= 0)
+    json_builder_add_double_value (b, cost_per_million);
+  else
+    json_builder_add_null_value (b);
+}

@@ -20,6 +20,8 @@
 #include <json-glib/json-glib.h>
 
 #include "hr-calculator.h"
+#include "hr-energy.h"
+#include "hr-quality.h"
 #include "hr-catalog.h"
 #include "hr-scenario.h"
 #include "hr-table-columns.h"
@@ -75,6 +77,13 @@ typedef struct
   char *generate_arg;
   /* calibration group */
   gboolean no_calibration;
+  /* price group */
+  char *price_kwh_arg;
+  char *price_per_hour_arg;
+  /* recommend's own */
+  char *task_arg;
+  char *min_tokens_per_s_arg;
+  char *limit_arg;
   /* output groups */
   gboolean json;
   gboolean csv;
@@ -89,6 +98,7 @@ typedef struct
   HrScenario scenario;
   HrModelSpec *imported;    /* owned when the model came from a file */
   guint32 gpus_per_node;    /* --gpus-per-node, 0 when not given */
+  HrPrice price;            /* --price-kwh / --price-per-hour; zero: none */
 } HrCliOptions;
 
 /* One command of the dispatcher's table (hr-cli.c). */
@@ -129,6 +139,7 @@ void     hr_cli_add_placement     (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_layout        (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_load          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_speed         (GArray *entries, HrCliOptions *o);
+void     hr_cli_add_price         (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_json          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_calibration   (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_csv           (GArray *entries, HrCliOptions *o);
@@ -154,6 +165,14 @@ gboolean hr_cli_parse_count       (const char    *option,
                                    gint64        *value);
 void     hr_cli_options_clear     (HrCliOptions  *o);
 HrCalculator *hr_cli_calculator_for (HrCliOptions *o);
+gboolean hr_cli_resolve_hardware  (HrCliOptions  *o);
+gboolean hr_cli_parse_ram         (HrCliOptions  *o);
+gboolean hr_cli_parse_price       (HrCliOptions  *o);
+gboolean hr_cli_parse_decimal     (const char    *option,
+                                   const char    *text,
+                                   double         min,
+                                   double         max,
+                                   double        *value);
 
 /* Output (hr-cli-common.c) */
 char    *hr_cli_escape            (const char    *text);
@@ -180,6 +199,13 @@ void     hr_cli_add_file_string   (JsonBuilder   *b,
 void     hr_cli_add_bool          (JsonBuilder   *b,
                                    const char    *key,
                                    gboolean       value);
+void     hr_cli_add_quality       (JsonBuilder   *b,
+                                   const char    *key,
+                                   const HrQuality *quality,
+                                   HrQualityTier  tier);
+void     hr_cli_add_energy        (JsonBuilder   *b,
+                                   double         joules_per_token,
+                                   double         cost_per_million);
 void     hr_cli_add_columns       (JsonBuilder          *b,
                                    const HrTableColumns *table,
                                    guint                 n_contexts,

@@ -107,6 +107,36 @@ add_plan (JsonBuilder   *b,
   json_builder_end_object (b);
 }
 
+/* docs/CLI.md "Additions", quality and cost: the published quality of the
+ * precision and of the cache type, the energy of a token and its price. */
+static void
+add_quality_energy (JsonBuilder      *b,
+                    const HrScenario *s,
+                    const HrEstimate *e,
+                    const HrPrice    *price)
+{
+  const char *precision = hr_precision_get_id (s->precision);
+  const char *kv = hr_kv_type_get_id (s->kv_type);
+  gboolean is_float = g_strcmp0 (hr_precision_get_kind (s->precision), "float") == 0;
+  HrQuality quality, kv_quality;
+  double joules = 0;
+
+  hr_quality_for_precision (precision, &quality);
+  hr_quality_for_kv_type (kv, &kv_quality);
+  hr_cli_add_quality (b, "quality", &quality, hr_quality_precision_tier (precision, is_float));
+  hr_cli_add_quality (b, "kv_quality", &kv_quality,
+                      g_str_equal (kv, "fp16") || g_str_equal (kv, "bf16")
+                      ? HR_QUALITY_TIER_REFERENCE
+                      : kv_quality.measured ? hr_quality_tier_for_kld (kv_quality.kld)
+                                            : HR_QUALITY_TIER_NOT_MEASURED);
+  if (e->verdict != HR_VERDICT_NO_FIT)
+    joules = hr_energy_joules_per_token (e, hr_hardware_get_device (s->hardware)->tdp_watts,
+                                         hr_energy_parallel_gpus (e->engine, s->gpus));
+  hr_cli_add_energy (b, joules,
+                     e->verdict != HR_VERDICT_NO_FIT
+                     ? hr_energy_cost_per_million (joules, e->decode_tokens_per_s, price) : -1);
+}
+
 static int
 run_estimate (HrCliOptions *o)
 {
@@ -175,6 +205,7 @@ run_estimate (HrCliOptions *o)
           hr_cli_add_uint (b, "generate_tokens", e.generate_tokens);
           hr_cli_add_double (b, "generation_seconds", e.generation_seconds);
         }
+      add_quality_energy (b, s, &e, &o->price);
       hr_cli_add_uint (b, "kv_mha_bytes", e.kv_mha_bytes);
       hr_cli_add_double (b, "kv_savings", e.kv_savings);
       hr_cli_add_double (b, "kv_bytes_per_token", e.kv_bytes_per_token);
@@ -310,6 +341,7 @@ add_options (GArray       *entries,
   hr_cli_add_speed (entries, o);
   hr_cli_add_load (entries, o);
   hr_cli_add_calibration (entries, o);
+  hr_cli_add_price (entries, o);
 }
 
 static int

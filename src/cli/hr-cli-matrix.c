@@ -133,6 +133,27 @@ run_matrix (HrCliOptions *o)
 
           json_builder_begin_object (b);
           hr_cli_add_columns (b, hr_matrix_columns (), n_contexts, row);
+          {
+            HrQuality quality;
+
+            /* docs/CLI.md "Additions": `quality` per precision */
+            hr_quality_for_precision (hr_precision_get_id (hr_matrix_row_get_precision (row)),
+                                      &quality);
+            json_builder_set_member_name (b, "quality");
+            if (!quality.measured)
+              json_builder_add_null_value (b);
+            else
+              {
+                json_builder_begin_object (b);
+                json_builder_set_member_name (b, "kld");
+                json_builder_add_double_value (b, quality.kld);
+                json_builder_set_member_name (b, "ppl_delta");
+                json_builder_add_double_value (b, quality.ppl_delta);
+                hr_cli_add_string (b, "source", quality.source);
+                hr_cli_add_string (b, "measured_on", quality.measured_on);
+                json_builder_end_object (b);
+              }
+          }
           json_builder_end_object (b);
         }
       json_builder_end_array (b);

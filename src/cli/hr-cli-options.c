@@ -89,6 +89,21 @@ hr_cli_add_setup (GArray       *entries,
   ADD (entries, group);
 }
 
+/* docs/CLI.md "Additions": what a token costs (estimate, recommend). */
+void
+hr_cli_add_price (GArray       *entries,
+                  HrCliOptions *o)
+{
+  const GOptionEntry group[] = {
+    { "price-kwh", 0, 0, G_OPTION_ARG_STRING, &o->price_kwh_arg,
+      "Electricity price per kWh, for cost_per_million_tokens", "X" },
+    { "price-per-hour", 0, 0, G_OPTION_ARG_STRING, &o->price_per_hour_arg,
+      "Rental price of the machine per hour, for cost_per_million_tokens", "X" },
+  };
+
+  ADD (entries, group);
+}
+
 void
 hr_cli_add_gpus (GArray       *entries,
                  HrCliOptions *o)
@@ -345,7 +360,8 @@ hr_cli_options_clear (HrCliOptions *o)
     &o->gpu_layers_arg, &o->split_mode_arg, &o->tensor_split_arg, &o->n_cpu_moe_arg,
     &o->ram_arg, &o->ram_bandwidth_arg, &o->tp_arg, &o->pp_arg, &o->dp_arg, &o->nodes_arg,
     &o->gpus_per_node_arg, &o->users_arg, &o->target_arg, &o->prompt_tokens_arg,
-    &o->generate_arg, &o->contexts, &o->precisions,
+    &o->generate_arg, &o->contexts, &o->precisions, &o->price_kwh_arg,
+    &o->price_per_hour_arg, &o->task_arg, &o->min_tokens_per_s_arg, &o->limit_arg,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (strings); i++)

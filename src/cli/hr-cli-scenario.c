@@ -39,6 +39,11 @@
 #define TARGET_MIN_TOKENS_PER_S 0.01
 /* The fastest: a million tokens a second for one user. */
 #define TARGET_MAX_TOKENS_PER_S 1e6
+/* Prices (--price-kwh, --price-per-hour), in any currency: a millionth
+ * of a unit up to a million units per kWh or per hour, past which the
+ * figure is a typo. */
+#define PRICE_MIN 1e-6
+#define PRICE_MAX 1e6
 /* The largest llama.cpp --ubatch accepted (it takes any power of two,
  * 65,536 is past every value in use). */
 #define UBATCH_MAX (1 << 16)
@@ -121,6 +126,49 @@ parse_number (const char *option,
   return TRUE;
 }
 
+gboolean
+hr_cli_parse_decimal (const char *option,
+                      const char *text,
+                      double      min,
+                      double      max,
+                      double     *value)
+{
+  return parse_number (option, text, min, max, value);
+}
+
+/* --ram GIB into the scenario's system memory. */
+gboolean
+hr_cli_parse_ram (HrCliOptions *o)
+{
+  double gib;
+
+  if (o->ram_arg == NULL)
+    return TRUE;
+  if (!parse_number ("--ram", o->ram_arg, RAM_MIN_GIB, RAM_MAX_GIB, &gib))
+    return FALSE;
+  o->scenario.ram.bytes = (guint64) (gib * HR_GIB);
+  return TRUE;
+}
+
+/* --price-kwh X or --price-per-hour X (docs/CLI.md "Additions", quality
+ * and cost): one of them, a positive number up to PRICE_MAX. */
+gboolean
+hr_cli_parse_price (HrCliOptions *o)
+{
+  o->price = (HrPrice) { 0 };
+  if (o->price_kwh_arg != NULL && o->price_per_hour_arg != NULL)
+    return hr_cli_usage_error ("--price-kwh and --price-per-hour exclude each other (a rental "
+                               "price already pays for the power)"), FALSE;
+  if (o->price_kwh_arg != NULL &&
+      !parse_number ("--price-kwh", o->price_kwh_arg, PRICE_MIN, PRICE_MAX, &o->price.per_kwh))
+    return FALSE;
+  if (o->price_per_hour_arg != NULL &&
+      !parse_number ("--price-per-hour", o->price_per_hour_arg, PRICE_MIN, PRICE_MAX,
+                     &o->price.per_hour))
+    return FALSE;
+  return TRUE;
+}
+
 /* --gpu-layers, --split-mode, --tensor-split, --n-cpu-moe, --ram and
  * --ram-bandwidth (llama.cpp and Ollama placement; docs/CLI.md "Additions"). */
 static gboolean
@@ -187,14 +235,8 @@ parse_placement (HrCliOptions *o)
       p->n_cpu_moe = (guint32) layers;
     }
 
-  if (o->ram_arg != NULL)
-    {
-      double gib;
-
-      if (!parse_number ("--ram", o->ram_arg, RAM_MIN_GIB, RAM_MAX_GIB, &gib))
-        return FALSE;
-      o->scenario.ram.bytes = (guint64) (gib * HR_GIB);
-    }
+  if (!hr_cli_parse_ram (o))
+    return FALSE;
   if (o->ram_bandwidth_arg != NULL &&
       !parse_number ("--ram-bandwidth", o->ram_bandwidth_arg, RAM_BANDWIDTH_MIN_GBPS,
                      RAM_BANDWIDTH_MAX_GBPS, &o->scenario.ram.bandwidth_gbps))
@@ -313,6 +355,35 @@ resolve_local_hardware (HrCliOptions *o)
   return TRUE;
 }
 
+/* --hardware H (or the default) into the scenario's device; “local”:
+ * this computer's. */
+gboolean
+hr_cli_resolve_hardware (HrCliOptions *o)
+{
+  const char *hardware = o->hardware ? o->hardware : HR_DEFAULT_HARDWARE;
+
+  if (g_ascii_strcasecmp (hardware, HR_LOCAL_HARDWARE_ARGUMENT) == 0)
+    {
+      if (!resolve_local_hardware (o))
+        return FALSE;
+    }
+  else
+    o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
+  /* “this-computer-2”, as detect names a second GPU the catalog lacks. */
+  if (o->scenario.hardware == NULL &&
+      g_ascii_strncasecmp (hardware, HR_LOCAL_DEVICE_ID, strlen (HR_LOCAL_DEVICE_ID)) == 0)
+    {
+      g_autoptr(GListModel) devices = add_detected_devices (o);
+
+      o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
+    }
+  if (o->scenario.hardware == NULL)
+    return hr_cli_usage_error ("unknown hardware “%s” (see headroom-cli devices)",
+                               hardware), FALSE;
+
+  return TRUE;
+}
+
 /**
  * hr_cli_resolve_scenario:
  * @with_precision: whether the command takes --precision (the matrix
@@ -325,7 +396,6 @@ gboolean
 hr_cli_resolve_scenario (HrCliOptions *o,
                          gboolean      with_precision)
 {
-  const char *hardware = o->hardware ? o->hardware : HR_DEFAULT_HARDWARE;
   const char *kv = o->kv_type ? o->kv_type : HR_DEFAULT_KV_TYPE;
 
   if (!hr_cli_no_arguments (o) || !resolve_model (o))
@@ -353,24 +423,8 @@ hr_cli_resolve_scenario (HrCliOptions *o,
     return hr_cli_usage_error ("unknown KV cache type “%s” (fp16, bf16, fp8, q8_0, q4_0)",
                                kv), FALSE;
 
-  if (g_ascii_strcasecmp (hardware, HR_LOCAL_HARDWARE_ARGUMENT) == 0)
-    {
-      if (!resolve_local_hardware (o))
-        return FALSE;
-    }
-  else
-    o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
-  /* “this-computer-2”, as detect names a second GPU the catalog lacks. */
-  if (o->scenario.hardware == NULL &&
-      g_ascii_strncasecmp (hardware, HR_LOCAL_DEVICE_ID, strlen (HR_LOCAL_DEVICE_ID)) == 0)
-    {
-      g_autoptr(GListModel) devices = add_detected_devices (o);
-
-      o->scenario.hardware = hr_catalog_find_hardware (o->catalog, hardware);
-    }
-  if (o->scenario.hardware == NULL)
-    return hr_cli_usage_error ("unknown hardware “%s” (see headroom-cli devices)",
-                               hardware), FALSE;
+  if (!hr_cli_resolve_hardware (o))
+    return FALSE;
 
   o->scenario.engine = HR_DEFAULT_ENGINE;
   if (o->engine != NULL && !hr_engine_from_string (o->engine, &o->scenario.engine))
@@ -417,7 +471,7 @@ hr_cli_resolve_scenario (HrCliOptions *o,
       o->scenario.options.gpu_memory_utilization = f;
     }
 
-  return parse_placement (o) && parse_serving (o) && parse_speed (o);
+  return parse_placement (o) && parse_serving (o) && parse_speed (o) && hr_cli_parse_price (o);
 }
 
 /* A calculator holding the options' scenario, for the list models of

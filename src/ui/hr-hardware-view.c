@@ -285,6 +285,22 @@ update_cell (HrTableView *table,
         else
           text = g_strdup_printf (kind == CELL_PREFILL ? "%.0f" : "%.1f", rate);
         hr_ui_inscription_set_text (GTK_INSCRIPTION (child), text);
+        /* issue 26: the energy of a decoded token, where the device's
+         * board power is known (hr-energy.h) */
+        if (kind == CELL_DECODE)
+          {
+            double joules = rate > 0 ? hr_hardware_row_get_joules_per_token (row) : 0;
+            g_autofree char *tooltip = joules > 0
+                                       /* TRANSLATORS: tooltip of a decode speed in the
+                                        * hardware table, "7.2 J per token at most (board
+                                        * power × the GPU's busy share)" */
+                                       ? g_strdup_printf (_("%.1f J per token at most (board "
+                                                            "power × the GPU's busy share)"),
+                                                          joules)
+                                       : NULL;
+
+            hr_ui_set_cell_tooltip (child, tooltip);
+          }
       }
       break;
 

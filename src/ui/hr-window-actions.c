@@ -475,9 +475,9 @@ toggle_sidebar_action (GtkWidget  *widget,
   adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
 }
 
-/* Alt+1 … Alt+7 show the views in the order of their tabs. */
+/* Alt+1 … Alt+8 show the views in the order of their tabs. */
 static const char * const view_names[] = {
-  "overview", "matrix", "hardware", "model", "commands", "compare", "serving",
+  "overview", "matrix", "hardware", "model", "commands", "compare", "serving", "recommend",
 };
 
 static void

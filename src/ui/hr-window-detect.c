@@ -11,7 +11,9 @@
  * detected GPU, or the unified-memory machine, becomes the calculator's,
  * unless the user chose another meanwhile; on every start the detected
  * system RAM becomes the calculator's (what llama.cpp's placement keeps
- * off the GPU).  The “This computer” row of the hardware group says what
+ * off the GPU); and a first start that selected the detected device shows
+ * the Picks view, what this computer can run (issue 26), unless the user
+ * left the Overview meanwhile.  The “This computer” row of the hardware group says what
  * was found; its button detects again and uses the result.
  *
  * The model picker lists the models already on disk, “On this computer”,
@@ -174,6 +176,7 @@ apply_detection (HrWindow     *self,
   HrHardware *select = NULL;
   HrLocalDevice *device;
   HrSystemMemory ram = { 0, 0 };
+  gboolean first_pick = FALSE;
 
   g_set_object (&self->system_info, info);
   g_clear_object (&self->local_devices);
@@ -190,7 +193,11 @@ apply_detection (HrWindow     *self,
     select = hr_catalog_find_hardware (catalog, self->pending_hardware);
   else if (self->select_unless_changed != NULL && current != NULL &&
            g_strcmp0 (hr_hardware_get_id (current), self->select_unless_changed) == 0)
-    select = self->detected_hardware;
+    {
+      select = self->detected_hardware;
+      /* issue 26: a first start shows what this computer can run */
+      first_pick = select != NULL;
+    }
   g_clear_pointer (&self->pending_hardware, g_free);
   g_clear_pointer (&self->select_unless_changed, g_free);
 
@@ -205,6 +212,11 @@ apply_detection (HrWindow     *self,
   if (ram.bytes > 0)
     hr_calculator_set_ram (self->calculator, &ram);
   hr_calculator_thaw (self->calculator);
+
+  /* …unless the user went to another view meanwhile */
+  if (first_pick &&
+      g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "overview") == 0)
+    adw_view_stack_set_visible_child_name (self->view_stack, "recommend");
 
   update_hardware_view (self);
 

@@ -63,6 +63,7 @@ struct _HrWindow
   AdwBin *commands_slot;
   AdwBin *compare_slot;
   AdwBin *serving_slot;
+  AdwBin *recommend_slot;
 
   HrMatrixView *matrix_view;  /* borrowed, once built */
 

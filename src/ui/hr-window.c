@@ -27,6 +27,7 @@
 #include "hr-matrix-view.h"
 #include "hr-model-view.h"
 #include "hr-serving-group.h"
+#include "hr-recommend-view.h"
 #include "hr-serving-view.h"
 #include "hr-placement-group.h"
 #include "hr-row-layout.h"
@@ -310,6 +311,7 @@ _hr_window_attach_view (HrWindow   *self,
     { "commands", hr_commands_view_get_type, G_STRUCT_OFFSET (HrWindow, commands_slot) },
     { "compare", hr_compare_view_get_type, G_STRUCT_OFFSET (HrWindow, compare_slot) },
     { "serving", hr_serving_view_get_type, G_STRUCT_OFFSET (HrWindow, serving_slot) },
+    { "recommend", hr_recommend_view_get_type, G_STRUCT_OFFSET (HrWindow, recommend_slot) },
   };
 
   if (g_strcmp0 (name, "overview") == 0)
@@ -626,6 +628,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, commands_slot);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_slot);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, serving_slot);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, recommend_slot);
   gtk_widget_class_bind_template_callback_full (widget_class, "model_subtitle",
                                                 G_CALLBACK (window_model_subtitle));
   gtk_widget_class_bind_template_callback_full (widget_class, "gpus_subtitle",

@@ -111,4 +111,20 @@ static const double hr_decode_efficiency_by_family[HR_N_FAMILIES] = {
   [HR_FAMILY_NVIDIA_SOC] = 0.55,
 };
 
+/* Energy (hr-energy.c).  A token's energy is the GPU's board power
+ * (hardware.json's tdp_w, the maker's total board power) times the time
+ * the GPU is busy on that token: the speed model's streaming time of one
+ * decode step (decode_gpu_seconds), i.e. board power × utilisation ÷
+ * tokens per second, with utilisation = decode_gpu_seconds × tokens per
+ * second, the share of a step the GPU works rather than waits (for the
+ * CPU's layers, the fixed per-token cost).  Board power while busy is
+ * taken as the whole TDP: an upper bound, since a memory-bound decode
+ * rarely draws all of it (no published per-device decode power is in
+ * docs/reference/).  The CPU's and the idle GPU's power are not counted.
+ * The ratio of the busy board power to TDP: */
+#define HR_ENERGY_BUSY_POWER_FRACTION    1.0
+/* Units: a kilowatt-hour is 3.6 MJ (SI); prices are per million tokens. */
+#define HR_ENERGY_JOULES_PER_KWH         3.6e6
+#define HR_ENERGY_TOKENS_PER_PRICE       1e6
+
 G_END_DECLS

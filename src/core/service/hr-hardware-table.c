@@ -12,6 +12,7 @@
 
 #include "config.h"
 
+#include "hr-energy.h"
 #include "hr-fields.h"
 #include "hr-hardware-table.h"
 
@@ -24,6 +25,7 @@ struct _HrHardwareRow
   double share;
   double decode_tokens_per_s;
   double prefill_tokens_per_s;
+  double joules_per_token;    /* 0: unknown (hr-energy.h) */
   guint32 placement;          /* an HrPlacementKind */
   guint32 gpu_layers;
   guint32 layer_count;
@@ -56,6 +58,8 @@ static const HrField row_fields[] = {
             decode_tokens_per_s, "Single-stream decode"),
   HR_FIELD (HrHardwareRow, "prefill_tokens_per_s", HR_FIELD_DOUBLE, FALSE, 0,
             prefill_tokens_per_s, "Prompt processing; 0 where not timed"),
+  HR_FIELD (HrHardwareRow, "joules_per_token", HR_FIELD_DOUBLE, FALSE, 0, joules_per_token,
+            "Energy of one decoded token; 0 where unknown"),
   HR_FIELD (HrHardwareRow, "placement", HR_FIELD_U32, FALSE, 0, placement,
             "An HrPlacementKind"),
   HR_FIELD (HrHardwareRow, "gpu_layers", HR_FIELD_U32, FALSE, 0, gpu_layers,
@@ -144,6 +148,11 @@ row_update (HrHardwareRow    *self,
   self->share = estimate.device_share;
   self->decode_tokens_per_s = estimate.decode_tokens_per_s;
   self->prefill_tokens_per_s = estimate.prefill_tokens_per_s;
+  self->joules_per_token =
+    self->valid && estimate.verdict != HR_VERDICT_NO_FIT
+    ? hr_energy_joules_per_token (&estimate, hr_hardware_get_device (self->hardware)->tdp_watts,
+                                  hr_energy_parallel_gpus (estimate.engine, scenario.gpus))
+    : 0;
   self->placement = estimate.placement;
   self->gpu_layers = estimate.gpu_layers;
   self->layer_count = estimate.layer_count;
@@ -251,6 +260,7 @@ ROW_GETTER (double, share, 0)
 ROW_GETTER (HrVerdict, verdict, HR_VERDICT_NO_FIT)
 ROW_GETTER (double, decode_tokens_per_s, 0)
 ROW_GETTER (double, prefill_tokens_per_s, 0)
+ROW_GETTER (double, joules_per_token, 0)
 ROW_GETTER (HrPlacementKind, placement, HR_PLACEMENT_GPU)
 ROW_GETTER (guint, gpu_layers, 0)
 ROW_GETTER (guint, layer_count, 0)

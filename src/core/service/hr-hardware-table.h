@@ -24,6 +24,7 @@ double           hr_hardware_row_get_share        (HrHardwareRow *self);
 HrVerdict        hr_hardware_row_get_verdict      (HrHardwareRow *self);
 double           hr_hardware_row_get_decode_tokens_per_s (HrHardwareRow *self);
 double           hr_hardware_row_get_prefill_tokens_per_s (HrHardwareRow *self);
+double           hr_hardware_row_get_joules_per_token (HrHardwareRow *self);
 HrPlacementKind  hr_hardware_row_get_placement    (HrHardwareRow *self);
 guint            hr_hardware_row_get_gpu_layers   (HrHardwareRow *self);
 guint            hr_hardware_row_get_layer_count  (HrHardwareRow *self);

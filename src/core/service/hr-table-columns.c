@@ -5,7 +5,8 @@
  * The keys and names are docs/CLI.md's: `matrix --json` rows hold precision,
  * label, bpw, weights_bytes, total_bytes (one per context) and tier;
  * `hardware --json` rows hardware, name, memory_bytes, bandwidth_gbps,
- * required_bytes, share, verdict and decode_tokens_per_s.  The CSV
+ * required_bytes, share, verdict, decode_tokens_per_s and joules_per_token
+ * (issue 26).  The CSV
  * names carry units (weights_gib, share_percent).
  */
 
@@ -13,6 +14,7 @@
 
 #include "config.h"
 
+#include "hr-quality.h"
 #include "hr-table-columns.h"
 
 #include <math.h>
@@ -66,6 +68,27 @@ matrix_tier_name (gpointer row)
   return tier != NULL ? hr_hardware_get_name (tier) : NULL;
 }
 
+/* The published quality of the row's precision (hr-quality.h): its tier,
+ * and its KLD (empty / null when not measured). */
+static const char *
+matrix_quality_tier (gpointer row)
+{
+  HrPrecision *precision = hr_matrix_row_get_precision (row);
+
+  return hr_quality_tier_to_string (
+    hr_quality_precision_tier (hr_precision_get_id (precision),
+                               g_strcmp0 (hr_precision_get_kind (precision), "float") == 0));
+}
+
+static double
+matrix_kld (gpointer row)
+{
+  HrQuality q;
+
+  return hr_quality_for_precision (hr_precision_get_id (hr_matrix_row_get_precision (row)), &q)
+         ? q.kld : NAN;
+}
+
 static gboolean
 matrix_valid (gpointer row,
               guint    context)
@@ -84,6 +107,9 @@ static const HrColumn matrix_columns[] = {
    * for a spreadsheet */
   { "tier", "tier", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_tier },
   { NULL, "tier_name", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_tier_name },
+  /* issue 26: the precision's published quality */
+  { "quality_tier", "quality_tier", HR_COLUMN_TEXT, 0, FALSE, .text = matrix_quality_tier },
+  { "kld", "kld", HR_COLUMN_NUMBER, 6, FALSE, .number = matrix_kld },
 };
 
 const HrTableColumns *
@@ -155,6 +181,15 @@ hardware_decode (gpointer row)
   return hr_hardware_row_get_decode_tokens_per_s (row);
 }
 
+/* Unknown (no board power, nothing on a GPU) or no fit: null / empty. */
+static double
+hardware_joules (gpointer row)
+{
+  double joules = hr_hardware_row_get_joules_per_token (row);
+
+  return joules > 0 ? joules : NAN;
+}
+
 static gboolean
 hardware_valid (gpointer row,
                 guint    context)
@@ -174,6 +209,8 @@ static const HrColumn hardware_columns[] = {
   { "verdict", "verdict", HR_COLUMN_TEXT, 0, TRUE, .text = hardware_verdict },
   { "decode_tokens_per_s", "decode_tokens_per_s", HR_COLUMN_NUMBER, 1, TRUE,
     .number = hardware_decode },
+  { "joules_per_token", "joules_per_token", HR_COLUMN_NUMBER, 2, TRUE,
+    .number = hardware_joules },
 };
 
 const HrTableColumns *
