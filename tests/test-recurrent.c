@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hr-llamacpp-memory.h"
+#include "hr-vllm-memory.h"
 #include "hr-model-spec.h"
 #include "hr-scenario.h"
 #include "hr-test-util.h"
@@ -264,6 +265,58 @@ test_estimate_qwen3_next (void)
   g_assert_cmpuint (e.state_bytes, ==, 79036416);
 }
 
+/* vLLM's hybrid page rule against the block sizes vLLM printed for
+ * NVIDIA-Nemotron-3-Nano-30B-A3B-FP8 with --block-size 32 (FP8 cache,
+ * 2 KV heads of 128; state page 2,134,016 B at TP 1, 533,504 B at TP 4:
+ * https://github.com/vllm-project/vllm/issues/41037): 4192 and 2112
+ * tokens.  And Qwen3-Next in BF16 at TP 1: a 1,097,728 B state page
+ * (3 × 8192 × 2 + 32 × 128 × 128 × 2) over 2,048 B per token. */
+static void
+test_vllm_hybrid_pages (void)
+{
+  double page;
+
+  g_assert_cmpuint (hr_vllm_hybrid_block_size (2 * 128 * 2 * 1.0, 2134016, 32, &page), ==, 4192);
+  g_assert_cmpfloat (page, ==, 4192.0 * 512);
+  g_assert_cmpuint (hr_vllm_hybrid_block_size (1 * 128 * 2 * 1.0, 533504, 32, &page), ==, 2112);
+
+  /* the default --block-size 16 */
+  g_assert_cmpuint (hr_vllm_hybrid_block_size (2048, 3 * 8192 * 2 + 32 * 128 * 128 * 2, 16,
+                                               &page), ==, 544);
+  g_assert_cmpfloat (page, ==, 1114112);
+  /* and the same widths from the model's state cell */
+  {
+    HrStateCell c = hr_model_arch_state_cell (&qwen3_next);
+
+    g_assert_cmpfloat ((c.conv_elements + c.ssm_elements) * 2, ==, 3 * 8192 * 2 + 32 * 128 * 128 * 2);
+  }
+}
+
+/* The vLLM estimate of a hybrid: its state pages come out of the pool
+ * beside the KV blocks, and everything stays within the budget. */
+static void
+test_estimate_vllm (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-Next-80B-A3B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "fp8"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_VLLM, .gpus = 2,
+  };
+  HrEstimate e;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  /* TP 2: one KV head per GPU, 1,024 B a token; the state page 548,864 B
+   * → blocks of 16 × 34 = 544 tokens, pages of 557,056 B, 36 layers */
+  g_assert_cmpuint (e.block_size, ==, 544);
+  g_assert_cmpuint (e.per_device_state_bytes, ==, 557056 * 36);
+  g_assert_cmpuint (e.state_bytes, ==, 2 * 557056 * 36);
+  g_assert_cmpuint (e.per_device_bytes, <=, e.budget_bytes);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -281,6 +334,8 @@ main (int   argc,
   g_test_add_data_func ("/recurrent/logs/llamacpp-64l-2seq", "llamacpp-recurrent-64l-2seq.log",
                         test_log);
   g_test_add_func ("/recurrent/estimate/qwen3-next", test_estimate_qwen3_next);
+  g_test_add_func ("/recurrent/vllm/pages", test_vllm_hybrid_pages);
+  g_test_add_func ("/recurrent/estimate/vllm", test_estimate_vllm);
 
   status = g_test_run ();
   g_object_unref (catalog);
