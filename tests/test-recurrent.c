@@ -317,6 +317,30 @@ test_estimate_vllm (void)
   g_assert_cmpuint (e.per_device_bytes, <=, e.budget_bytes);
 }
 
+/* SGLang: the pool left after the weights is split mamba : KV = 0.9 : 1
+ * (--mamba-full-memory-ratio); a state is the BF16 convolution window and
+ * the F32 SSM state: 36 × (24,576 × 2 + 524,288 × 4) = 77,266,944 B. */
+static void
+test_estimate_sglang (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-Next-80B-A3B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "fp8"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_SGLANG, .gpus = 2,
+  };
+  HrEstimate e;
+  double share;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 77266944);
+  share = (double) e.per_device_state_bytes /
+          (double) (e.per_device_state_bytes + e.per_device_kv_bytes);
+  g_assert_cmpfloat_with_epsilon (share, 0.9 / 1.9, 1e-3);
+  g_assert_cmpuint (e.per_device_bytes, <=, e.usable_bytes);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -336,6 +360,7 @@ main (int   argc,
   g_test_add_func ("/recurrent/estimate/qwen3-next", test_estimate_qwen3_next);
   g_test_add_func ("/recurrent/vllm/pages", test_vllm_hybrid_pages);
   g_test_add_func ("/recurrent/estimate/vllm", test_estimate_vllm);
+  g_test_add_func ("/recurrent/estimate/sglang", test_estimate_sglang);
 
   status = g_test_run ();
   g_object_unref (catalog);
