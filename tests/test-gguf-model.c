@@ -700,6 +700,22 @@ test_qwen3next (Fixture       *fixture,
   g_assert_cmpfloat (hr_model_arch_state_cell (arch).conv_elements, ==,
                      (N_CONV - 1) * (N_INNER + 2 * N_GROUPS * N_STATE));
   g_assert_cmpfloat (hr_model_arch_state_cell (arch).ssm_elements, ==, N_STATE * N_INNER);
+
+  /* inspect --json: the layer kinds and llama.cpp's keys */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) d = hr_model_inspect_describe_gguf_file (path, &error);
+    JsonObject *o, *kinds;
+
+    g_assert_no_error (error);
+    o = json_node_get_object (d);
+    kinds = json_object_get_object_member (o, "layer_kinds");
+    assert_int (kinds, "attention", 1);
+    assert_int (kinds, "recurrent", 3);
+    assert_string (kinds, "recurrent_kind", "gated_deltanet");
+    assert_int (json_object_get_object_member (o, "metadata"), "qwen3next.ssm.inner_size",
+                N_INNER);
+  }
 }
 
 /* Llama with experts is Mixtral; here in the layout of early-2024
