@@ -33,9 +33,9 @@
  * forged; kv3.gguf reads but the catalog refuses its heads). */
 #define GGUF_SEEDS_THAT_MAP 13
 
-/* Fixtures in tests/data/hf: one per model of the built-in catalog (97),
+/* Fixtures in tests/data/hf: one per model of the built-in catalog (99),
  * and in hf/aliases one per model_type read as another's (10). */
-#define HF_FIXTURES 107
+#define HF_FIXTURES 109
 
 static char *
 data_path (const char *first,
