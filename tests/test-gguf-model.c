@@ -571,6 +571,153 @@ test_qwen3moe (Fixture       *fixture,
     }
 }
 
+/* ---------------------------------------------------------------------------
+ * Qwen3-Next (qwen3next): Gated DeltaNet layers, one gated attention layer
+ * in four, llama.cpp's tensor names and ssm.* keys
+ */
+
+#define N_LAYERS 4
+#define N_HIDDEN 256
+#define N_HEADS 4
+#define N_KV 2
+#define N_HEAD_DIM 64
+#define N_FFN 512
+#define N_EXPERTS 8
+#define N_USED 2
+#define N_EXPERT_FFN 128
+#define N_VOCAB 64
+#define N_CONV 4
+#define N_STATE 32            /* key head size = value head size */
+#define N_GROUPS 2            /* key heads */
+#define N_INNER (4 * N_STATE) /* 4 value heads */
+#define N_KEY (N_GROUPS * N_STATE)
+
+static HrGgufWriter *
+qwen3next_writer (Tally *t)
+{
+  HrGgufWriter *w = hr_gguf_writer_new (3);
+
+  memset (t, 0, sizeof *t);
+  hr_gguf_writer_add_string (w, "general.architecture", "qwen3next");
+  hr_gguf_writer_add_string (w, "general.name", "Tiny Qwen3 Next");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.block_count", N_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.context_length", 262144);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.embedding_length", N_HIDDEN);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.feed_forward_length", N_FFN);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.attention.head_count", N_HEADS);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.attention.head_count_kv", N_KV);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.attention.key_length", N_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.attention.value_length", N_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.expert_count", N_EXPERTS);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.expert_used_count", N_USED);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.expert_feed_forward_length", N_EXPERT_FFN);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.ssm.conv_kernel", N_CONV);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.ssm.inner_size", N_INNER);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.ssm.state_size", N_STATE);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.ssm.group_count", N_GROUPS);
+  hr_gguf_writer_add_uint32 (w, "qwen3next.ssm.time_step_rank", N_INNER / N_STATE);
+  hr_gguf_writer_add_tokens (w, N_VOCAB);
+
+  add (w, t, "token_embd.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN, N_VOCAB, 0);
+  for (guint l = 0; l < N_LAYERS; l++)
+    {
+      add_blk (w, t, l, "attn_norm.weight", HR_GGML_TYPE_F32, N_HIDDEN, 0, 0);
+      if ((l + 1) % 4 != 0)
+        {
+          add_blk (w, t, l, "ssm_in.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN,
+                   2 * N_KEY + 2 * N_INNER, 0);
+          add_blk (w, t, l, "ssm_ba.weight", HR_GGML_TYPE_F32, N_HIDDEN,
+                   2 * (N_INNER / N_STATE), 0);
+          add_blk (w, t, l, "ssm_conv1d.weight", HR_GGML_TYPE_F32, N_CONV,
+                   2 * N_KEY + N_INNER, 0);
+          add_blk (w, t, l, "ssm_dt.bias", HR_GGML_TYPE_F32, N_INNER / N_STATE, 0, 0);
+          add_blk (w, t, l, "ssm_a", HR_GGML_TYPE_F32, N_INNER / N_STATE, 0, 0);
+          add_blk (w, t, l, "ssm_norm.weight", HR_GGML_TYPE_F32, N_STATE, 0, 0);
+          add_blk (w, t, l, "ssm_out.weight", HR_GGML_TYPE_Q8_0, N_INNER, N_HIDDEN, 0);
+        }
+      else
+        {
+          add_blk (w, t, l, "attn_q.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN,
+                   2 * N_HEADS * N_HEAD_DIM, 0);
+          add_blk (w, t, l, "attn_k.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN, N_KV * N_HEAD_DIM, 0);
+          add_blk (w, t, l, "attn_v.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN, N_KV * N_HEAD_DIM, 0);
+          add_blk (w, t, l, "attn_output.weight", HR_GGML_TYPE_Q8_0, N_HEADS * N_HEAD_DIM,
+                   N_HIDDEN, 0);
+          add_blk (w, t, l, "attn_q_norm.weight", HR_GGML_TYPE_F32, N_HEAD_DIM, 0, 0);
+          add_blk (w, t, l, "attn_k_norm.weight", HR_GGML_TYPE_F32, N_HEAD_DIM, 0, 0);
+        }
+      add_blk (w, t, l, "post_attention_norm.weight", HR_GGML_TYPE_F32, N_HIDDEN, 0, 0);
+      add_blk (w, t, l, "ffn_gate_inp.weight", HR_GGML_TYPE_F32, N_HIDDEN, N_EXPERTS, 0);
+      add_blk (w, t, l, "ffn_gate_exps.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN, N_EXPERT_FFN,
+               N_EXPERTS);
+      add_blk (w, t, l, "ffn_up_exps.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN, N_EXPERT_FFN,
+               N_EXPERTS);
+      add_blk (w, t, l, "ffn_down_exps.weight", HR_GGML_TYPE_Q8_0, N_EXPERT_FFN, N_HIDDEN,
+               N_EXPERTS);
+      add_blk (w, t, l, "ffn_gate_inp_shexp.weight", HR_GGML_TYPE_F32, N_HIDDEN, 0, 0);
+      add_blk (w, t, l, "ffn_gate_shexp.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN, N_EXPERT_FFN, 0);
+      add_blk (w, t, l, "ffn_up_shexp.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN, N_EXPERT_FFN, 0);
+      add_blk (w, t, l, "ffn_down_shexp.weight", HR_GGML_TYPE_Q8_0, N_EXPERT_FFN, N_HIDDEN, 0);
+    }
+  add (w, t, "output_norm.weight", HR_GGML_TYPE_F32, N_HIDDEN, 0, 0);
+  add (w, t, "output.weight", HR_GGML_TYPE_Q8_0, N_HIDDEN, N_VOCAB, 0);
+  return w;
+}
+
+static void
+test_qwen3next (Fixture       *fixture,
+                gconstpointer  user_data)
+{
+  Tally t;
+  g_autoptr(HrGgufWriter) w = qwen3next_writer (&t);
+  g_autofree char *path = write_model (fixture, "qwen3next.gguf", w);
+  g_autoptr(JsonObject) entry = entry_for (path);
+  g_autoptr(HrModelSpec) spec = NULL;
+  const HrModelArch *arch;
+
+  assert_string (entry, "architecture", "qwen3_next");
+  assert_string (entry, "recurrent", "gated_deltanet");
+  assert_int (entry, "layers", N_LAYERS);
+  assert_int (entry, "recurrent_layers", 3);
+  assert_int (entry, "attention_period", 4);
+  assert_int (entry, "ssm_conv_kernel", N_CONV);
+  assert_int (entry, "ssm_inner", N_INNER);
+  assert_int (entry, "ssm_state", N_STATE);
+  assert_int (entry, "ssm_groups", N_GROUPS);
+  assert_int (entry, "experts", N_EXPERTS);
+  /* tensor-exact: every element the file holds */
+  assert_int (entry, "params", (gint64) t.params);
+  assert_file_facts (entry, path, &t, "Q8_0");
+
+  spec = assert_valid (entry);
+  arch = hr_model_spec_get_arch (spec);
+  /* one attention layer keeps a cache; three keep llama.cpp's r and s
+   * of these widths */
+  g_assert_cmpuint (hr_model_arch_kv_layers (arch), ==, 1);
+  g_assert_true (hr_model_arch_layer_is_recurrent (arch, 0));
+  g_assert_false (hr_model_arch_layer_is_recurrent (arch, 3));
+  g_assert_cmpfloat (hr_model_arch_state_cell (arch).conv_elements, ==,
+                     (N_CONV - 1) * (N_INNER + 2 * N_GROUPS * N_STATE));
+  g_assert_cmpfloat (hr_model_arch_state_cell (arch).ssm_elements, ==, N_STATE * N_INNER);
+
+  /* inspect --json: the layer kinds and llama.cpp's keys */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) d = hr_model_inspect_describe_gguf_file (path, &error);
+    JsonObject *o, *kinds;
+
+    g_assert_no_error (error);
+    o = json_node_get_object (d);
+    kinds = json_object_get_object_member (o, "layer_kinds");
+    assert_int (kinds, "attention", 1);
+    assert_int (kinds, "recurrent", 3);
+    assert_string (kinds, "recurrent_kind", "gated_deltanet");
+    assert_int (json_object_get_object_member (o, "metadata"), "qwen3next.ssm.inner_size",
+                N_INNER);
+  }
+}
+
 /* Llama with experts is Mixtral; here in the layout of early-2024
  * files, one tensor per expert and no expert width key. */
 static void
@@ -1671,6 +1818,7 @@ main (int   argc,
   ADD ("/gguf-model/llama", test_llama);
   ADD ("/gguf-model/import-by-content", test_import_by_content);
   ADD ("/gguf-model/qwen3moe", test_qwen3moe);
+  ADD ("/gguf-model/qwen3next", test_qwen3next);
   ADD ("/gguf-model/mixtral", test_mixtral);
   ADD ("/gguf-model/deepseek", test_deepseek);
   ADD ("/gguf-model/gemma", test_gemma);

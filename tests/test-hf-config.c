@@ -76,6 +76,9 @@ static const Golden golden[] = {
   { "tiiuae--falcon-7b-instruct.json", 6921720704, 6921720704 },
   { "tiiuae--Falcon3-7B-Instruct.json", 7455550464, 7455550464 },
   { "01-ai--Yi-1.5-34B-Chat.json", 34388917248, 34388917248 },
+  /* Gated DeltaNet layers, gated attention, a gated shared expert: the
+   * count llama.cpp's qwen3next tensors add up to (test-weights) */
+  { "Qwen--Qwen3-Next-80B-A3B-Instruct.json", 79674391296, 3874929408 },
 };
 
 /* Catalog members that describe the shape (everything but the
@@ -86,6 +89,8 @@ static const char * const shape_members[] = {
   "sliding_window", "swa_period", "vocab", "max_context", "intermediate",
   "experts", "experts_active", "shared_experts", "expert_intermediate",
   "dense_layers", "tied_embeddings", "attention_bias", "qk_norm", "attention", "mlp",
+  "recurrent", "recurrent_layers", "attention_period", "recurrent_parallel",
+  "ssm_conv_kernel", "ssm_inner", "ssm_state", "ssm_groups",
 };
 
 static char *
@@ -1060,7 +1065,7 @@ test_errors (void)
                        "mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, "
                        "phi3, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, gpt_oss, cohere, "
                        "cohere2, falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, "
-                       "seed_oss)");
+                       "seed_oss, qwen3_next)");
   json_object_remove_member (c, "model_type");
   assert_config_error (c, "key “model_type” is missing");
   json_object_set_int_member (c, "model_type", 3);

@@ -120,6 +120,29 @@ hr_cli_add_uint (JsonBuilder *b,
     json_builder_add_int_value (b, (gint64) value);
 }
 
+/* "layer_kinds" (docs/CLI.md "Additions"): how many layers of each kind
+ * the model has — full attention, sliding-window attention, recurrent
+ * state — and which state the recurrent ones keep (null: none).  A model
+ * that runs attention and an SSM side by side in every layer (Falcon-H1)
+ * counts each layer under both. */
+void
+hr_cli_add_layer_kinds (JsonBuilder       *b,
+                        const HrModelArch *arch)
+{
+  json_builder_set_member_name (b, "layer_kinds");
+  json_builder_begin_object (b);
+  hr_cli_add_uint (b, "attention", hr_model_arch_global_layers (arch));
+  hr_cli_add_uint (b, "sliding", hr_model_arch_local_layers (arch));
+  hr_cli_add_uint (b, "recurrent", arch->n_state_layers);
+  json_builder_set_member_name (b, "recurrent_kind");
+  if (arch->state_kind == HR_STATE_NONE)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_string_value (b, hr_state_kind_to_string (arch->state_kind));
+  hr_cli_add_bool (b, "parallel", arch->state_parallel);
+  json_builder_end_object (b);
+}
+
 void
 hr_cli_add_uint_or_null (JsonBuilder *b,
                          const char  *key,

@@ -180,6 +180,8 @@ void     hr_cli_print_json        (JsonNode      *root);
 void     hr_cli_add_uint          (JsonBuilder   *b,
                                    const char    *key,
                                    guint64        value);
+void     hr_cli_add_layer_kinds   (JsonBuilder       *b,
+                                   const HrModelArch *arch);
 void     hr_cli_add_uint_or_null  (JsonBuilder   *b,
                                    const char    *key,
                                    gboolean       known,

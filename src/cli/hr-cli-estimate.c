@@ -65,6 +65,7 @@ add_placement (JsonBuilder      *b,
       json_builder_begin_object (b);
       hr_cli_add_uint (b, "weights_bytes", load->weights_bytes);
       hr_cli_add_uint (b, "kv_bytes", load->kv_bytes);
+      hr_cli_add_uint (b, "state_bytes", load->state_bytes);
       hr_cli_add_uint (b, "compute_bytes", load->compute_bytes);
       hr_cli_add_uint (b, "total_bytes", load->total_bytes);
       hr_cli_add_uint (b, "usable_bytes", load->usable_bytes);
@@ -170,6 +171,9 @@ run_estimate (HrCliOptions *o)
       hr_cli_add_uint (b, "gpus", s->gpus);
       hr_cli_add_uint (b, "weights_bytes", e.weights_bytes);
       hr_cli_add_uint (b, "kv_bytes", e.kv_bytes);
+      hr_cli_add_uint (b, "state_bytes", e.state_bytes);
+      hr_cli_add_uint (b, "state_bytes_per_sequence", e.state_bytes_per_sequence);
+      hr_cli_add_layer_kinds (b, hr_model_spec_get_arch (s->model));
       hr_cli_add_uint (b, "overhead_bytes", e.overhead_bytes);
       hr_cli_add_uint (b, "total_bytes", e.total_bytes);
       hr_cli_add_uint (b, "per_device_bytes", e.per_device_bytes);

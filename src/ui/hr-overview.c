@@ -824,7 +824,9 @@ on_prompt_toggled (HrOverview      *self,
 /* ------------------------------------------------------------------ chart */
 
 /* llama.cpp's layers on several GPUs, or some in system RAM: one bar per
- * place.  Otherwise the chart's single bar, bound in the template. */
+ * place; a model with recurrent layers too, whose state the bar counts
+ * with the cache (both are what the sequences hold).  Otherwise the
+ * chart's single bar, bound in the template. */
 static void
 update_chart (HrOverview       *self,
               const HrEstimate *e)
@@ -836,7 +838,7 @@ update_chart (HrOverview       *self,
   gboolean llamacpp = e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA;
 
   if (hr_calculator_get_valid (calculator) && llamacpp && hardware != NULL &&
-      (e->n_devices > 1 || is_offloaded (e)))
+      (e->n_devices > 1 || is_offloaded (e) || e->state_bytes > 0))
     {
       for (guint d = 0; d < e->n_devices && n < HR_CHART_MAX_BARS - 1; d++)
         {
@@ -850,7 +852,7 @@ update_chart (HrOverview       *self,
             /* TRANSLATORS: a bar of the memory chart, "GPU 1 · 25 layers" */
             g_strdup_printf (ngettext ("%s · %u layer", "%s · %u layers", load->layers),
                              device, load->layers),
-            load->weights_bytes, load->kv_bytes, load->compute_bytes,
+            load->weights_bytes, load->kv_bytes + load->state_bytes, load->compute_bytes,
             load->usable_bytes, hr_hardware_get_memory_bytes (hardware),
           };
         }

@@ -28,6 +28,20 @@ static const char * const attention_names[] = {
   [HR_ATTENTION_MLA] = "mla",
 };
 
+static const char * const state_names[] = {
+  [HR_STATE_NONE] = "none",
+  [HR_STATE_MAMBA] = "mamba",
+  [HR_STATE_GATED_DELTANET] = "gated_deltanet",
+  [HR_STATE_RWKV] = "rwkv",
+  [HR_STATE_SHORT_CONV] = "short_conv",
+};
+
+/* RWKV-6 and RWKV-7 shift two token vectors (time mix and channel mix)
+ * per layer: llama.cpp's LLM_KV_TOKEN_SHIFT_COUNT defaults to 2 for both
+ * (src/llama-model.cpp, load_hparams, LLM_ARCH_RWKV6/RWKV7), and
+ * n_embd_r() = token_shift_count × n_embd (src/llama-hparams.cpp). */
+#define RWKV_TOKEN_SHIFT_COUNT 2
+
 gboolean
 hr_lookup_name (const char * const *names,
                 guint               n_names,
@@ -63,6 +77,25 @@ hr_attention_kind_from_string (const char      *str,
   int value;
 
   if (!hr_lookup_name (attention_names, G_N_ELEMENTS (attention_names), str, &value))
+    return FALSE;
+  *kind = value;
+  return TRUE;
+}
+
+const char *
+hr_state_kind_to_string (HrStateKind kind)
+{
+  g_return_val_if_fail (kind < G_N_ELEMENTS (state_names), NULL);
+  return state_names[kind];
+}
+
+gboolean
+hr_state_kind_from_string (const char  *str,
+                           HrStateKind *kind)
+{
+  int value;
+
+  if (!hr_lookup_name (state_names, G_N_ELEMENTS (state_names), str, &value))
     return FALSE;
   *kind = value;
   return TRUE;
@@ -105,6 +138,22 @@ hr_model_arch_validate (const HrModelArch  *model,
                     model->n_layers, HR_LAYERS_MAX);
   if (model->hidden == 0)
     return invalid (error, "hidden size must be positive");
+  if (model->n_state_layers > model->n_layers)
+    return invalid (error, "%u recurrent layers exceed %u layers",
+                    model->n_state_layers, model->n_layers);
+  if ((model->state_kind == HR_STATE_NONE) != (model->n_state_layers == 0))
+    return invalid (error, "recurrent layers need a state kind, and a state kind "
+                    "recurrent layers");
+  if (model->state_kind == HR_STATE_MAMBA || model->state_kind == HR_STATE_GATED_DELTANET)
+    {
+      if (model->ssm_conv_kernel == 0 || model->ssm_inner == 0 || model->ssm_state == 0)
+        return invalid (error, "a state-space layer needs its convolution kernel, "
+                        "inner size and state size");
+    }
+  else if (model->state_kind == HR_STATE_RWKV && model->ssm_state == 0)
+    return invalid (error, "an RWKV layer needs its head size (ssm_state)");
+  else if (model->state_kind == HR_STATE_SHORT_CONV && model->ssm_conv_kernel < 2)
+    return invalid (error, "a short-convolution layer needs a kernel of 2 or more");
   if (model->n_heads == 0)
     return invalid (error, "query head count must be positive");
   if (model->attention != HR_ATTENTION_MLA)
@@ -129,6 +178,12 @@ hr_model_arch_validate (const HrModelArch  *model,
                     "qk_rope_head_dim");
   if (model->head_dim_k == 0 || model->head_dim_v == 0)
     return invalid (error, "head dimension must be positive");
+  if (model->attention_period > 0 && !model->state_parallel &&
+      model->n_state_layers != model->n_layers - model->n_layers / model->attention_period)
+    return invalid (error, "an attention layer every %u of %u layers leaves %u recurrent, "
+                    "not %u", model->attention_period, model->n_layers,
+                    model->n_layers - model->n_layers / model->attention_period,
+                    model->n_state_layers);
   if (model->swa_period > model->n_layers)
     return invalid (error, "sliding-window period %u exceeds %u layers",
                     model->swa_period, model->n_layers);
@@ -147,20 +202,125 @@ hr_model_arch_validate (const HrModelArch  *model,
   return TRUE;
 }
 
+/* Layers that keep a KV cache: all but the recurrent ones, unless the
+ * model runs attention beside the SSM in every layer (Falcon-H1). */
+guint32
+hr_model_arch_kv_layers (const HrModelArch *model)
+{
+  if (model->state_parallel)
+    return model->n_layers;
+  return model->n_layers - MIN (model->n_state_layers, model->n_layers);
+}
+
+/* Whether layer @layer (from 0) keeps a recurrent state: with an
+ * attention period, every layer but the last of each period (llama.cpp
+ * qwen3next: recurrent_layer_arr[i] = (i + 1) % full_attention_interval
+ * != 0); with none, every layer of a pure recurrent model and, for a
+ * hybrid of unknown order, the first n_state_layers. */
+gboolean
+hr_model_arch_layer_is_recurrent (const HrModelArch *model,
+                                  guint32            layer)
+{
+  if (model->n_state_layers == 0 || layer >= model->n_layers)
+    return FALSE;
+  if (model->state_parallel || model->n_state_layers == model->n_layers)
+    return TRUE;
+  if (model->attention_period > 0)
+    return (layer + 1) % model->attention_period != 0;
+  return layer < model->n_state_layers;
+}
+
+/* Layers that attend, for the layer_kinds count: the same as the KV
+ * layers. */
+guint32
+hr_model_arch_attention_layers (const HrModelArch *model)
+{
+  return hr_model_arch_kv_layers (model);
+}
+
 guint32
 hr_model_arch_local_layers (const HrModelArch *model)
 {
+  guint32 kv_layers = hr_model_arch_kv_layers (model);
+
   if (model->sliding_window == 0)
     return 0;
   if (model->swa_period == 0)
-    return model->n_layers;
-  return model->n_layers - model->n_layers / model->swa_period;
+    return kv_layers;
+  return kv_layers - kv_layers / model->swa_period;
 }
 
 guint32
 hr_model_arch_global_layers (const HrModelArch *model)
 {
-  return model->n_layers - hr_model_arch_local_layers (model);
+  return hr_model_arch_kv_layers (model) - hr_model_arch_local_layers (model);
+}
+
+/**
+ * hr_model_arch_state_cell:
+ *
+ * One recurrent layer's state for one sequence, as llama.cpp sizes it
+ * (src/llama-hparams.cpp: n_embd_r(), n_embd_s()):
+ *
+ * - Mamba, Mamba2 and Gated DeltaNet: the convolution keeps d_conv − 1
+ *   columns of the x, B and C channels, r = (d_conv − 1) × (d_inner +
+ *   2 × n_group × d_state); the state s = d_state × d_inner (for Gated
+ *   DeltaNet, d_state is the key head size and d_inner the value heads ×
+ *   their size: one d_k × d_v matrix per value head).
+ * - RWKV-6/7: r = token_shift_count × n_embd, s = n_embd × head_size.
+ * - LFM2's short convolutions: r = n_embd × (L_cache − 1), no s.
+ *
+ * vLLM's MambaSpec and SGLang's mamba pool hold the same tensors
+ * (vllm/model_executor/layers/mamba/mamba_utils.py,
+ * MambaStateShapeCalculator), in their own types.
+ */
+HrStateCell
+hr_model_arch_state_cell (const HrModelArch *model)
+{
+  double conv_window;
+
+  g_return_val_if_fail (model != NULL, (HrStateCell) { 0 });
+
+  switch (model->state_kind)
+    {
+    case HR_STATE_MAMBA:
+    case HR_STATE_GATED_DELTANET:
+      conv_window = model->ssm_conv_kernel > 0 ? model->ssm_conv_kernel - 1.0 : 0.0;
+      return (HrStateCell) {
+        .conv_elements = conv_window * ((double) model->ssm_inner +
+                                        2.0 * model->ssm_groups * model->ssm_state),
+        .ssm_elements = (double) model->ssm_state * model->ssm_inner,
+      };
+    case HR_STATE_RWKV:
+      return (HrStateCell) {
+        .conv_elements = (double) RWKV_TOKEN_SHIFT_COUNT * model->hidden,
+        .ssm_elements = (double) model->hidden * model->ssm_state,
+      };
+    case HR_STATE_SHORT_CONV:
+      return (HrStateCell) {
+        .conv_elements = (double) model->hidden *
+                         (model->ssm_conv_kernel > 0 ? model->ssm_conv_kernel - 1.0 : 0.0),
+        .ssm_elements = 0,
+      };
+    case HR_STATE_NONE:
+    default:
+      return (HrStateCell) { 0 };
+    }
+}
+
+/* Bytes of every recurrent layer's state for one sequence. */
+double
+hr_state_bytes_per_sequence (const HrModelArch *model,
+                             double             conv_bytes_per_element,
+                             double             ssm_bytes_per_element)
+{
+  HrStateCell cell;
+
+  g_return_val_if_fail (model != NULL, 0);
+
+  cell = hr_model_arch_state_cell (model);
+  return (cell.conv_elements * conv_bytes_per_element +
+          cell.ssm_elements * ssm_bytes_per_element) * model->n_state_layers;
 }
 
 /* Whether layer @layer (from 0) slides over the window: with a period,
@@ -260,7 +420,7 @@ hr_model_arch_kv_layer_tokens (const HrModelArch *model,
                                guint64            context)
 {
   guint32 local = hr_model_arch_local_layers (model);
-  guint32 global = model->n_layers - local;
+  guint32 global = hr_model_arch_kv_layers (model) - local;
   guint64 local_tokens = MIN (context, (guint64) model->sliding_window);
 
   return (double) global * context + (double) local * local_tokens;
@@ -273,7 +433,7 @@ hr_kv_bytes_per_token (const HrModelArch *model,
   g_return_val_if_fail (model != NULL, 0);
 
   return hr_kv_cell_bytes (hr_model_arch_kv_cell (model), bytes_per_element,
-                           bytes_per_element) * model->n_layers;
+                           bytes_per_element) * hr_model_arch_kv_layers (model);
 }
 
 double
@@ -299,5 +459,5 @@ hr_kv_mha_bytes (const HrModelArch *model,
   return (double) model->n_heads *
          ((double) model->head_dim_k + model->head_dim_v) *
          MHA_BASELINE_BYTES_PER_ELEMENT *
-         model->n_layers * (double) context * batch;
+         hr_model_arch_kv_layers (model) * (double) context * batch;
 }

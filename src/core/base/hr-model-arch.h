@@ -24,6 +24,19 @@ typedef enum
   HR_ATTENTION_MLA,
 } HrAttentionKind;
 
+/* What a layer without a KV cache keeps instead: a recurrent state of
+ * fixed size per sequence, whatever the context.  The kinds llama.cpp's
+ * llama_memory_recurrent and vLLM's MambaSpec hold (docs/estimator.md,
+ * "Recurrent state"). */
+typedef enum
+{
+  HR_STATE_NONE,
+  HR_STATE_MAMBA,            /* Mamba / Mamba2 SSM + short convolution */
+  HR_STATE_GATED_DELTANET,   /* Gated DeltaNet (Qwen3-Next), KDA */
+  HR_STATE_RWKV,             /* RWKV-6/7: token shift + WKV state */
+  HR_STATE_SHORT_CONV,       /* LFM2's gated short convolutions */
+} HrStateKind;
+
 /* The shape of a model, as far as memory and speed are concerned. */
 typedef struct
 {
@@ -41,6 +54,23 @@ typedef struct
                                 * period is global; 0 = all layers local */
   guint64 vocab;
   guint64 max_context;         /* trained maximum (max_position_embeddings) */
+  /* Layers that keep a recurrent state instead of a KV cache (all 0
+   * for a plain transformer).  The dimensions are llama.cpp's hparams
+   * (ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_n_group; RWKV's head size
+   * in ssm_state); hr_model_arch_state_elements() turns them into the
+   * conv (r) and state (s) widths of one layer. */
+  HrStateKind state_kind;
+  guint32 n_state_layers;
+  gboolean state_parallel;     /* Falcon-H1: every layer has attention
+                                * and an SSM side by side */
+  guint32 attention_period;    /* with recurrent layers: the last layer of
+                                * every period attends (Qwen3-Next's
+                                * full_attention_interval); 0 = no fixed
+                                * period (only the counts are known) */
+  guint32 ssm_conv_kernel;
+  guint32 ssm_inner;
+  guint32 ssm_state;
+  guint32 ssm_groups;
   double params_total;         /* every resident parameter */
   double params_active;        /* parameters read per token (MoE: < total) */
 } HrModelArch;
@@ -52,6 +82,14 @@ typedef struct
   double k_elements;
   double v_elements;
 } HrKvCell;
+
+/* One layer's recurrent state for one sequence, in elements: the rolling
+ * convolution window (llama.cpp's r) and the state proper (s). */
+typedef struct
+{
+  double conv_elements;
+  double ssm_elements;
+} HrStateCell;
 
 #define HR_MODEL_ARCH_ERROR (hr_model_arch_error_quark ())
 
@@ -80,6 +118,18 @@ gboolean     hr_model_arch_layer_is_local  (const HrModelArch *model,
 HrSwaPattern hr_swa_period_from_layers     (const gboolean    *sliding,
                                             guint64            n_layers,
                                             guint64           *period);
+
+guint32      hr_model_arch_kv_layers       (const HrModelArch *model);
+gboolean     hr_model_arch_layer_is_recurrent (const HrModelArch *model,
+                                            guint32            layer);
+guint32      hr_model_arch_attention_layers (const HrModelArch *model);
+HrStateCell  hr_model_arch_state_cell      (const HrModelArch *model);
+double       hr_state_bytes_per_sequence   (const HrModelArch *model,
+                                            double             conv_bytes_per_element,
+                                            double             ssm_bytes_per_element);
+const char  *hr_state_kind_to_string       (HrStateKind        kind);
+gboolean     hr_state_kind_from_string     (const char        *str,
+                                            HrStateKind       *kind);
 
 HrKvCell     hr_model_arch_kv_cell         (const HrModelArch *model);
 double       hr_kv_cell_bytes              (HrKvCell           cell,

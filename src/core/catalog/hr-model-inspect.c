@@ -16,6 +16,25 @@
 #include "hr-model-inspect.h"
 #include "hr-text.h"
 
+/* "layer_kinds" (docs/CLI.md "Additions"), as estimate --json has it:
+ * the layers of each kind the file's model has. */
+static JsonObject *
+layer_kinds (const HrModelArch *arch)
+{
+  JsonObject *o = json_object_new ();
+
+  json_object_set_int_member (o, "attention", hr_model_arch_global_layers (arch));
+  json_object_set_int_member (o, "sliding", hr_model_arch_local_layers (arch));
+  json_object_set_int_member (o, "recurrent", arch->n_state_layers);
+  if (arch->state_kind == HR_STATE_NONE)
+    json_object_set_null_member (o, "recurrent_kind");
+  else
+    json_object_set_string_member (o, "recurrent_kind",
+                                   hr_state_kind_to_string (arch->state_kind));
+  json_object_set_boolean_member (o, "parallel", arch->state_parallel);
+  return o;
+}
+
 /**
  * hr_model_inspect_describe_gguf:
  * @gguf: a header read with hr_gguf_open()
@@ -53,6 +72,8 @@ hr_model_inspect_describe_gguf (HrGguf      *gguf,
   out = hr_gguf_model_facts (gguf, path);
   /* Printed: the one place besides the user's file an entry is written. */
   json_object_set_object_member (out, "model", hr_model_spec_to_json (spec));
+  json_object_set_object_member (out, "layer_kinds",
+                                 layer_kinds (hr_model_spec_get_arch (spec)));
   notes = json_array_new ();
   for (guint i = 0; shape.notes != NULL && i < shape.notes->len; i++)
     json_array_add_string_element (notes, g_ptr_array_index (shape.notes, i));

@@ -93,6 +93,13 @@ static const HrField fields[] = {
   F ("shared_experts", HR_FIELD_U32, FALSE, 1 << 16, shared_experts, "Shared experts"),
   F ("expert_intermediate", HR_FIELD_U32, FALSE, U32MAX, expert_intermediate, "Expert FFN size"),
   F ("dense_layers", HR_FIELD_U32, FALSE, HR_LAYERS_MAX, dense_layers, "Leading dense layers"),
+  F ("recurrent_layers", HR_FIELD_U32, FALSE, HR_LAYERS_MAX, arch.n_state_layers, "Layers with a recurrent state instead of a KV cache"),
+  F ("attention_period", HR_FIELD_U32, FALSE, HR_LAYERS_MAX, arch.attention_period, "Hybrids: one attention layer closes every period"),
+  F ("recurrent_parallel", HR_FIELD_BOOL, FALSE, 0, arch.state_parallel, "Attention and the recurrent state side by side in every layer"),
+  F ("ssm_conv_kernel", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_conv_kernel, "Recurrent layers: convolution kernel"),
+  F ("ssm_inner", HR_FIELD_U32, FALSE, 1 << 24, arch.ssm_inner, "Recurrent layers: inner size"),
+  F ("ssm_state", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_state, "Recurrent layers: state size"),
+  F ("ssm_groups", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_groups, "Recurrent layers: B/C groups"),
   F ("params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_total, "Total parameters"),
   F ("active_params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_active, "Active parameters"),
   F ("tied_embeddings", HR_FIELD_BOOL, TRUE, 0, tied_embeddings, "Output head shares the embeddings"),
@@ -334,6 +341,21 @@ hr_model_spec_new_from_json (JsonObject  *object,
       return NULL;
     }
 
+  if (json_object_has_member (object, "recurrent"))
+    {
+      g_autofree char *recurrent = NULL;
+
+      if (!hr_json_get_string (object, "recurrent", TRUE, &recurrent, error))
+        return NULL;
+      if (!hr_state_kind_from_string (recurrent, &self->arch.state_kind))
+        {
+          g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                       "field “recurrent” must be none, mamba, gated_deltanet, rwkv "
+                       "or short_conv, not “%s”", recurrent);
+          return NULL;
+        }
+    }
+
   if (!complete (self, error))
     return NULL;
   if (!check_embedding_table (self, error))
@@ -446,6 +468,9 @@ hr_model_spec_to_json (HrModelSpec *self)
   hr_fields_write_json (self, fields, G_N_ELEMENTS (fields), object);
   json_object_set_string_member (object, "attention",
                                  hr_attention_kind_to_string (self->arch.attention));
+  if (self->arch.state_kind != HR_STATE_NONE)
+    json_object_set_string_member (object, "recurrent",
+                                   hr_state_kind_to_string (self->arch.state_kind));
   if (self->weights_by_type != NULL)
     json_object_set_object_member (object, "weights_by_type",
                                    json_object_ref (self->weights_by_type));

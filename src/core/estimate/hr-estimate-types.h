@@ -173,6 +173,7 @@ typedef struct
 {
   guint64 weights_bytes;
   guint64 kv_bytes;
+  guint64 state_bytes;         /* recurrent layers' state (hybrids) */
   guint64 compute_bytes;       /* compute buffer and backend reserve */
   guint64 total_bytes;
   guint64 usable_bytes;
@@ -196,16 +197,22 @@ typedef struct
   /* whole system (all devices) */
   guint64 weights_bytes;       /* the whole model's weights */
   guint64 kv_bytes;            /* KV cache on all devices (replicas included) */
+  guint64 state_bytes;         /* recurrent state on all devices, every
+                                * sequence the engine reserves (0 for a
+                                * plain transformer) */
+  guint64 state_bytes_per_sequence; /* of one sequence, all recurrent layers */
   guint64 overhead_bytes;      /* runtime overhead on all devices */
-  guint64 total_bytes;         /* weights + kv + overhead */
+  guint64 total_bytes;         /* weights + kv + state + overhead */
   double weights_share;        /* fractions of total_bytes */
   double kv_share;
+  double state_share;
   double overhead_share;
 
   /* one device */
   guint64 per_device_bytes;
   guint64 per_device_weights_bytes;
   guint64 per_device_kv_bytes;
+  guint64 per_device_state_bytes;
   guint64 per_device_overhead_bytes;
   guint64 usable_bytes;        /* what one device can give the model */
   guint64 free_bytes;          /* usable − per device, 0 when over */

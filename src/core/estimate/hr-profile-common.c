@@ -257,11 +257,14 @@ hr_profile_finish (const HrEstimateInput  *input,
   result->nominal_weights_bytes = hr_round_bytes (model->params_total * input->bpw / 8.0);
   result->per_device_bytes = result->per_device_weights_bytes +
                              result->per_device_kv_bytes +
+                             result->per_device_state_bytes +
                              result->per_device_overhead_bytes;
-  result->total_bytes = result->weights_bytes + result->kv_bytes + result->overhead_bytes;
+  result->total_bytes = result->weights_bytes + result->kv_bytes + result->state_bytes +
+                        result->overhead_bytes;
   total = (double) result->total_bytes;
   result->weights_share = result->weights_bytes / total;
   result->kv_share = result->kv_bytes / total;
+  result->state_share = result->state_bytes / total;
   result->overhead_share = result->overhead_bytes / total;
 
   result->usable_bytes = hr_device_usable_bytes (input->device);
@@ -285,6 +288,7 @@ hr_profile_finish (const HrEstimateInput  *input,
         result->devices[d] = (HrDeviceLoad) {
           .weights_bytes = result->per_device_weights_bytes,
           .kv_bytes = result->per_device_kv_bytes,
+          .state_bytes = result->per_device_state_bytes,
           .compute_bytes = result->per_device_overhead_bytes,
           .total_bytes = result->per_device_bytes,
           .usable_bytes = result->usable_bytes,

@@ -89,18 +89,49 @@ metal_unpack_seconds (const HrSpeedInput *in,
   return weights * ops / hr_speed_matrix_flops (g->device);
 }
 
+/* Layer kinds (hybrids): of @layers layers, only the attention ones read
+ * a cache that grows with the depth; a recurrent layer reads and writes
+ * its fixed state once per token instead, counted here as the cached
+ * tokens of the same bytes (F32 state over an F16 cell, llama.cpp's
+ * types), whatever the depth.  A prompt's scan over a recurrent layer is
+ * a chunked product linear in its length, already in the weights' FLOPs;
+ * only the attention layers add the quadratic term. */
+static double
+kind_tokens (const HrModelArch *a,
+             double             layers,
+             double            *attention_layers)
+{
+  double kv_share, state_share, cell;
+  HrStateCell state;
+
+  *attention_layers = layers;
+  if (a->n_state_layers == 0 || a->n_layers == 0)
+    return 0;
+  kv_share = (double) hr_model_arch_kv_layers (a) / a->n_layers;
+  state_share = (double) a->n_state_layers / a->n_layers;
+  *attention_layers = layers * kv_share;
+  state = hr_model_arch_state_cell (a);
+  cell = hr_kv_cell_bytes (hr_model_arch_kv_cell (a), 2.0, 2.0);
+  return cell > 0 ? layers * state_share * 4.0 * (state.conv_elements + state.ssm_elements) / cell
+                  : 0;
+}
+
 /* Cached tokens @layers layers read at @depth: a sliding-window layer
- * no more than its window. */
+ * no more than its window, a recurrent layer its state. */
 static double
 cached_tokens (const HrModelArch *a,
                double             depth,
                double             layers)
 {
   double local = a->n_layers > 0 ? (double) hr_model_arch_local_layers (a) / a->n_layers : 0;
+  double state_tokens = kind_tokens (a, layers, &layers);
 
+  if (a->n_state_layers > 0 && hr_model_arch_kv_layers (a) > 0)
+    local = (double) hr_model_arch_local_layers (a) / hr_model_arch_kv_layers (a);
   if (a->sliding_window == 0)
-    return depth * layers;
-  return layers * ((1 - local) * depth + local * MIN (depth, (double) a->sliding_window));
+    return depth * layers + state_tokens;
+  return layers * ((1 - local) * depth + local * MIN (depth, (double) a->sliding_window)) +
+         state_tokens;
 }
 
 /* One GPU's share of a token with @depth tokens cached: its weights, its

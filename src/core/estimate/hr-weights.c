@@ -122,6 +122,7 @@ typedef enum
   ARCH_DEEPSEEK2,   /* deepseek_v2 and deepseek_v3 */
   ARCH_OLMO2,
   ARCH_GLM4_MOE,
+  ARCH_QWEN3_NEXT,  /* LLM_ARCH_QWEN3NEXT: Gated DeltaNet + gated attention */
 } ArchKind;
 
 typedef struct
@@ -163,6 +164,7 @@ static const ArchInfo archs[] = {
   { "seed_oss",    ARCH_QWEN2,     TRUE, TRUE },
   { "cohere2",     ARCH_COHERE,    TRUE },
   { "glm4_moe",    ARCH_GLM4_MOE,  TRUE, TRUE },
+  { "qwen3_next",  ARCH_QWEN3_NEXT, TRUE, TRUE },
 };
 
 static const ArchInfo *
@@ -182,6 +184,7 @@ find_arch (const char *model_type)
 typedef struct
 {
   const ArchInfo *arch;
+  const HrModelArch *a;     /* which layers are recurrent, their widths */
   const char *model_type;
   guint64 n_layer;
   guint64 n_embd;
@@ -214,6 +217,7 @@ shape_from_model (HrModelSpec *model,
   memset (s, 0, sizeof *s);
   s->model_type = hr_model_spec_get_architecture (model);
   s->arch = find_arch (s->model_type);
+  s->a = a;
   s->n_layer = a->n_layers;
   s->n_embd = a->hidden;
   s->n_head = a->n_heads;
@@ -446,6 +450,32 @@ add_routed_and_shared (Builder     *b,
     }
 }
 
+/* A Gated DeltaNet layer as llama.cpp's qwen3next loads it
+ * (src/llama-model.cpp, load_tensors, LLM_ARCH_QWEN3NEXT; names in
+ * llama-arch.cpp): Q, K, V and the output gate Z projected together
+ * (ssm_in), beta and alpha together (ssm_ba), the short convolution over
+ * Q, K and V, per-value-head dt bias and decay (ssm_dt, ssm_a), the
+ * gated norm of one value head, the output projection.  Key heads are
+ * ssm_n_group of ssm_d_state; value heads ssm_d_inner ÷ ssm_d_state of
+ * ssm_d_state (Qwen3-Next's linear_value_head_dim = linear_key_head_dim). */
+static void
+add_gated_deltanet (Builder     *b,
+                    const Shape *s)
+{
+  guint64 key_dim = (guint64) s->a->ssm_groups * s->a->ssm_state;
+  guint64 value_dim = s->a->ssm_inner;
+  guint64 v_heads = value_dim / MAX (s->a->ssm_state, 1);
+
+  add_matrix (b, ROLE_MATRIX, "ssm_in.weight", s->n_embd, 2 * key_dim + 2 * value_dim);
+  add_matrix (b, ROLE_MATRIX, "ssm_ba.weight", s->n_embd, 2 * v_heads);
+  /* llama-quant.cpp never quantizes ssm_conv1d.weight: F32 as converted */
+  add (b, ROLE_VECTOR, "ssm_conv1d.weight", 2, s->a->ssm_conv_kernel, 2 * key_dim + value_dim, 1);
+  add_vector (b, "ssm_dt.bias", v_heads);
+  add_vector (b, "ssm_a", v_heads);
+  add_vector (b, "ssm_norm.weight", s->a->ssm_state);
+  add_matrix (b, ROLE_MATRIX, "ssm_out.weight", value_dim, s->n_embd);
+}
+
 static void
 add_layer (Builder     *b,
            const Shape *s,
@@ -601,6 +631,28 @@ add_layer (Builder     *b,
         add_gated_ffn (b, s, s->n_ff);
       break;
 
+    case ARCH_QWEN3_NEXT:
+      /* Three Gated DeltaNet layers, then one of gated attention (its
+       * query projection also yields the output gate: twice as wide);
+       * every layer a MoE with a gated shared expert. */
+      add_vector (b, "attn_norm.weight", s->n_embd);
+      if (hr_model_arch_layer_is_recurrent (s->a, (guint32) il))
+        add_gated_deltanet (b, s);
+      else
+        {
+          add_matrix (b, ROLE_ATTN_Q, "attn_q.weight", s->n_embd, 2 * s->n_head * s->head_k);
+          add_matrix (b, ROLE_ATTN_K, "attn_k.weight", s->n_embd, s->n_head_kv * s->head_k);
+          add_matrix (b, ROLE_ATTN_V, "attn_v.weight", s->n_embd, s->n_head_kv * s->head_v);
+          add_matrix (b, ROLE_ATTN_OUTPUT, "attn_output.weight", s->n_head * s->head_v,
+                      s->n_embd);
+          add_vector (b, "attn_q_norm.weight", s->head_k);
+          add_vector (b, "attn_k_norm.weight", s->head_k);
+        }
+      add_vector (b, "post_attention_norm.weight", s->n_embd);
+      add_routed_and_shared (b, s, FALSE);
+      add_vector (b, "ffn_gate_inp_shexp.weight", s->n_embd);
+      break;
+
     default:
       g_assert_not_reached ();
     }
@@ -691,9 +743,14 @@ check_shape (const Shape  *s,
     what = "an FFN intermediate size";
   else if (s->n_expert > 1 && s->n_ff_exp == 0)
     what = "an expert intermediate size";
-  else if ((s->arch->kind == ARCH_QWEN3_MOE || s->arch->kind == ARCH_GPT_OSS) &&
-           s->n_expert <= 1)
+  else if ((s->arch->kind == ARCH_QWEN3_MOE || s->arch->kind == ARCH_GPT_OSS ||
+            s->arch->kind == ARCH_QWEN3_NEXT) && s->n_expert <= 1)
     what = "experts";
+  else if (s->arch->kind == ARCH_QWEN3_NEXT &&
+           (s->a->state_kind != HR_STATE_GATED_DELTANET || s->a->ssm_state == 0 ||
+            s->a->ssm_inner == 0 || s->a->ssm_groups == 0 || s->a->ssm_conv_kernel == 0))
+    what = "the Gated DeltaNet widths (recurrent, ssm_conv_kernel, ssm_inner, ssm_state, "
+           "ssm_groups)";
 
   if (what != NULL)
     {

@@ -54,10 +54,13 @@ static const ArchInfo archs[] = {
   /* Some third-party converters drop the hyphen. */
   { "gptoss", "gpt_oss", NULL, SWA_PERIODIC, 2, 0, FALSE, FALSE },
   { "falcon", "falcon", NULL, SWA_NEVER, 0, 0, FALSE, TRUE },
+  /* Gated DeltaNet layers and one attention layer every
+   * full_attention_interval (read_recurrent). */
+  { "qwen3next", "qwen3_next", NULL, SWA_NEVER, 0, 0, FALSE, FALSE },
 };
 
 #define SUPPORTED "llama, mistral3, qwen2, qwen3, qwen3moe, glm4, gemma2, gemma3, " \
-                  "phi3, deepseek2, command-r, gpt-oss, falcon"
+                  "phi3, deepseek2, command-r, gpt-oss, falcon, qwen3next"
 
 /* llama.cpp's expert_gating_func value for sigmoid routing, which only
  * DeepSeek-V3 (and R1) use among the deepseek2 models. */
@@ -149,6 +152,14 @@ typedef struct
 
   guint64 sliding_window;
   guint64 swa_period;
+
+  /* Recurrent layers (qwen3next), llama.cpp's ssm.* keys. */
+  guint64 state_layers;
+  guint64 attention_period;
+  guint64 ssm_conv_kernel;
+  guint64 ssm_inner;
+  guint64 ssm_state;
+  guint64 ssm_groups;
 
   guint64 params;
   guint64 active_params;
@@ -896,6 +907,27 @@ read_sliding_window (Reading   *s,
   return TRUE;
 }
 
+/* The recurrent layers of a qwen3next file, with llama.cpp's keys
+ * (src/llama-model.cpp, load_hparams, LLM_ARCH_QWEN3NEXT): ssm.conv_kernel,
+ * ssm.inner_size, ssm.state_size, ssm.group_count, and the attention
+ * layer closing every full_attention_interval (default 4, as llama.cpp). */
+static gboolean
+read_recurrent (Reading   *s,
+                GError **error)
+{
+  if (strcmp (s->info->model_type, "qwen3_next") != 0)
+    return TRUE;
+  if (!read_uint (s, "ssm.conv_kernel", TRUE, 0, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
+      !read_uint (s, "ssm.inner_size", TRUE, 0, 1, 1 << 24, &s->ssm_inner, error) ||
+      !read_uint (s, "ssm.state_size", TRUE, 0, 1, 1 << 16, &s->ssm_state, error) ||
+      !read_uint (s, "ssm.group_count", TRUE, 0, 1, 1 << 16, &s->ssm_groups, error) ||
+      !read_uint (s, "full_attention_interval", FALSE, 4, 1, s->layers, &s->attention_period,
+                  error))
+    return FALSE;
+  s->state_layers = s->layers - s->layers / s->attention_period;
+  return TRUE;
+}
+
 static gboolean
 read_shape (HrGguf      *gguf,
             const char  *path,
@@ -943,7 +975,8 @@ read_shape (HrGguf      *gguf,
        read_attention (s, &t, error) &&
        read_experts (s, &t, error) &&
        read_intermediate (s, &t, error) &&
-       read_sliding_window (s, error);
+       read_sliding_window (s, error) &&
+       read_recurrent (s, error);
 
   if (ok && (double) t.params > HR_PARAMS_MAX)
     ok = fail (s, error, "the tensors hold %" G_GUINT64_FORMAT " parameters, above "
@@ -1107,6 +1140,16 @@ fill_shape (Reading      *s,
   hr_model_shape_set_experts (shape, s->experts, s->experts_active, s->expert_intermediate,
                               s->shared_experts, s->layers - s->moe_layers);
   shape->plain_mlp = s->info->plain_mlp;
+  if (s->state_layers > 0)
+    {
+      arch->state_kind = HR_STATE_GATED_DELTANET;
+      arch->n_state_layers = (guint32) s->state_layers;
+      arch->attention_period = (guint32) s->attention_period;
+      arch->ssm_conv_kernel = (guint32) s->ssm_conv_kernel;
+      arch->ssm_inner = (guint32) s->ssm_inner;
+      arch->ssm_state = (guint32) s->ssm_state;
+      arch->ssm_groups = (guint32) s->ssm_groups;
+    }
 
   /* What is on disk, for the estimate and the window. */
   shape->file_path = g_strdup (s->display);
@@ -1238,7 +1281,9 @@ static const char * const arch_keys[] = {
   "attention.sliding_window", "attention.sliding_window_pattern",
   "expert_count", "expert_used_count", "expert_shared_count",
   "expert_feed_forward_length", "expert_gating_func", "leading_dense_block_count",
-  "nextn_predict_layers",
+  "nextn_predict_layers", "ssm.conv_kernel", "ssm.inner_size", "ssm.state_size",
+  "ssm.group_count", "ssm.time_step_rank", "full_attention_interval",
+  "expert_shared_feed_forward_length",
 };
 
 static JsonObject *

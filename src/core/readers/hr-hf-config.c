@@ -92,6 +92,10 @@ static const ArchInfo archs[] = {
   { "glm4_moe", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKV, FALSE, SWA_NEVER, MOE_GLM, 0 },
   /* Command R7B: Command R with three sliding-window layers in four. */
   { "cohere2", 1, FALSE, TRUE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_PATTERN, MOE_NONE, 0 },
+  /* Qwen3-Next (Qwen3NextForCausalLM): Qwen3's MoE with Gated DeltaNet
+   * layers and one gated attention layer every full_attention_interval
+   * (read_qwen3_next). */
+  { "qwen3_next", 2, TRUE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_QWEN, 0 },
 };
 
 /* Configs whose model_type names an architecture above: Kimi K2 is
@@ -112,7 +116,7 @@ static const struct
 #define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
                   "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
                   "glm4_moe, gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, " \
-                  "internlm3, olmo2, mimo, seed_oss"
+                  "internlm3, olmo2, mimo, seed_oss, qwen3_next"
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -162,6 +166,15 @@ typedef struct
 
   guint64 sliding_window;    /* 0: none */
   guint64 swa_period;
+
+  /* Gated DeltaNet layers (Qwen3-Next), in llama.cpp's terms. */
+  guint64 state_layers;
+  guint64 attention_period;
+  guint64 ssm_conv_kernel;
+  guint64 ssm_inner;         /* value heads × value head size */
+  guint64 ssm_state;         /* key head size */
+  guint64 ssm_groups;        /* key heads */
+  guint64 ssm_value_heads;
 } Reading;
 
 const char *
@@ -780,6 +793,60 @@ read_falcon (Reading   *s,
   return TRUE;
 }
 
+/* Qwen3NextConfig (transformers): linear_* keys of the Gated DeltaNet
+ * layers, one full-attention layer closing every full_attention_interval,
+ * the shared expert of shared_expert_intermediate_size with its gate.
+ * llama.cpp reads the same into ssm_d_conv, ssm_d_inner (value heads ×
+ * value head size), ssm_d_state (key head size) and ssm_n_group (key
+ * heads); the value head size must equal the key head size there. */
+static gboolean
+read_qwen3_next (Reading   *s,
+                 GError **error)
+{
+  guint64 v_head = 0, shared = 0;
+
+  if (!read_uint (s, "full_attention_interval", FALSE, 4, 1, s->layers,
+                  &s->attention_period, error) ||
+      !read_uint (s, "linear_conv_kernel_dim", FALSE, 4, 2, 1 << 16, &s->ssm_conv_kernel,
+                  error) ||
+      !read_uint (s, "linear_key_head_dim", FALSE, 128, 1, 1 << 16, &s->ssm_state, error) ||
+      !read_uint (s, "linear_value_head_dim", FALSE, 128, 1, 1 << 16, &v_head, error) ||
+      !read_uint (s, "linear_num_key_heads", FALSE, 16, 1, 1 << 16, &s->ssm_groups, error) ||
+      !read_uint (s, "linear_num_value_heads", FALSE, 32, 1, 1 << 16, &s->ssm_value_heads,
+                  error) ||
+      !read_uint (s, "shared_expert_intermediate_size", FALSE, 0, 0, G_MAXUINT32, &shared,
+                  error))
+    return FALSE;
+  if (v_head != s->ssm_state)
+    return invalid (error, "key “%slinear_value_head_dim” (%" G_GUINT64_FORMAT ") differs "
+                    "from “%slinear_key_head_dim” (%" G_GUINT64_FORMAT "), which Headroom's "
+                    "state formula cannot represent", s->prefix, v_head, s->prefix,
+                    s->ssm_state);
+  if (shared > 0 && (s->expert_intermediate == 0 || shared % s->expert_intermediate != 0))
+    return invalid (error, "key “%sshared_expert_intermediate_size” (%" G_GUINT64_FORMAT
+                    ") is not a whole number of experts of %" G_GUINT64_FORMAT, s->prefix,
+                    shared, s->expert_intermediate);
+  s->shared_experts = s->expert_intermediate > 0 ? shared / s->expert_intermediate : 0;
+  s->ssm_inner = s->ssm_value_heads * v_head;
+  s->state_layers = s->layers - s->layers / s->attention_period;
+  return TRUE;
+}
+
+/* One Gated DeltaNet layer's parameters (transformers
+ * Qwen3NextGatedDeltaNet): in_proj_qkvz, in_proj_ba, the convolution
+ * over q, k and v, dt_bias and A_log per value head, the gated norm of a
+ * value head, out_proj. */
+static double
+gated_deltanet_params (const Reading *s)
+{
+  double h = s->hidden;
+  double key = (double) s->ssm_groups * s->ssm_state, value = s->ssm_inner;
+
+  return h * (2 * key + 2 * value) + h * 2 * s->ssm_value_heads +
+         (2 * key + value) * s->ssm_conv_kernel + 2.0 * s->ssm_value_heads + s->ssm_state +
+         value * h;
+}
+
 static gboolean
 read_shape (JsonObject  *config,
             Reading       *s,
@@ -835,6 +902,8 @@ read_shape (JsonObject  *config,
       !read_bool (s, "mlp_bias", FALSE, &s->mlp_bias, error))
     return FALSE;
   if (falcon && !read_falcon (s, error))
+    return FALSE;
+  if (strcmp (info->model_type, "qwen3_next") == 0 && !read_qwen3_next (s, error))
     return FALSE;
 
   return TRUE;
@@ -927,8 +996,21 @@ count_params (const Reading *s,
   double dense_layers = (double) (s->layers - s->moe_layers);
   double total, act;
 
-  total = embeddings + final_norm + s->layers * attention_params (s) +
-          dense_layers * dense_mlp_params (s);
+  if (s->state_layers > 0)
+    {
+      /* Qwen3-Next: the attention layers' query projection also yields
+       * the output gate (twice as wide); the others are Gated DeltaNet
+       * layers with the same two norms; the shared expert has a gate. */
+      double attn = attention_params (s) + (double) s->hidden * s->heads * s->head_dim;
+      double gdn = gated_deltanet_params (s) + (double) s->norms * s->norm_width * s->hidden;
+
+      total = embeddings + final_norm + (double) (s->layers - s->state_layers) * attn +
+              (double) s->state_layers * gdn + dense_layers * dense_mlp_params (s) +
+              (double) s->moe_layers * (s->shared_experts > 0 ? s->hidden : 0);
+    }
+  else
+    total = embeddings + final_norm + s->layers * attention_params (s) +
+            dense_layers * dense_mlp_params (s);
   act = total;
   if (s->moe_layers > 0)
     {
@@ -1050,6 +1132,16 @@ fill_shape (const Reading *s,
   hr_model_shape_set_experts (shape, s->experts, s->experts_active, s->expert_intermediate,
                               s->shared_experts, s->layers - s->moe_layers);
   shape->plain_mlp = s->plain_mlp;
+  if (s->state_layers > 0)
+    {
+      arch->state_kind = HR_STATE_GATED_DELTANET;
+      arch->n_state_layers = (guint32) s->state_layers;
+      arch->attention_period = (guint32) s->attention_period;
+      arch->ssm_conv_kernel = (guint32) s->ssm_conv_kernel;
+      arch->ssm_inner = (guint32) s->ssm_inner;
+      arch->ssm_state = (guint32) s->ssm_state;
+      arch->ssm_groups = (guint32) s->ssm_groups;
+    }
 }
 
 /**

@@ -94,6 +94,9 @@ enum {
 static const HrField outputs[] = {
   O ("weights_bytes", HR_FIELD_U64, result.weights_bytes, "Weights of the whole model"),
   O ("kv_bytes", HR_FIELD_U64, result.kv_bytes, "KV cache on all devices"),
+  O ("state_bytes", HR_FIELD_U64, result.state_bytes, "Recurrent state on all devices"),
+  O ("state_bytes_per_sequence", HR_FIELD_U64, result.state_bytes_per_sequence, "Recurrent state of one sequence"),
+  O ("state_share", HR_FIELD_DOUBLE, result.state_share, "State / total"),
   O ("overhead_bytes", HR_FIELD_U64, result.overhead_bytes, "Runtime overhead on all devices"),
   O ("total_bytes", HR_FIELD_U64, result.total_bytes, "Weights + KV + overhead"),
   O ("weights_share", HR_FIELD_DOUBLE, result.weights_share, "Weights / total"),

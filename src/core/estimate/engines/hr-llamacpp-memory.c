@@ -102,6 +102,22 @@ hr_llamacpp_memory (const HrModelArch      *arch,
   kv = (double) streams * ((double) global * cells + (double) local * swa_cells) * cell_bytes;
 
   out->kv_bytes = hr_round_bytes (kv);
+
+  /* The recurrent layers' state: one r and one s row per cell, and
+   * llama.cpp reserves one cell per sequence it may hold, mem_size =
+   * max (1, n_seq_max) (llama_model::create_memory; the buffers are
+   * made in the llama_memory_recurrent constructor, whose log line
+   * "size = … (N cells, L layers, N seqs), R (f32) …, S (f32) …" the
+   * tests read back).  It does not grow with the context. */
+  if (arch->n_state_layers > 0)
+    {
+      double per_seq = hr_state_bytes_per_sequence (arch, HR_LLAMACPP_STATE_BYTES_PER_ELEMENT,
+                                                    HR_LLAMACPP_STATE_BYTES_PER_ELEMENT);
+
+      out->state_cells = n_seq;
+      out->state_bytes_per_sequence = hr_round_bytes (per_seq);
+      out->state_bytes = hr_round_bytes (per_seq * n_seq);
+    }
   out->kv_cells = global > 0 ? cells * streams : 0;
   out->kv_swa_cells = swa_cells * streams;
 

@@ -104,6 +104,11 @@ typedef struct
   double kv_v_bytes_per_element; /* quantized V needs flash attention */
 } HrLlamaCppParams;
 
+/* llama.cpp keeps the recurrent state in F32 (r and s alike): the
+ * recurrent_type_r/_s llama_model::create_memory passes to
+ * llama_memory_recurrent and llama_memory_hybrid (src/llama-model.cpp). */
+#define HR_LLAMACPP_STATE_BYTES_PER_ELEMENT 4.0
+
 typedef struct
 {
   guint64 kv_bytes;              /* K and V of every layer and stream */
@@ -111,6 +116,10 @@ typedef struct
                                   * all streams together */
   guint64 kv_swa_cells;          /* cells of a sliding-window layer, all
                                   * streams (0 without such layers) */
+  guint64 state_bytes;           /* recurrent layers' r and s buffers, every
+                                  * sequence (0 for a plain transformer) */
+  guint64 state_bytes_per_sequence;
+  guint32 state_cells;           /* the sequences they are reserved for */
   guint64 compute_bytes;         /* the device's compute buffer */
   guint64 output_bytes;          /* logits buffer, in host memory */
   guint64 host_bytes;            /* token embeddings kept in RAM (llama.cpp

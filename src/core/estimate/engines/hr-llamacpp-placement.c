@@ -73,6 +73,7 @@ typedef struct
   guint64 bytes;
   guint64 experts;
   guint64 kv;
+  guint64 state;
 } LayerRange;
 
 static LayerRange
@@ -92,6 +93,14 @@ layer_range (const LayerSums                *sums,
   r.experts = sums->experts[last] - sums->experts[first];
   r.kv = (guint64) local * in->kv_local_layer_bytes +
          (guint64) (r.layers - local) * in->kv_global_layer_bytes;
+  /* A hybrid's KV and state layers are counted in proportion: the
+   * attention layers are spread through the stack (one in four for
+   * Qwen3-Next, one in eight for Jamba), so a range holds its share. */
+  if (in->state_layer_bytes > 0)
+    {
+      r.kv = (guint64) llround ((double) r.kv * in->kv_layer_share);
+      r.state = (guint64) llround (r.layers * in->state_layer_bytes);
+    }
   return r;
 }
 
@@ -144,7 +153,7 @@ place_counts (const HrLlamaCppPlacementInput *in,
       out->host_weights_bytes += host.bytes;
       out->host_layers = host.layers;
       out->host_layer_bytes = host.bytes;
-      out->host_kv_bytes = host.kv;
+      out->host_kv_bytes = host.kv + host.state;
       copied = w->largest_dense_bytes;
       host_read += range_read (in, &host, TRUE);
       cpu_work = TRUE;
@@ -174,6 +183,7 @@ place_counts (const HrLlamaCppPlacementInput *in,
       load->layers = end - il;
       bytes = cpu_experts.bytes - cpu_experts.experts + gpu_experts.bytes;
       load->kv_bytes = cpu_experts.kv + gpu_experts.kv;
+      load->state_bytes = cpu_experts.state + gpu_experts.state;
       gpu_read[d] = range_read (in, &cpu_experts, FALSE) + range_read (in, &gpu_experts, TRUE);
       if (cpu_experts.experts > 0)
         {
@@ -244,7 +254,8 @@ place_counts (const HrLlamaCppPlacementInput *in,
       if (d == 0 && in->op_offload)
         load->compute_bytes += copied;
       load->usable_bytes = in->usable_bytes;
-      load->total_bytes = load->weights_bytes + load->kv_bytes + load->compute_bytes;
+      load->total_bytes = load->weights_bytes + load->kv_bytes + load->state_bytes +
+                          load->compute_bytes;
       if (load->total_bytes > in->usable_bytes)
         out->fits = FALSE;
       out->gpu_weights_read_bytes[d] = (guint64) llround (gpu_read[d]);

@@ -26,6 +26,10 @@ typedef struct
   const HrLayerWeights *weights;      /* per layer (never NULL here) */
   guint64 kv_global_layer_bytes;      /* one layer's cache, every stream */
   guint64 kv_local_layer_bytes;       /*   a sliding-window layer's */
+  double kv_layer_share;              /* layers with a cache ÷ layers (1
+                                       * but for hybrids) */
+  double state_layer_bytes;           /* recurrent state per layer, spread
+                                       * over every layer (0: none) */
   double expert_active_share;         /* experts per token ÷ experts */
   guint64 compute_bytes;              /* one GPU's compute buffer */
   guint64 reserve_bytes;              /* one GPU's backend reserve */

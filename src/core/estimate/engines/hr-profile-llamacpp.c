@@ -98,6 +98,8 @@ placement_input (const HrEstimateInput    *input,
     .weights = weights,
     .kv_global_layer_bytes = (guint64) llround ((double) m->kv_cells * cell_bytes),
     .kv_local_layer_bytes = (guint64) llround ((double) m->kv_swa_cells * cell_bytes),
+    .kv_layer_share = (double) hr_model_arch_kv_layers (input->model) / input->model->n_layers,
+    .state_layer_bytes = (double) m->state_bytes / input->model->n_layers,
     .expert_active_share = input->experts > 0
                            ? (double) input->experts_active / input->experts : 1.0,
     .compute_bytes = m->compute_bytes,
@@ -294,6 +296,8 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   result->kv_window_tokens = m.kv_swa_cells / streams;
   result->reserve_bytes = m.reserve_bytes;
   result->kv_bytes = m.kv_bytes;
+  result->state_bytes = m.state_bytes;
+  result->state_bytes_per_sequence = m.state_bytes_per_sequence;
   result->compute_bytes = m.compute_bytes;
   result->flash_attn = params.flash_attn;
   result->kv_heads_per_device = model->n_kv_heads;
@@ -339,6 +343,7 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
       heaviest = d;
   result->per_device_weights_bytes = p.devices[heaviest].weights_bytes;
   result->per_device_kv_bytes = p.devices[heaviest].kv_bytes;
+  result->per_device_state_bytes = p.devices[heaviest].state_bytes;
   result->per_device_overhead_bytes = p.devices[heaviest].compute_bytes;
   result->overhead_bytes = 0;
   for (guint32 d = 0; d < p.n_devices; d++)

@@ -62,6 +62,15 @@ sglang_estimate (const HrEstimateInput  *input,
       HrSglangMemory m;
 
       hr_layout_stage (input, &layout, HR_PP_REMAINDER_BACK, weights, stage, &st);
+      if (model->n_state_layers > 0)
+        {
+          HrStateCell c = hr_model_arch_state_cell (model);
+
+          params.state_bytes_per_request =
+            (c.conv_elements * HR_SGLANG_CONV_BYTES_PER_ELEMENT +
+             c.ssm_elements * HR_SGLANG_SSM_BYTES_PER_ELEMENT) / layout.tp *
+            model->n_state_layers * st.n_layers / model->n_layers;
+        }
       hr_sglang_memory (cuda_total, (guint64) llround (st.weights_bytes),
                         kv_per_layer_token * st.n_layers, &params, &m);
       if (stage == 0 || m.max_total_num_tokens < binding.max_total_num_tokens)
@@ -83,6 +92,16 @@ sglang_estimate (const HrEstimateInput  *input,
                           (guint64) heads_per_device * layout.tp > model->n_kv_heads;
   result->per_device_weights_bytes = hr_round_bytes (binding_stage.weights_bytes);
   result->per_device_kv_bytes = binding.kv_pool_bytes;
+  result->per_device_state_bytes = binding.mamba_pool_bytes;
+  result->state_bytes = binding.mamba_pool_bytes * gpus * layout.dp;
+  if (binding.max_mamba_cache_size > 0)
+    {
+      result->state_bytes_per_sequence = hr_round_bytes ((double) binding.mamba_pool_bytes /
+                                                         binding.max_mamba_cache_size * gpus);
+      /* a request needs a state slot as well as its tokens */
+      result->max_num_seqs = (guint32) MIN ((guint64) result->max_num_seqs,
+                                            binding.max_mamba_cache_size);
+    }
   result->per_device_overhead_bytes = binding.dynamic_bytes +
                                       (cuda_total - binding.free_at_start_bytes);
   result->kv_bytes = result->per_device_kv_bytes * gpus * layout.dp;

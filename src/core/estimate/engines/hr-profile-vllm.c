@@ -96,6 +96,35 @@ vllm_estimate (const HrEstimateInput  *input,
         }
     }
 
+  /* A hybrid: every recurrent layer of the stage holds one padded page
+   * per sequence, out of the same pool as the KV blocks; the cache keeps
+   * what the requested sequences' states leave. */
+  if (model->n_state_layers > 0 && hr_model_arch_kv_layers (model) > 0)
+    {
+      HrStateCell state = hr_model_arch_state_cell (model);
+      double attn_1 = hr_kv_cell_bytes (hr_model_arch_kv_cell (model), bpe, bpe) * kv_fraction;
+      double mamba = (state.conv_elements + state.ssm_elements) *
+                     HR_VLLM_STATE_BYTES_PER_ELEMENT / layout.tp;
+      double page, per_seq, kv_left;
+      double state_layers = (double) model->n_state_layers * binding_stage.n_layers /
+                            model->n_layers;
+      double seqs = MAX (input->batch, 1);
+
+      params.block_size = hr_vllm_hybrid_block_size (attn_1, mamba, params.block_size, &page);
+      per_seq = page * state_layers;
+      kv_left = MAX ((double) binding.kv_cache_bytes - per_seq * seqs, 0.0);
+      binding.kv_capacity_tokens = kv_per_layer_token > 0 && binding_stage.n_layers > 0
+        ? (guint64) floor (kv_left / (kv_per_layer_token * binding_stage.n_layers) /
+                           params.block_size) * params.block_size
+        : 0;
+      binding.max_concurrency = (double) binding.kv_cache_bytes /
+                                ((double) input->context * kv_per_layer_token *
+                                 binding_stage.n_layers + per_seq);
+      result->per_device_state_bytes = hr_round_bytes (per_seq * seqs);
+      result->state_bytes_per_sequence = hr_round_bytes (per_seq * gpus);
+      result->state_bytes = result->per_device_state_bytes * gpus * layout.dp;
+    }
+
   result->layout = layout;
   result->max_num_seqs = params.max_num_seqs;
   result->max_num_batched_tokens = params.max_num_batched_tokens;

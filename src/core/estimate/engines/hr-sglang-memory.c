@@ -79,6 +79,17 @@ hr_sglang_memory (guint64               device_bytes,
   out->free_at_start_bytes = hr_round_bytes (free_start);
   out->static_bytes = hr_round_bytes (free_start * fraction);
   out->dynamic_bytes = hr_round_bytes (free_start * (1 - fraction));
+  /* A hybrid: the states take their share of the pool first. */
+  if (rest > 0 && p->state_bytes_per_request > 0)
+    {
+      double mamba = rest * HR_SGLANG_MAMBA_FULL_MEMORY_RATIO /
+                     (1 + HR_SGLANG_MAMBA_FULL_MEMORY_RATIO);
+
+      out->max_mamba_cache_size = (guint64) floor (mamba / p->state_bytes_per_request);
+      out->mamba_pool_bytes = hr_round_bytes ((double) out->max_mamba_cache_size *
+                                              p->state_bytes_per_request);
+      rest -= mamba;
+    }
   if (rest > 0 && kv_bytes_per_token_per_rank > 0)
     {
       out->max_total_num_tokens = (guint64) floor (rest / kv_bytes_per_token_per_rank);

@@ -52,7 +52,21 @@ typedef struct
   guint32 tp;
   guint32 pp;
   guint64 context_len;
+  double state_bytes_per_request;    /* hybrids: every recurrent layer's
+                                      * state of one request on a rank (0:
+                                      * no recurrent layers) */
 } HrSglangParams;
+
+/* A hybrid's pool is split between the mamba states and the KV cache,
+ * mamba : full = --mamba-full-memory-ratio, 0.9 by default (SGLang's
+ * server arguments, mamba_full_memory_ratio; ModelRunner's memory
+ * profiling: mamba budget = rest × ratio ÷ (1 + ratio), max_mamba_cache_size
+ * = budget ÷ the state of one request).  The SSM state is float32
+ * (mamba_ssm_dtype "float32" in SGLang's logged server_args), the
+ * convolution window in the model's BF16. */
+#define HR_SGLANG_MAMBA_FULL_MEMORY_RATIO 0.9
+#define HR_SGLANG_SSM_BYTES_PER_ELEMENT   4.0
+#define HR_SGLANG_CONV_BYTES_PER_ELEMENT  2.0
 
 typedef struct
 {
@@ -65,6 +79,8 @@ typedef struct
   guint64 max_total_num_tokens;
   guint32 max_running_requests;
   guint64 dynamic_bytes;             /* activations and graphs */
+  guint64 mamba_pool_bytes;          /* hybrids: the states' share */
+  guint64 max_mamba_cache_size;      /*   requests whose state it holds */
 } HrSglangMemory;
 
 void hr_sglang_memory (guint64                device_bytes,

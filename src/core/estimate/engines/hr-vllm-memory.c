@@ -132,6 +132,42 @@ hr_vllm_memory (const HrModelArch  *arch,
     out->max_concurrency = (double) out->kv_capacity_tokens / (double) p->max_model_len;
 }
 
+/**
+ * hr_vllm_hybrid_block_size:
+ * @attn_page_1_token: one token of one attention layer on one GPU (K + V)
+ * @mamba_page: one recurrent layer's state for one sequence on one GPU
+ * @block_size: --block-size (the alignment's floor)
+ * @page_padded: (out): the page every layer then uses
+ *
+ * vLLM gives every layer of a hybrid one page size
+ * (vllm/platforms/interface.py, Platform._align_hybrid_block_size, called
+ * from check_and_update_config): the attention block grows, in steps of
+ * the kernel alignment, until one attention page holds a state page,
+ * attn_block = a × cdiv (mamba_page, a × attn_page_1_token) with a =
+ * max (16, block_size); then the state page is padded to the attention
+ * page.  A sequence takes one such page per recurrent layer.
+ *
+ * Returns: the attention block size in tokens
+ */
+guint32
+hr_vllm_hybrid_block_size (double  attn_page_1_token,
+                           double  mamba_page,
+                           guint32 block_size,
+                           double *page_padded)
+{
+  guint32 align = MAX (HR_VLLM_KERNEL_BLOCK_ALIGNMENT, block_size);
+  double steps;
+  guint32 attn_block;
+
+  *page_padded = mamba_page;
+  if (!(attn_page_1_token > 0) || !(mamba_page > 0))
+    return block_size;
+  steps = ceil (mamba_page / (align * attn_page_1_token));
+  attn_block = (guint32) MIN (steps * align, (double) G_MAXUINT32 / 2);
+  *page_padded = attn_block * attn_page_1_token;
+  return attn_block;
+}
+
 gboolean
 hr_vllm_tp_valid (const HrModelArch *arch,
                   guint32            tp)

@@ -122,6 +122,20 @@ typedef struct
  * and the attention layers): the query heads divide by the size, and the
  * KV heads either divide by it or divide it (then each GPU keeps a copy
  * of a head).  MLA models shard their heads the same way. */
+/* vLLM keeps a hybrid's recurrent state in its model dtype unless the
+ * checkpoint says otherwise (MambaStateDtypeCalculator, "auto" →
+ * model_config.dtype): BF16. */
+#define HR_VLLM_STATE_BYTES_PER_ELEMENT 2.0
+/* FlashAttention's kernel block sizes are MultipleOf(16)
+ * (vllm/v1/attention/backends/flash_attn.py,
+ * get_supported_kernel_block_sizes). */
+#define HR_VLLM_KERNEL_BLOCK_ALIGNMENT 16
+
+guint32      hr_vllm_hybrid_block_size        (double                  attn_page_1_token,
+                                               double                  mamba_page,
+                                               guint32                 block_size,
+                                               double                 *page_padded);
+
 gboolean     hr_vllm_tp_valid                 (const HrModelArch      *arch,
                                                guint32                 tp);
 guint32      hr_vllm_nearest_tp               (const HrModelArch      *arch,
