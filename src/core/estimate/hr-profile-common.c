@@ -178,7 +178,11 @@ hr_profile_time (const HrEstimateInput      *input,
                  const struct _HrSpeedInput *speed)
 {
   HrSpeedToken token;
-  guint64 prompt = input->prompt_tokens > 0 ? input->prompt_tokens : input->context;
+  /* The prompt sits on top of the depth; by default it fills the rest of
+   * the context (hr_estimate() checked that both fit). */
+  guint64 cached = MIN ((guint64) speed->depth, input->context - 1);
+  guint64 prompt = input->prompt_tokens > 0 ? input->prompt_tokens : input->context - cached;
+  double depth = (double) cached;
   guint64 generate = input->generate_tokens > 0 ? input->generate_tokens : HR_DEFAULT_GENERATE;
   double prefill;
 
@@ -200,9 +204,10 @@ hr_profile_time (const HrEstimateInput      *input,
   result->prompt_tokens = prompt;
   result->generate_tokens = generate;
   result->prefill_tokens_per_s = prefill > 0 ? prompt / prefill : 0;
-  result->ttft_seconds = prefill + hr_speed_token_seconds (speed, (double) prompt);
+  result->ttft_seconds = prefill + hr_speed_token_seconds (speed, depth + prompt);
   result->generation_seconds = generate *
-                               hr_speed_token_seconds (speed, prompt + (generate - 1) / 2.0);
+                               hr_speed_token_seconds (speed, depth + prompt +
+                                                              (generate - 1) / 2.0);
 }
 
 static HrVerdict

@@ -293,6 +293,15 @@ scenario_input (const HrScenario  *scenario,
   input->layout = scenario->layout;
   input->prompt_tokens = scenario->prompt_tokens;
   input->generate_tokens = scenario->generate_tokens;
+  input->depth = scenario->depth;
+  /* llama.cpp's CPU build puts no layer on a GPU (-ngl has nothing to
+   * offload to). */
+  if (input->options.backend_set && input->options.backend == HR_BACKEND_CPU &&
+      (input->engine == HR_ENGINE_LLAMACPP || input->engine == HR_ENGINE_OLLAMA))
+    {
+      input->placement.gpu_layers_fixed = TRUE;
+      input->placement.gpu_layers = 0;
+    }
   input->users = scenario->users;
   input->target_tokens_per_s = scenario->target_tokens_per_s;
   input->tied_embeddings = hr_model_spec_get_tied_embeddings (scenario->model);
