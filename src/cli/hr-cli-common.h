@@ -73,6 +73,9 @@ typedef struct
   /* speed group */
   char *prompt_tokens_arg;
   char *generate_arg;
+  char *depth_arg;
+  /* backend group */
+  char *backend_arg;
   /* output groups */
   gboolean json;
   gboolean csv;
@@ -127,6 +130,7 @@ void     hr_cli_add_placement     (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_layout        (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_load          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_speed         (GArray *entries, HrCliOptions *o);
+void     hr_cli_add_backend       (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_json          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_csv           (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_entries       (GArray             *entries,

@@ -192,6 +192,23 @@ hr_cli_add_speed (GArray       *entries,
       "Prompt length timed (default: the context)", "N" },
     { "generate", 0, 0, G_OPTION_ARG_STRING, &o->generate_arg,
       "Answer length timed (default 512)", "N" },
+    { "depth", 0, 0, G_OPTION_ARG_STRING, &o->depth_arg,
+      "llama.cpp / Ollama: tokens already cached before the prompt (llama-bench -d)", "D" },
+  };
+
+  ADD (entries, group);
+}
+
+/* docs/CLI.md "Additions" (speed that generalises): the llama.cpp build,
+ * which estimate times and command names. */
+void
+hr_cli_add_backend (GArray       *entries,
+                    HrCliOptions *o)
+{
+  const GOptionEntry group[] = {
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &o->backend_arg,
+      "llama.cpp / Ollama: cuda, rocm, vulkan, metal, sycl or cpu (default: the device's)",
+      "B" },
   };
 
   ADD (entries, group);
@@ -331,7 +348,7 @@ hr_cli_options_clear (HrCliOptions *o)
     &o->gpu_layers_arg, &o->split_mode_arg, &o->tensor_split_arg, &o->n_cpu_moe_arg,
     &o->ram_arg, &o->ram_bandwidth_arg, &o->tp_arg, &o->pp_arg, &o->dp_arg, &o->nodes_arg,
     &o->gpus_per_node_arg, &o->users_arg, &o->target_arg, &o->prompt_tokens_arg,
-    &o->generate_arg, &o->contexts, &o->precisions,
+    &o->generate_arg, &o->depth_arg, &o->backend_arg, &o->contexts, &o->precisions,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
