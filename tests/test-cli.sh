@@ -232,5 +232,50 @@ else
   echo "ok $n - no plan without a target"
 fi
 
+# Speed at depth and the llama.cpp build (docs/CLI.md "Additions": --depth,
+# --backend; issue 31).
+L8="--model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware rtx-4090-24gb"
+check 2 "--depth 40000 leaves no room for a prompt" "--depth past the context" -- estimate $L8 --depth 40000
+check 2 "is more than --context" "--depth + --prompt-tokens past the context" -- estimate $L8 --context 8192 --depth 8000 --prompt-tokens 512
+check 2 "--depth: “deep” is not a whole number" "--depth not a number" -- estimate $L8 --depth deep
+check 2 "--depth is for llama.cpp and Ollama" "--depth with vLLM" -- estimate $L70A --depth 100
+check 2 "--backend must be cuda, rocm, vulkan, metal, sycl or cpu" "unknown backend" -- estimate $L8 --backend opencl
+check 2 "runs cuda, vulkan or cpu, not rocm" "ROCm on an NVIDIA card" -- estimate $L8 --backend rocm
+check 2 "not metal" "Metal on an NVIDIA card" -- estimate $L8 --backend metal
+check 2 "not cuda" "CUDA on an AMD card" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware radeon-rx-7900-xtx-24gb --backend cuda
+check 2 "Ollama has no SYCL build" "SYCL under Ollama" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --engine ollama --hardware arc-a770-16gb --backend sycl
+check 2 "--backend is for llama.cpp and Ollama" "--backend with vLLM" -- estimate $L70A --backend cuda
+check_ok '"backend" : "cuda"' "an NVIDIA card runs CUDA by default" -- estimate $L8 --json
+check_ok '"backend" : "rocm"' "an AMD card runs ROCm by default" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware radeon-rx-7900-xtx-24gb --json
+check_ok '"backend" : "metal"' "an Apple chip runs Metal by default" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware apple-m1-max-64gb --json
+check_ok '"backend" : "vulkan"' "--backend vulkan on an AMD card" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware radeon-rx-7900-xtx-24gb --backend vulkan --json
+check_ok '"placement" : "cpu"' "--backend cpu: no layer on the GPU" -- estimate $L8 --backend cpu --json
+check_ok "backend     ROCm" "the text output names the backend" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware radeon-rx-7900-xtx-24gb
+stray matrix $G -- --depth 100
+stray hardware $G --precision q4_k_m -- --backend cuda
+stray command llamacpp $G --precision q4_k_m -- --depth 100
+n=$((n + 1))
+"$cli" estimate $L8 --context 32768 --prompt-tokens 512 --json >"$tmp/d0" 2>/dev/null
+"$cli" estimate $L8 --context 32768 --prompt-tokens 512 --depth 16384 --json >"$tmp/d16" 2>/dev/null
+"$cli" estimate $L8 --context 32768 --depth 16384 --json >"$tmp/drest" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+d0, d16, rest = (json.load(open(t + f)) for f in ('/d0', '/d16', '/drest'))
+assert d0['depth'] == 0 and d16['depth'] == 16384, (d0['depth'], d16['depth'])
+# the same 512-token prompt read on top of 16,384 cached tokens is slower,
+# and so is its first token (attention over the cache)
+assert d16['prefill_tokens_per_s'] < d0['prefill_tokens_per_s'], (d16, d0)
+assert d16['ttft_seconds'] > d0['ttft_seconds']
+assert abs(d16['ttft_seconds'] - 512 / d16['prefill_tokens_per_s']) < 0.05 * d16['ttft_seconds'] + 0.05
+# decode_tokens_per_s keeps its meaning (the cache filled to --context)
+assert d16['decode_tokens_per_s'] == d0['decode_tokens_per_s']
+# without --prompt-tokens the prompt is the rest of the context
+assert rest['prompt_tokens'] == 32768 - 16384, rest['prompt_tokens']
+PY
+then echo "ok $n - --depth: the prompt on top of the cache is slower, decode unchanged"
+else echo "not ok $n - --depth: the prompt on top of the cache is slower, decode unchanged"; failed=$((failed + 1))
+fi
+
 echo "1..$n"
 [ $failed -eq 0 ]
