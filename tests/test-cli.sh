@@ -277,5 +277,39 @@ then echo "ok $n - --depth: the prompt on top of the cache is slower, decode unc
 else echo "not ok $n - --depth: the prompt on top of the cache is slower, decode unchanged"; failed=$((failed + 1))
 fi
 
+# The CPU (docs/CLI.md "Additions": --cpu ID|local, key cpu, the cpus list).
+OSS="--model openai/gpt-oss-120b --precision mxfp4 --hardware rtx-3060-12gb --n-cpu-moe 30 --ram 96 --context 8192"
+check 2 "unknown CPU “pentium” (see headroom-cli cpus)" "unknown CPU" -- estimate $L8 --cpu pentium
+check_ok '"cpu" : "amd-ryzen-5-5600x"' "--cpu names the entry" -- estimate $OSS --cpu amd-ryzen-5-5600x --json
+check_ok '"cpu" : null' "no --cpu: the stated assumptions" -- estimate $OSS --json
+check_ok "CPU         AMD Ryzen 5 5600X: 0.71 TFLOPS, 51 GB/s" "the text output names the CPU, its rate and bandwidth" -- estimate $OSS --cpu amd-ryzen-5-5600x
+check_ok "amd-epyc-9654" "cpus lists the catalog's CPUs" -- cpus
+stray matrix $G -- --cpu amd-epyc-9654
+stray command llamacpp $G --precision q4_k_m -- --cpu amd-epyc-9654
+stray cpus -- --model x
+n=$((n + 1))
+"$cli" cpus --json >"$tmp/cpus" 2>/dev/null
+"$cli" estimate $OSS --cpu amd-ryzen-5-5600x --json >"$tmp/slow" 2>/dev/null
+"$cli" estimate $OSS --cpu amd-epyc-9654 --json >"$tmp/fast" 2>/dev/null
+"$cli" estimate $OSS --cpu amd-epyc-9654 --ram-bandwidth 51.2 --json >"$tmp/given" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+cpus = json.load(open(t + '/cpus'))
+assert len(cpus) >= 20 and all(c['source'] and c['flops'] > 0 and c['bandwidth_gbps'] > 0 for c in cpus)
+ryzen = next(c for c in cpus if c['id'] == 'amd-ryzen-5-5600x')
+assert abs(ryzen['bandwidth_gbps'] - 51.2) < 1e-9 and ryzen['cores'] == 6, ryzen
+slow, fast, given = (json.load(open(t + f)) for f in ('/slow', '/fast', '/given'))
+assert slow['placement'] == 'partial', slow['placement']
+# the experts in RAM read at the CPU's memory bandwidth: twelve channels
+# of DDR5 decode faster than two of DDR4
+assert fast['decode_tokens_per_s'] > 2 * slow['decode_tokens_per_s'], (fast['decode_tokens_per_s'], slow['decode_tokens_per_s'])
+# --ram-bandwidth still wins over the CPU's own figure
+assert given['decode_tokens_per_s'] < fast['decode_tokens_per_s']
+PY
+then echo "ok $n - --cpu: the CPU's bandwidth and rate time the experts in RAM"
+else echo "not ok $n - --cpu: the CPU's bandwidth and rate time the experts in RAM"; failed=$((failed + 1))
+fi
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -76,6 +76,9 @@ typedef struct
   char *depth_arg;
   /* backend group */
   char *backend_arg;
+  /* CPU group */
+  char *cpu_arg;
+  HrCpu *local_cpu;            /* --cpu local when the catalog lacks it */
   /* output groups */
   gboolean json;
   gboolean csv;
@@ -131,6 +134,7 @@ void     hr_cli_add_layout        (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_load          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_speed         (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_backend       (GArray *entries, HrCliOptions *o);
+void     hr_cli_add_cpu           (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_json          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_csv           (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_entries       (GArray             *entries,

@@ -173,6 +173,9 @@ run_estimate (HrCliOptions *o)
           hr_cli_add_bool (b, "flash_attn", e.flash_attn);
           hr_cli_add_string (b, "backend", hr_backend_to_string (e.backend));
           hr_cli_add_uint (b, "depth", (guint64) e.depth);
+          /* the CPU that runs what the GPUs do not hold (--cpu), or null:
+           * the stated assumptions */
+          hr_cli_add_string (b, "cpu", s->cpu != NULL ? hr_cpu_get_id (s->cpu) : NULL);
         }
       add_placement (b, &e);
       if (e.engine == HR_ENGINE_VLLM || e.engine == HR_ENGINE_SGLANG)
@@ -273,6 +276,9 @@ run_estimate (HrCliOptions *o)
                  compute, e.flash_attn ? "on" : "off", host);
         g_print ("  backend     %s%s%s\n", hr_backend_label (e.backend),
                  e.speed_group != NULL ? " · " : "", e.speed_group != NULL ? e.speed_group : "");
+        if (s->cpu != NULL)
+          g_print ("  CPU         %s: %.2f TFLOPS, %.0f GB/s\n", hr_cpu_get_name (s->cpu),
+                   hr_cpu_get_matrix_flops (s->cpu) / 1e12, e.ram_bandwidth_gbps);
       }
     if (e.engine == HR_ENGINE_VLLM || e.engine == HR_ENGINE_SGLANG)
       {
@@ -310,6 +316,7 @@ add_options (GArray       *entries,
   hr_cli_add_layout (entries, o);
   hr_cli_add_speed (entries, o);
   hr_cli_add_backend (entries, o);
+  hr_cli_add_cpu (entries, o);
   hr_cli_add_load (entries, o);
 }
 

@@ -278,6 +278,48 @@ parse_backend (HrCliOptions *o)
   return TRUE;
 }
 
+/* --cpu ID|local (docs/CLI.md "Additions", the whole machine): a catalog
+ * entry, or this computer's — the catalog's entry of the detected name,
+ * else one made of the detected cores, SIMD flags, base clock and RAM. */
+static gboolean
+parse_cpu (HrCliOptions *o)
+{
+  g_autoptr(HrSystemInfo) info = NULL;
+  const char *simd;
+
+  if (o->cpu_arg == NULL)
+    return TRUE;
+  if (g_ascii_strcasecmp (o->cpu_arg, HR_LOCAL_HARDWARE_ARGUMENT) != 0)
+    {
+      o->scenario.cpu = hr_catalog_find_cpu (o->catalog, o->cpu_arg);
+      if (o->scenario.cpu == NULL)
+        return hr_cli_usage_error ("unknown CPU “%s” (see headroom-cli cpus)", o->cpu_arg),
+               FALSE;
+      return TRUE;
+    }
+  info = hr_detect_system (NULL, NULL);
+  if (hr_system_info_get_cpu_cores (info) == 0)
+    {
+      hr_cli_fail (HR_CLI_EXIT_FILE, "--cpu local: /proc/cpuinfo could not be read "
+                   "(see headroom-cli detect)");
+      return FALSE;
+    }
+  o->scenario.cpu = hr_cpu_find_by_name (hr_catalog_get_cpus (o->catalog),
+                                         hr_system_info_get_cpu_model (info));
+  if (o->scenario.cpu != NULL)
+    return TRUE;
+  simd = hr_system_info_get_cpu_simd (info);
+  o->local_cpu = hr_cpu_new_detected (hr_system_info_get_cpu_model (info),
+                                      hr_system_info_get_cpu_cores (info),
+                                      g_strcmp0 (simd, "none") == 0 || simd == NULL
+                                      ? HR_CPU_FLOPS_PER_CYCLE_OTHER
+                                      : HR_CPU_FLOPS_PER_CYCLE_AVX2,
+                                      hr_system_info_get_cpu_base_ghz (info),
+                                      hr_system_info_get_ram_bandwidth_gbps (info));
+  o->scenario.cpu = o->local_cpu;
+  return TRUE;
+}
+
 /* --vllm-version and the serving layout: --tp, --pp, --dp, --nodes,
  * --gpus-per-node (docs/CLI.md "Additions", serving).  Without --tp, a machine's
  * GPUs are one tensor-parallel group and machines are pipeline stages,
@@ -469,7 +511,8 @@ hr_cli_resolve_scenario (HrCliOptions *o,
       o->scenario.options.gpu_memory_utilization = f;
     }
 
-  return parse_placement (o) && parse_serving (o) && parse_speed (o) && parse_backend (o);
+  return parse_placement (o) && parse_serving (o) && parse_speed (o) && parse_backend (o) &&
+         parse_cpu (o);
 }
 
 /* A calculator holding the options' scenario, for the list models of

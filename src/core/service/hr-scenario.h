@@ -10,6 +10,7 @@
 
 #pragma once
 
+#include "hr-cpu.h"
 #include "hr-estimate.h"
 #include "hr-hardware.h"
 #include "hr-model-spec.h"
@@ -23,6 +24,7 @@ typedef struct
   HrPrecision *precision;    /* borrowed */
   HrKvType *kv_type;         /* borrowed */
   HrHardware *hardware;      /* borrowed */
+  HrCpu *cpu;                /* borrowed; NULL = the stated assumptions */
   guint64 context;
   guint32 batch;
   HrEngine engine;
