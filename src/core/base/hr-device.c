@@ -82,8 +82,8 @@ hr_device_backend (const HrDevice *device)
     }
 }
 
-/* Which builds of llama.cpp can drive a family's GPU (llama.cpp
- * docs/build.md: CUDA for NVIDIA; HIP/ROCm for AMD; SYCL for Intel GPUs;
+/* Which builds of llama.cpp can drive a family's GPU (the build guide of
+ * ggml-org/llama.cpp, "docs" folder, build page: CUDA for NVIDIA; HIP/ROCm for AMD; SYCL for Intel GPUs;
  * Metal for Apple silicon; Vulkan for any vendor's GPU with a Vulkan
  * driver, which Apple's are not without a translation layer), and the CPU
  * build on every machine.  What no build of llama.cpp runs is refused
