@@ -667,6 +667,14 @@ test_window_depth_backend (void)
   wait.text = "on Vulkan";
   hr_test_wait_until (label_shown, &wait, "the Overview naming Vulkan");
 
+  /* the CPU row, with the RAM settings: the CPU that runs what the GPU
+   * does not hold */
+  hr_calculator_set_cpu (calculator, hr_catalog_find_cpu (catalog, "amd-ryzen-9-7950x"));
+  wait.root = GTK_WIDGET (window);
+  wait.text = "AMD Ryzen 9 7950X: 16 cores, 2.30 TFLOPS";
+  hr_test_wait_until (label_shown, &wait, "the CPU row naming the CPU");
+  wait.root = overview;
+
   /* an Apple chip: Metal and the CPU only, and the choice back to Automatic */
   hr_calculator_set_hardware (calculator, hr_catalog_find_hardware (catalog, "apple-m2-max-96gb"));
   wait.text = "on Metal";

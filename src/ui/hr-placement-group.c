@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "hr-format.h"
+#include "hr-speed.h"
 #include "hr-placement-group.h"
 
 struct _HrPlacementGroup
@@ -36,6 +37,7 @@ struct _HrPlacementGroup
   GtkAdjustment *ram_adjustment;
   AdwActionRow *bandwidth_row;
   GtkAdjustment *bandwidth_adjustment;
+  AdwActionRow *cpu_row;
   AdwComboRow *backend_row;
   GtkStringList *backend_list;
   /* the backend row's items: the calculator's "backend" value of each
@@ -116,6 +118,23 @@ sync_ram (HrPlacementGroup *self,
     /* TRANSLATORS: "28.00 GiB usable by the model" */
     ram_subtitle = g_strdup_printf (_("%s usable by the model"), usable);
   adw_action_row_set_subtitle (self->ram_row, ram_subtitle);
+  {
+    HrCpu *cpu = hr_calculator_get_cpu (calculator);
+    g_autofree char *cpu_subtitle = NULL;
+
+    if (cpu != NULL)
+      /* TRANSLATORS: the CPU row, "AMD Ryzen 9 7950X: 16 cores, 2.30 TFLOPS for the
+       * layers and experts in system RAM" */
+      cpu_subtitle = g_strdup_printf (_("%s: %u cores, %.2f TFLOPS for the layers and "
+                                        "experts in system RAM"),
+                                      hr_cpu_get_name (cpu), hr_cpu_get_cores (cpu),
+                                      hr_cpu_get_matrix_flops (cpu) / 1e12);
+    else
+      /* TRANSLATORS: the CPU row when none was detected, "Assumed: 1.0 TFLOPS …" */
+      cpu_subtitle = g_strdup_printf (_("Assumed: %.1f TFLOPS for the layers and experts in "
+                                        "system RAM"), HR_SPEED_CPU_FLOPS / 1e12);
+    adw_action_row_set_subtitle (self->cpu_row, cpu_subtitle);
+  }
   adw_action_row_set_subtitle (self->bandwidth_row,
                                hr_calculator_get_ram_bandwidth (calculator) == 0
                                ? _("GB/s; assumed (dual-channel DDR5-4800): set yours")
@@ -345,6 +364,7 @@ hr_placement_group_class_init (HrPlacementGroupClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, bandwidth_row);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, bandwidth_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, backend_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, cpu_row);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, backend_list);
   gtk_widget_class_bind_template_callback (widget_class, on_backend_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_auto_toggled);

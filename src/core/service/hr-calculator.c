@@ -372,6 +372,7 @@ hr_calculator_dispose (GObject *object)
   g_clear_object (&self->scenario.precision);
   g_clear_object (&self->scenario.kv_type);
   g_clear_object (&self->scenario.hardware);
+  g_clear_object (&self->scenario.cpu);
   g_clear_object (&self->catalog);
 
   G_OBJECT_CLASS (hr_calculator_parent_class)->dispose (object);
@@ -1280,6 +1281,33 @@ hr_calculator_set_depth (HrCalculator *self,
     }
   recompute (self);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * hr_calculator_set_cpu:
+ * @cpu: (nullable): the CPU that runs the layers and experts left in
+ *   system RAM (a catalog entry or this computer's); %NULL for the
+ *   stated assumption
+ *
+ * Its matrix rate times them; its bandwidth is the RAM's unless one is
+ * set (hr_calculator_set_ram).
+ */
+void
+hr_calculator_set_cpu (HrCalculator *self,
+                       HrCpu        *cpu)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (cpu == NULL || HR_IS_CPU (cpu));
+
+  if (g_set_object (&self->scenario.cpu, cpu))
+    recompute (self);
+}
+
+HrCpu *
+hr_calculator_get_cpu (HrCalculator *self)
+{
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), NULL);
+  return self->scenario.cpu;
 }
 
 /* Whether the device runs @backend under the engine asked for (Ollama
