@@ -284,6 +284,7 @@ check_ok '"cpu" : "amd-ryzen-5-5600x"' "--cpu names the entry" -- estimate $OSS 
 check_ok '"cpu" : null' "no --cpu: the stated assumptions" -- estimate $OSS --json
 check_ok "CPU         AMD Ryzen 5 5600X: 0.71 TFLOPS, 51 GB/s" "the text output names the CPU, its rate and bandwidth" -- estimate $OSS --cpu amd-ryzen-5-5600x
 check_ok "amd-epyc-9654" "cpus lists the catalog's CPUs" -- cpus
+stray hardware $G --precision q4_k_m -- --cpu amd-epyc-9654
 stray matrix $G -- --cpu amd-epyc-9654
 stray command llamacpp $G --precision q4_k_m -- --cpu amd-epyc-9654
 stray cpus -- --model x

@@ -97,7 +97,6 @@ add_options (GArray       *entries,
   hr_cli_add_csv (entries, o);
   hr_cli_add_tuning (entries, o);
   hr_cli_add_placement (entries, o);
-  hr_cli_add_cpu (entries, o);
   hr_cli_add_layout (entries, o);
 }
 
