@@ -153,10 +153,11 @@ cpuinfo (const char *root,
                             "processor\t: %u\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n"
                             "model\t\t: 97\nmodel name\t: %s\nstepping\t: 2\n"
                             "physical id\t: 0\nsiblings\t: %u\ncore id\t\t: %u\n"
-                            "cpu cores\t: %u\nflags\t\t: fpu vme de pse\n\n",
+                            "cpu cores\t: %u\nflags\t\t: fpu vme de pse avx avx2 avx512f\n\n",
                             i, model, threads, i % cores, cores);
   put (root, "proc/cpuinfo", text->str);
   putf (root, "sys/devices/system/cpu/online", "0-%u\n", threads - 1);
+  put (root, "sys/devices/system/cpu/cpu0/cpufreq/base_frequency", "4500000\n");
 }
 
 typedef struct

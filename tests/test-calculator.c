@@ -690,6 +690,62 @@ test_prompt_tokens (void)
   g_assert_cmpuint (hr_calculator_get_prompt_tokens (calc), ==, 0);
 }
 
+/* Issue 31: the cache before the prompt (--depth) and the llama.cpp build
+ * (--backend) give the CLI's figures; a depth that leaves a prompt no
+ * room empties, a build the device cannot run is never kept. */
+static void
+test_depth_backend (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = new_offload_calculator (catalog);
+  const char *deep[] = { "--prompt-tokens", "500", "--depth", "16384", NULL };
+  const char *rest[] = { "--depth", "16384", NULL };
+  const char *vulkan[] = { "--depth", "16384", "--backend", "vulkan", NULL };
+  double empty_prefill, empty_ttft;
+  guint backend_used = 99;
+  guint64 used = 0;
+
+  hr_calculator_set_prompt_tokens (calc, 500);
+  empty_prefill = hr_calculator_get_estimate (calc)->prefill_tokens_per_s;
+  empty_ttft = hr_calculator_get_estimate (calc)->ttft_seconds;
+  hr_calculator_set_depth (calc, 16384);
+  g_assert_cmpuint (hr_calculator_get_depth (calc), ==, 16384);
+  assert_matches_cli (calc, deep);
+  /* 500 tokens on top of 16,384 read slower than from an empty cache */
+  g_assert_cmpfloat (hr_calculator_get_estimate (calc)->prefill_tokens_per_s, <, empty_prefill);
+  g_assert_cmpfloat (hr_calculator_get_estimate (calc)->ttft_seconds, >, empty_ttft);
+
+  /* a prompt that no longer fits on top of the cache: the rest of the context */
+  hr_calculator_set_prompt_tokens (calc, 20000);
+  g_assert_cmpuint (hr_calculator_get_prompt_tokens (calc), ==, 0);
+  g_object_get (calc, "prompt-tokens-used", &used, NULL);
+  g_assert_cmpuint (used, ==, 32768 - 16384);
+  assert_matches_cli (calc, rest);
+
+  /* the device's own build by default: CUDA on an NVIDIA card */
+  g_object_get (calc, "backend-used", &backend_used, NULL);
+  g_assert_cmpuint (backend_used, ==, HR_BACKEND_CUDA);
+  g_assert_true (hr_calculator_backend_possible (calc, HR_BACKEND_VULKAN));
+  g_assert_false (hr_calculator_backend_possible (calc, HR_BACKEND_ROCM));
+  g_assert_false (hr_calculator_backend_possible (calc, HR_BACKEND_METAL));
+  hr_calculator_set_backend (calc, HR_BACKEND_ROCM + 1);
+  g_assert_cmpuint (hr_calculator_get_backend (calc), ==, 0);
+  hr_calculator_set_backend (calc, HR_BACKEND_VULKAN + 1);
+  g_object_get (calc, "backend-used", &backend_used, NULL);
+  g_assert_cmpuint (backend_used, ==, HR_BACKEND_VULKAN);
+  assert_matches_cli (calc, vulkan);
+
+  /* an Apple chip runs no Vulkan build: the choice goes back to Metal */
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "apple-m2-max-96gb"));
+  g_assert_cmpuint (hr_calculator_get_backend (calc), ==, 0);
+  g_object_get (calc, "backend-used", &backend_used, NULL);
+  g_assert_cmpuint (backend_used, ==, HR_BACKEND_METAL);
+
+  /* a context no longer than the cache empties it */
+  hr_calculator_set_context (calc, 8192);
+  g_assert_cmpuint (hr_calculator_get_depth (calc), ==, 0);
+}
+
 /* Issue 30, item 19: gpt-oss-120b MXFP4 on a 12 GiB card with 37 layers
  * and the experts of 31 in RAM fits; its largest context is then the one
  * that placement holds, not 0 (which ignored --n-cpu-moe). */
@@ -775,6 +831,7 @@ main (int   argc,
   g_test_add_func ("/calculator/import-saved", test_import_saved);
   g_test_add_func ("/calculator/placement-inputs", test_placement_inputs);
   g_test_add_func ("/calculator/prompt-tokens", test_prompt_tokens);
+  g_test_add_func ("/calculator/depth-backend", test_depth_backend);
 
   return g_test_run ();
 }

@@ -944,6 +944,54 @@ test_index_follows_changes (void)
   hr_test_remove_temp_dir (dir);
 }
 
+/* Issue 31: the CPU catalog (resources/catalog/cpus.json): every entry
+ * sourced; cores × base clock × FP32 FLOPs a cycle and channels × 8 B ×
+ * transfers, checked against the vendors' figures; a detected name finds
+ * its entry, a longer model number does not. */
+static void
+test_cpus (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  GListModel *cpus = hr_catalog_get_cpus (catalog);
+  HrCpu *ryzen = hr_catalog_find_cpu (catalog, "amd-ryzen-9-7950x");
+  HrCpu *intel = hr_catalog_find_cpu (catalog, "intel-core-i9-14900k");
+  HrCpu *epyc = hr_catalog_find_cpu (catalog, "amd-epyc-9654");
+  g_autoptr(HrCpu) local = NULL;
+
+  g_assert_cmpuint (g_list_model_get_n_items (cpus), >=, 20);
+  for (guint i = 0; i < g_list_model_get_n_items (cpus); i++)
+    {
+      g_autoptr(HrCpu) cpu = g_list_model_get_item (cpus, i);
+
+      g_assert_true (strlen (hr_cpu_get_source (cpu)) > 20);
+      g_assert_cmpfloat (hr_cpu_get_matrix_flops (cpu), >, 0.3e12);
+      g_assert_cmpfloat (hr_cpu_get_bandwidth_gbps (cpu), >=, 40);
+    }
+  g_assert_nonnull (ryzen);
+  /* 16 cores × 4.5 GHz × 32; two channels of DDR5-5200 */
+  assert_close (hr_cpu_get_peak_flops (ryzen), 16 * 4.5e9 * 32, 1);
+  assert_close (hr_cpu_get_bandwidth_gbps (ryzen), 83.2, 1e-9);
+  /* 8 P-cores × 3.2 GHz × 32 + 16 E-cores × 2.4 GHz × 16 */
+  g_assert_nonnull (intel);
+  g_assert_cmpuint (hr_cpu_get_cores (intel), ==, 24);
+  assert_close (hr_cpu_get_peak_flops (intel), 8 * 3.2e9 * 32 + 16 * 2.4e9 * 16, 1);
+  /* twelve channels of DDR5-4800 */
+  assert_close (hr_cpu_get_bandwidth_gbps (epyc), 460.8, 1e-9);
+
+  g_assert_true (hr_cpu_find_by_name (cpus, "AMD Ryzen 9 7950X 16-Core Processor") == ryzen);
+  g_assert_true (hr_cpu_find_by_name (cpus, "Intel(R) Core(TM) i9-14900K") == intel);
+  g_assert_true (hr_cpu_find_by_name (cpus, "AMD EPYC 9654 96-Core Processor") == epyc);
+  g_assert_null (hr_cpu_find_by_name (cpus, "AMD Ryzen 9 7950X3D 16-Core Processor"));
+  g_assert_null (hr_cpu_find_by_name (cpus, NULL));
+
+  /* not in the catalog: its cores, 32 FLOPs a cycle with AVX2, the
+   * assumed clock, the RAM as detected */
+  local = hr_cpu_new_detected ("Some CPU", 12, HR_CPU_FLOPS_PER_CYCLE_AVX2, 0, 64.0);
+  assert_close (hr_cpu_get_peak_flops (local), 12 * HR_CPU_UNKNOWN_BASE_GHZ * 1e9 * 32, 1);
+  assert_close (hr_cpu_get_bandwidth_gbps (local), 64.0, 1e-9);
+  g_assert_cmpstr (hr_cpu_get_id (local), ==, "local");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -968,6 +1016,8 @@ main (int   argc,
   g_test_add_func ("/catalog/tier-ladder-types", test_tier_ladder_types);
   g_test_add_func ("/catalog/one-problem-per-file", test_one_problem_per_file);
   g_test_add_func ("/catalog/index-follows-changes", test_index_follows_changes);
+
+  g_test_add_func ("/catalog/cpus", test_cpus);
 
   return g_test_run ();
 }

@@ -226,9 +226,11 @@ else echo "not ok $n - CSV and JSON columns of hardware and matrix agree"; faile
 fi
 
 # Speed ranges (docs/CLI.md "Additions"): _low/_high around the rate where
-# the group has measured rows (CUDA, dense, depth < 8K), null where it has
-# none (ROCm has no calibration rows) or the set-up does not fit.
-L8="--model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --engine llamacpp --context 4096 --json"
+# the group has measured rows (CUDA, dense, depth < 8K, without flash
+# attention as the measured builds ran), null where it has none (ROCm has
+# no calibration rows; flash attention on, the default, is derived) or the
+# set-up does not fit.
+L8="--model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --engine llamacpp --context 4096 --flash-attn off --json"
 n=$((n + 1))
 if "$cli" estimate $L8 --hardware rtx-4090-24gb >"$tmp/out" 2>"$tmp/err" && python3 - "$tmp/out" <<'PY'
 import json, sys
@@ -241,6 +243,7 @@ else echo "not ok $n - decode and prompt rates carry _low < rate < _high on a me
 fi
 check_ok '"decode_tokens_per_s_low" : null' "no range where the group has no measured rows (ROCm)" -- estimate $L8 --hardware radeon-rx-7900-xtx-24gb
 check_ok '"prefill_tokens_per_s_high" : null' "no prompt range where the group has no measured rows (ROCm)" -- estimate $L8 --hardware radeon-rx-7900-xtx-24gb
+check_ok '"decode_tokens_per_s_low" : null' "no range with flash attention on (derived, not measured)" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --engine llamacpp --context 4096 --json --hardware rtx-4090-24gb
 check_ok '"decode_tokens_per_s_high" : null' "no range where nothing fits" -- estimate --model meta-llama/Llama-3.1-405B-Instruct --precision bf16 --engine vllm --hardware rtx-3060-12gb --context 8192 --json
 
 # Serving plan (hr-serving-plan.h): with --users and --target-tokens-per-s
@@ -256,6 +259,86 @@ if "$cli" estimate $L70 --users 4 --json | grep -q '"plan'; then
   echo "not ok $n - no plan without a target"; failed=$((failed + 1))
 else
   echo "ok $n - no plan without a target"
+fi
+
+# Speed at depth and the llama.cpp build (docs/CLI.md "Additions": --depth,
+# --backend; issue 31).
+L8="--model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware rtx-4090-24gb"
+check 2 "--depth 40000 leaves no room for a prompt" "--depth past the context" -- estimate $L8 --depth 40000
+check 2 "is more than --context" "--depth + --prompt-tokens past the context" -- estimate $L8 --context 8192 --depth 8000 --prompt-tokens 512
+check 2 "--depth: “deep” is not a whole number" "--depth not a number" -- estimate $L8 --depth deep
+check 2 "--depth is for llama.cpp and Ollama" "--depth with vLLM" -- estimate $L70A --depth 100
+check 2 "--backend must be cuda, rocm, vulkan, metal, sycl or cpu" "unknown backend" -- estimate $L8 --backend opencl
+check 2 "runs cuda, vulkan or cpu, not rocm" "ROCm on an NVIDIA card" -- estimate $L8 --backend rocm
+check 2 "not metal" "Metal on an NVIDIA card" -- estimate $L8 --backend metal
+check 2 "not cuda" "CUDA on an AMD card" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware radeon-rx-7900-xtx-24gb --backend cuda
+check 2 "Ollama has no SYCL build" "SYCL under Ollama" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --engine ollama --hardware arc-a770-16gb --backend sycl
+check 2 "--backend is for llama.cpp and Ollama" "--backend with vLLM" -- estimate $L70A --backend cuda
+check_ok '"backend" : "cuda"' "an NVIDIA card runs CUDA by default" -- estimate $L8 --json
+check_ok '"backend" : "rocm"' "an AMD card runs ROCm by default" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware radeon-rx-7900-xtx-24gb --json
+check_ok '"backend" : "metal"' "an Apple chip runs Metal by default" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware apple-m1-max-64gb --json
+check_ok '"backend" : "vulkan"' "--backend vulkan on an AMD card" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware radeon-rx-7900-xtx-24gb --backend vulkan --json
+check_ok '"placement" : "cpu"' "--backend cpu: no layer on the GPU" -- estimate $L8 --backend cpu --json
+check_ok "backend     ROCm" "the text output names the backend" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware radeon-rx-7900-xtx-24gb
+stray matrix $G -- --depth 100
+stray hardware $G --precision q4_k_m -- --backend cuda
+stray command llamacpp $G --precision q4_k_m -- --depth 100
+n=$((n + 1))
+"$cli" estimate $L8 --context 32768 --prompt-tokens 512 --json >"$tmp/d0" 2>/dev/null
+"$cli" estimate $L8 --context 32768 --prompt-tokens 512 --depth 16384 --json >"$tmp/d16" 2>/dev/null
+"$cli" estimate $L8 --context 32768 --depth 16384 --json >"$tmp/drest" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+d0, d16, rest = (json.load(open(t + f)) for f in ('/d0', '/d16', '/drest'))
+assert d0['depth'] == 0 and d16['depth'] == 16384, (d0['depth'], d16['depth'])
+# the same 512-token prompt read on top of 16,384 cached tokens is slower,
+# and so is its first token (attention over the cache)
+assert d16['prefill_tokens_per_s'] < d0['prefill_tokens_per_s'], (d16, d0)
+assert d16['ttft_seconds'] > d0['ttft_seconds']
+assert abs(d16['ttft_seconds'] - 512 / d16['prefill_tokens_per_s']) < 0.05 * d16['ttft_seconds'] + 0.05
+# decode_tokens_per_s keeps its meaning (the cache filled to --context)
+assert d16['decode_tokens_per_s'] == d0['decode_tokens_per_s']
+# without --prompt-tokens the prompt is the rest of the context
+assert rest['prompt_tokens'] == 32768 - 16384, rest['prompt_tokens']
+PY
+then echo "ok $n - --depth: the prompt on top of the cache is slower, decode unchanged"
+else echo "not ok $n - --depth: the prompt on top of the cache is slower, decode unchanged"; failed=$((failed + 1))
+fi
+
+# The CPU (docs/CLI.md "Additions": --cpu ID|local, key cpu, the cpus list).
+OSS="--model openai/gpt-oss-120b --precision mxfp4 --hardware rtx-3060-12gb --n-cpu-moe 30 --ram 96 --context 8192"
+check 2 "unknown CPU “pentium” (see headroom-cli cpus)" "unknown CPU" -- estimate $L8 --cpu pentium
+check_ok '"cpu" : "amd-ryzen-5-5600x"' "--cpu names the entry" -- estimate $OSS --cpu amd-ryzen-5-5600x --json
+check_ok '"cpu" : null' "no --cpu: the stated assumptions" -- estimate $OSS --json
+check_ok "CPU         AMD Ryzen 5 5600X: 0.71 TFLOPS, 51 GB/s" "the text output names the CPU, its rate and bandwidth" -- estimate $OSS --cpu amd-ryzen-5-5600x
+check_ok "amd-epyc-9654" "cpus lists the catalog's CPUs" -- cpus
+stray hardware $G --precision q4_k_m -- --cpu amd-epyc-9654
+stray matrix $G -- --cpu amd-epyc-9654
+stray command llamacpp $G --precision q4_k_m -- --cpu amd-epyc-9654
+stray cpus -- --model x
+n=$((n + 1))
+"$cli" cpus --json >"$tmp/cpus" 2>/dev/null
+"$cli" estimate $OSS --cpu amd-ryzen-5-5600x --json >"$tmp/slow" 2>/dev/null
+"$cli" estimate $OSS --cpu amd-epyc-9654 --json >"$tmp/fast" 2>/dev/null
+"$cli" estimate $OSS --cpu amd-epyc-9654 --ram-bandwidth 51.2 --json >"$tmp/given" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+cpus = json.load(open(t + '/cpus'))
+assert len(cpus) >= 20 and all(c['source'] and c['flops'] > 0 and c['bandwidth_gbps'] > 0 for c in cpus)
+ryzen = next(c for c in cpus if c['id'] == 'amd-ryzen-5-5600x')
+assert abs(ryzen['bandwidth_gbps'] - 51.2) < 1e-9 and ryzen['cores'] == 6, ryzen
+slow, fast, given = (json.load(open(t + f)) for f in ('/slow', '/fast', '/given'))
+assert slow['placement'] == 'partial', slow['placement']
+# the experts in RAM read at the CPU's memory bandwidth: twelve channels
+# of DDR5 decode faster than two of DDR4
+assert fast['decode_tokens_per_s'] > 2 * slow['decode_tokens_per_s'], (fast['decode_tokens_per_s'], slow['decode_tokens_per_s'])
+# --ram-bandwidth still wins over the CPU's own figure
+assert given['decode_tokens_per_s'] < fast['decode_tokens_per_s']
+PY
+then echo "ok $n - --cpu: the CPU's bandwidth and rate time the experts in RAM"
+else echo "not ok $n - --cpu: the CPU's bandwidth and rate time the experts in RAM"; failed=$((failed + 1))
 fi
 
 echo "1..$n"

@@ -112,6 +112,8 @@ test_amd (HrTestDir     *fixture,
   g_assert_cmpstr (hr_system_info_get_cpu_model (info), ==, "AMD Ryzen 9 7950X 16-Core Processor");
   g_assert_cmpuint (hr_system_info_get_cpu_cores (info), ==, 16);
   g_assert_cmpuint (hr_system_info_get_cpu_threads (info), ==, 32);
+  g_assert_cmpstr (hr_system_info_get_cpu_simd (info), ==, "avx512");
+  assert_close (hr_system_info_get_cpu_base_ghz (info), 4.5, 1e-9);
   /* SMBIOS not readable here: the stated assumption */
   g_assert_true (hr_system_info_get_ram_assumed (info));
   g_assert_cmpstr (hr_system_info_get_ram_type (info), ==, HR_DETECT_ASSUMED_RAM_TYPE);

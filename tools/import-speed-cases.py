@@ -43,7 +43,10 @@ def cases_from(path, kind, hardware):
             continue
         n, gpus = int(r['n']), int(r['n_gpus'])
         args = ['--model', MODELS[r['model']], '--precision', PRECISIONS[r['quant']],
-                '--engine', 'llamacpp', '--hardware', r['device_id']]
+                '--engine', 'llamacpp', '--hardware', r['device_id'],
+                # the builds measured (2024) ran without flash attention
+                # (llama-bench's -fa 0 then), which -fa auto now turns on
+                '--flash-attn', 'off']
         if gpus > 1:
             args += ['--gpus', str(gpus)]
         if r['test'] == 'tg':

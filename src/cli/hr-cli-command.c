@@ -44,6 +44,7 @@ add_options (GArray       *entries,
   hr_cli_add_gpus (entries, o);
   hr_cli_add_tuning (entries, o);
   hr_cli_add_placement (entries, o);
+  hr_cli_add_backend (entries, o);
   hr_cli_add_layout (entries, o);
 }
 

@@ -30,6 +30,7 @@ hr_cli_get_commands (void)
     &hr_cli_models_command,
     &hr_cli_devices_command,
     &hr_cli_precisions_command,
+    &hr_cli_cpus_command,
     &hr_cli_detect_command,
     &hr_cli_local_models_command,
     &hr_cli_check_log_command,

@@ -21,6 +21,7 @@ extern const HrCliCommand hr_cli_inspect_command;
 extern const HrCliCommand hr_cli_models_command;
 extern const HrCliCommand hr_cli_devices_command;
 extern const HrCliCommand hr_cli_precisions_command;
+extern const HrCliCommand hr_cli_cpus_command;
 extern const HrCliCommand hr_cli_detect_command;
 extern const HrCliCommand hr_cli_local_models_command;
 extern const HrCliCommand hr_cli_check_log_command;

@@ -84,6 +84,12 @@ typedef struct
   char *task_arg;
   char *min_tokens_per_s_arg;
   char *limit_arg;
+  char *depth_arg;
+  /* backend group */
+  char *backend_arg;
+  /* CPU group */
+  char *cpu_arg;
+  HrCpu *local_cpu;            /* --cpu local when the catalog lacks it */
   /* output groups */
   gboolean json;
   gboolean csv;
@@ -140,6 +146,8 @@ void     hr_cli_add_layout        (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_load          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_speed         (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_price         (GArray *entries, HrCliOptions *o);
+void     hr_cli_add_backend       (GArray *entries, HrCliOptions *o);
+void     hr_cli_add_cpu           (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_json          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_calibration   (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_csv           (GArray *entries, HrCliOptions *o);

@@ -138,6 +138,21 @@ add_quality_energy (JsonBuilder      *b,
                      ? hr_energy_cost_per_million (joules, e->decode_tokens_per_s, price) : -1);
 }
 
+/* The range a speed carries (docs/CLI.md "Additions": the measured error
+ * of its group), " (31.0–44.0)", or where no measured row backs the
+ * group, the words that say so; "" for engines without the speed groups. */
+static char *
+speed_range (double            low,
+             double            high,
+             const HrEstimate *e)
+{
+  if (low > 0 && high > 0)
+    return g_strdup_printf (" (%.1f–%.1f)", low, high);
+  if (e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA)
+    return g_strdup ("; no measured rows for this group");
+  return g_strdup ("");
+}
+
 static int
 run_estimate (HrCliOptions *o)
 {
@@ -219,6 +234,11 @@ run_estimate (HrCliOptions *o)
         {
           hr_cli_add_uint (b, "compute_bytes", e.compute_bytes);
           hr_cli_add_bool (b, "flash_attn", e.flash_attn);
+          hr_cli_add_string (b, "backend", hr_backend_to_string (e.backend));
+          hr_cli_add_uint (b, "depth", (guint64) e.depth);
+          /* the CPU that runs what the GPUs do not hold (--cpu), or null:
+           * the stated assumptions */
+          hr_cli_add_string (b, "cpu", s->cpu != NULL ? hr_cpu_get_id (s->cpu) : NULL);
         }
       add_placement (b, &e);
       if (e.engine == HR_ENGINE_VLLM || e.engine == HR_ENGINE_SGLANG)
@@ -278,13 +298,26 @@ run_estimate (HrCliOptions *o)
     if (e.verdict == HR_VERDICT_NO_FIT)
       g_print ("  decode      %12s (it does not fit)\n", "—");
     else
-      g_print ("  decode      %12.1f tok/s (single stream)\n", e.decode_tokens_per_s);
+      {
+        g_autofree char *range = speed_range (e.decode_tokens_per_s_low,
+                                              e.decode_tokens_per_s_high, &e);
+
+        g_print ("  decode      %12.1f tok/s (single stream)%s\n", e.decode_tokens_per_s, range);
+      }
     if (e.prefill_tokens_per_s > 0 && e.verdict != HR_VERDICT_NO_FIT)
       {
         g_autofree char *prompt = hr_format_tokens (e.prompt_tokens);
+        g_autofree char *range = speed_range (e.prefill_tokens_per_s_low,
+                                              e.prefill_tokens_per_s_high, &e);
+        g_autofree char *depth = e.depth > 0 ? hr_format_tokens ((guint64) e.depth) : NULL;
 
-        g_print ("  prompt      %12.1f tok/s over %s tokens; first token after %.2f s\n",
-                 e.prefill_tokens_per_s, prompt, e.ttft_seconds);
+        if (depth != NULL)
+          g_print ("  prompt      %12.1f tok/s over %s tokens after %s cached; first token "
+                   "after %.2f s%s\n", e.prefill_tokens_per_s, prompt, depth, e.ttft_seconds,
+                   range);
+        else
+          g_print ("  prompt      %12.1f tok/s over %s tokens; first token after %.2f s%s\n",
+                   e.prefill_tokens_per_s, prompt, e.ttft_seconds, range);
         g_print ("  answer      %12.2f s for %" G_GUINT64_FORMAT " tokens\n",
                  e.generation_seconds, e.generate_tokens);
       }
@@ -307,6 +340,11 @@ run_estimate (HrCliOptions *o)
         g_autofree char *host = hr_format_size (e.host_bytes, u);
         g_print ("  compute buffer %s per device (flash attention %s); %s in host RAM\n",
                  compute, e.flash_attn ? "on" : "off", host);
+        g_print ("  backend     %s%s%s\n", hr_backend_label (e.backend),
+                 e.speed_group != NULL ? " · " : "", e.speed_group != NULL ? e.speed_group : "");
+        if (s->cpu != NULL)
+          g_print ("  CPU         %s: %.2f TFLOPS, %.0f GB/s\n", hr_cpu_get_name (s->cpu),
+                   hr_cpu_get_matrix_flops (s->cpu) / 1e12, e.ram_bandwidth_gbps);
       }
     if (e.engine == HR_ENGINE_VLLM || e.engine == HR_ENGINE_SGLANG)
       {
@@ -343,6 +381,8 @@ add_options (GArray       *entries,
   hr_cli_add_placement (entries, o);
   hr_cli_add_layout (entries, o);
   hr_cli_add_speed (entries, o);
+  hr_cli_add_backend (entries, o);
+  hr_cli_add_cpu (entries, o);
   hr_cli_add_load (entries, o);
   hr_cli_add_calibration (entries, o);
   hr_cli_add_price (entries, o);

@@ -24,6 +24,8 @@ run_list (HrCliOptions *o,
     list = hr_catalog_get_models (o->catalog);
   else if (g_str_equal (what, "devices"))
     list = hr_catalog_get_hardware (o->catalog);
+  else if (g_str_equal (what, "cpus"))
+    list = hr_catalog_get_cpus (o->catalog);
   else
     list = hr_catalog_get_precisions (o->catalog);
   n = g_list_model_get_n_items (list);
@@ -89,6 +91,28 @@ run_list (HrCliOptions *o,
           hr_cli_add_double (b, "bandwidth_gbps", hr_hardware_get_bandwidth_gbps (h));
           json_builder_end_object (b);
         }
+      else if (HR_IS_CPU (item))
+        {
+          HrCpu *c = HR_CPU (item);
+
+          if (!o->json)
+            {
+              g_print ("%-30s %-34s %4u cores %6.2f TFLOPS %5.0f GB/s\n", hr_cpu_get_id (c),
+                       hr_cpu_get_name (c), hr_cpu_get_cores (c),
+                       hr_cpu_get_matrix_flops (c) / 1e12, hr_cpu_get_bandwidth_gbps (c));
+              continue;
+            }
+          json_builder_begin_object (b);
+          hr_cli_add_string (b, "id", hr_cpu_get_id (c));
+          hr_cli_add_string (b, "name", hr_cpu_get_name (c));
+          hr_cli_add_string (b, "kind", hr_cpu_get_kind (c));
+          hr_cli_add_string (b, "simd", hr_cpu_get_simd (c));
+          hr_cli_add_uint (b, "cores", hr_cpu_get_cores (c));
+          hr_cli_add_double (b, "flops", hr_cpu_get_matrix_flops (c));
+          hr_cli_add_double (b, "bandwidth_gbps", hr_cpu_get_bandwidth_gbps (c));
+          hr_cli_add_string (b, "source", hr_cpu_get_source (c));
+          json_builder_end_object (b);
+        }
       else
         {
           HrPrecision *p = HR_PRECISION (item);
@@ -136,7 +160,7 @@ run (HrCliOptions *o,
 
 const HrCliCommand hr_cli_models_command = {
   .name = "models",
-  .synopsis = "models | devices | precisions [--json]",
+  .synopsis = "models | devices | precisions | cpus [--json]",
   .summary = "Lists the models of the catalog (built-in and the user's).",
   .add_options = add_options,
   .run = run,
@@ -152,6 +176,13 @@ const HrCliCommand hr_cli_devices_command = {
 const HrCliCommand hr_cli_precisions_command = {
   .name = "precisions",
   .summary = "Lists the weight precisions.",
+  .add_options = add_options,
+  .run = run,
+};
+
+const HrCliCommand hr_cli_cpus_command = {
+  .name = "cpus",
+  .summary = "Lists the CPUs of the catalog: cores, matrix rate and memory bandwidth.",
   .add_options = add_options,
   .run = run,
 };

@@ -207,6 +207,37 @@ hr_cli_add_speed (GArray       *entries,
       "Prompt length timed (default: the context)", "N" },
     { "generate", 0, 0, G_OPTION_ARG_STRING, &o->generate_arg,
       "Answer length timed (default 512)", "N" },
+    { "depth", 0, 0, G_OPTION_ARG_STRING, &o->depth_arg,
+      "llama.cpp / Ollama: tokens already cached before the prompt (llama-bench -d)", "D" },
+  };
+
+  ADD (entries, group);
+}
+
+/* docs/CLI.md "Additions" (the whole machine): the CPU that runs the layers
+ * and experts llama.cpp leaves in system RAM. */
+void
+hr_cli_add_cpu (GArray       *entries,
+                HrCliOptions *o)
+{
+  const GOptionEntry group[] = {
+    { "cpu", 0, 0, G_OPTION_ARG_STRING, &o->cpu_arg,
+      "CPU id (headroom-cli cpus), or “local” for this computer's", "ID" },
+  };
+
+  ADD (entries, group);
+}
+
+/* docs/CLI.md "Additions" (speed that generalises): the llama.cpp build,
+ * which estimate times and command names. */
+void
+hr_cli_add_backend (GArray       *entries,
+                    HrCliOptions *o)
+{
+  const GOptionEntry group[] = {
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &o->backend_arg,
+      "llama.cpp / Ollama: cuda, rocm, vulkan, metal, sycl or cpu (default: the device's)",
+      "B" },
   };
 
   ADD (entries, group);
@@ -360,13 +391,15 @@ hr_cli_options_clear (HrCliOptions *o)
     &o->gpu_layers_arg, &o->split_mode_arg, &o->tensor_split_arg, &o->n_cpu_moe_arg,
     &o->ram_arg, &o->ram_bandwidth_arg, &o->tp_arg, &o->pp_arg, &o->dp_arg, &o->nodes_arg,
     &o->gpus_per_node_arg, &o->users_arg, &o->target_arg, &o->prompt_tokens_arg,
-    &o->generate_arg, &o->contexts, &o->precisions, &o->price_kwh_arg,
-    &o->price_per_hour_arg, &o->task_arg, &o->min_tokens_per_s_arg, &o->limit_arg,
+    &o->generate_arg, &o->depth_arg, &o->backend_arg, &o->cpu_arg, &o->contexts,
+    &o->precisions, &o->price_kwh_arg, &o->price_per_hour_arg, &o->task_arg,
+    &o->min_tokens_per_s_arg, &o->limit_arg,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
   g_clear_pointer (&o->rest, g_strfreev);
   g_clear_object (&o->imported);
+  g_clear_object (&o->local_cpu);
   g_clear_object (&o->catalog);
 }

@@ -258,6 +258,23 @@ parse_speed (HrCliOptions *o)
     return FALSE;
   o->scenario.prompt_tokens = (guint64) prompt;
   o->scenario.generate_tokens = (guint64) generate;
+  if (o->depth_arg != NULL)
+    {
+      gint64 depth;
+
+      /* 0 is llama-bench's -d 0: an empty cache, the default */
+      if (!hr_cli_parse_count ("--depth", o->depth_arg, 0, HR_CONTEXT_MAX - 1, 0, &depth))
+        return FALSE;
+      if ((guint64) depth >= o->scenario.context)
+        return hr_cli_usage_error ("--depth %" G_GINT64_FORMAT " leaves no room for a prompt "
+                                   "in --context %" G_GUINT64_FORMAT, depth,
+                                   o->scenario.context), FALSE;
+      if (prompt > 0 && (guint64) (depth + prompt) > o->scenario.context)
+        return hr_cli_usage_error ("--depth %" G_GINT64_FORMAT " + --prompt-tokens %"
+                                   G_GINT64_FORMAT " is more than --context %" G_GUINT64_FORMAT,
+                                   depth, prompt, o->scenario.context), FALSE;
+      o->scenario.depth = (guint64) depth;
+    }
   if (!hr_cli_parse_count ("--users", o->users_arg, 1, HR_USERS_MAX, 0, &users))
     return FALSE;
   o->scenario.users = (guint32) users;
@@ -265,6 +282,83 @@ parse_speed (HrCliOptions *o)
       !parse_number ("--target-tokens-per-s", o->target_arg, TARGET_MIN_TOKENS_PER_S,
                      TARGET_MAX_TOKENS_PER_S, &o->scenario.target_tokens_per_s))
     return FALSE;
+  return TRUE;
+}
+
+/* --backend (docs/CLI.md "Additions", speed): a build of llama.cpp the
+ * device runs; --backend and --depth only where llama.cpp or Ollama runs. */
+static gboolean
+parse_backend (HrCliOptions *o)
+{
+  HrEngine engine = hr_scenario_engine (&o->scenario);
+  gboolean llamacpp = engine == HR_ENGINE_LLAMACPP || engine == HR_ENGINE_OLLAMA;
+  const HrDevice *device = hr_hardware_get_device (o->scenario.hardware);
+  HrBackend backend;
+
+  if (o->depth_arg != NULL && !llamacpp)
+    return hr_cli_usage_error ("--depth is for llama.cpp and Ollama, not %s",
+                               hr_engine_to_string (engine)), FALSE;
+  if (o->backend_arg == NULL)
+    return TRUE;
+  if (!hr_backend_from_string (o->backend_arg, &backend))
+    return hr_cli_usage_error ("--backend must be cuda, rocm, vulkan, metal, sycl or cpu, "
+                               "not “%s”", o->backend_arg), FALSE;
+  if (!llamacpp)
+    return hr_cli_usage_error ("--backend is for llama.cpp and Ollama, not %s",
+                               hr_engine_to_string (engine)), FALSE;
+  if (!hr_device_backend_possible (device, backend))
+    return hr_cli_usage_error ("--backend %s: %s runs %s%s or cpu, not %s",
+                               o->backend_arg, hr_hardware_get_name (o->scenario.hardware),
+                               hr_backend_to_string (hr_device_backend (device)),
+                               device->family == HR_FAMILY_APPLE_SILICON ? "" : ", vulkan",
+                               o->backend_arg), FALSE;
+  if (engine == HR_ENGINE_OLLAMA && backend == HR_BACKEND_SYCL)
+    return hr_cli_usage_error ("--backend sycl: Ollama has no SYCL build (vulkan runs "
+                               "Intel GPUs)"), FALSE;
+  o->scenario.options.backend_set = TRUE;
+  o->scenario.options.backend = backend;
+  return TRUE;
+}
+
+/* --cpu ID|local (docs/CLI.md "Additions", the whole machine): a catalog
+ * entry, or this computer's — the catalog's entry of the detected name,
+ * else one made of the detected cores, SIMD flags, base clock and RAM. */
+static gboolean
+parse_cpu (HrCliOptions *o)
+{
+  g_autoptr(HrSystemInfo) info = NULL;
+  const char *simd;
+
+  if (o->cpu_arg == NULL)
+    return TRUE;
+  if (g_ascii_strcasecmp (o->cpu_arg, HR_LOCAL_HARDWARE_ARGUMENT) != 0)
+    {
+      o->scenario.cpu = hr_catalog_find_cpu (o->catalog, o->cpu_arg);
+      if (o->scenario.cpu == NULL)
+        return hr_cli_usage_error ("unknown CPU “%s” (see headroom-cli cpus)", o->cpu_arg),
+               FALSE;
+      return TRUE;
+    }
+  info = hr_detect_system (NULL, NULL);
+  if (hr_system_info_get_cpu_cores (info) == 0)
+    {
+      hr_cli_fail (HR_CLI_EXIT_FILE, "--cpu local: /proc/cpuinfo could not be read "
+                   "(see headroom-cli detect)");
+      return FALSE;
+    }
+  o->scenario.cpu = hr_cpu_find_by_name (hr_catalog_get_cpus (o->catalog),
+                                         hr_system_info_get_cpu_model (info));
+  if (o->scenario.cpu != NULL)
+    return TRUE;
+  simd = hr_system_info_get_cpu_simd (info);
+  o->local_cpu = hr_cpu_new_detected (hr_system_info_get_cpu_model (info),
+                                      hr_system_info_get_cpu_cores (info),
+                                      g_strcmp0 (simd, "none") == 0 || simd == NULL
+                                      ? HR_CPU_FLOPS_PER_CYCLE_OTHER
+                                      : HR_CPU_FLOPS_PER_CYCLE_AVX2,
+                                      hr_system_info_get_cpu_base_ghz (info),
+                                      hr_system_info_get_ram_bandwidth_gbps (info));
+  o->scenario.cpu = o->local_cpu;
   return TRUE;
 }
 
@@ -471,7 +565,8 @@ hr_cli_resolve_scenario (HrCliOptions *o,
       o->scenario.options.gpu_memory_utilization = f;
     }
 
-  return parse_placement (o) && parse_serving (o) && parse_speed (o) && hr_cli_parse_price (o);
+  return parse_placement (o) && parse_serving (o) && parse_speed (o) && parse_backend (o) &&
+         parse_cpu (o) && hr_cli_parse_price (o);
 }
 
 /* A calculator holding the options' scenario, for the list models of

@@ -63,6 +63,7 @@ enum {
   FORMULA_PROMPT,
   FORMULA_FORMATS,
   FORMULA_FILE_TYPES,
+  FORMULA_RANGE,
   N_FORMULA_ROWS
 };
 
@@ -191,6 +192,43 @@ update_formulas (HrModelView *self)
                             "attention (MLA) caches one compressed vector per token."));
 }
 
+/* llama.cpp and Ollama: the speed group (backend × dense/MoE × placement
+ * × depth), how many measured rows back it, and the ranges it gives. */
+static void
+update_range (HrModelView      *self,
+              const HrEstimate *e)
+{
+  GtkWidget *row = g_ptr_array_index (self->formula_rows, FORMULA_RANGE);
+  g_autofree char *text = NULL;
+  const char *group = e->speed_group != NULL ? e->speed_group : hr_backend_label (e->backend);
+
+  gtk_widget_set_visible (row, (e->engine == HR_ENGINE_LLAMACPP ||
+                                e->engine == HR_ENGINE_OLLAMA) && e->decode_tokens_per_s > 0);
+  if (e->speed_group_rows > 0 && e->decode_tokens_per_s_low > 0)
+    {
+      g_autofree char *decode = hr_format_rate_range (e->decode_tokens_per_s,
+                                                      e->decode_tokens_per_s_low,
+                                                      e->decode_tokens_per_s_high);
+      g_autofree char *prefill = hr_format_rate_range (e->prefill_tokens_per_s,
+                                                       e->prefill_tokens_per_s_low,
+                                                       e->prefill_tokens_per_s_high);
+
+      /* TRANSLATORS: "ROCm · MoE · all on GPU: 12 measured rows\nDecode 38.2 tok/s
+       * (31–44), prompt 950.0 tok/s (800–1100): the measured error of this group" */
+      text = g_strdup_printf (ngettext ("%s: %u measured row\nDecode %s, prompt %s: the "
+                                        "measured error of this group",
+                                        "%s: %u measured rows\nDecode %s, prompt %s: the "
+                                        "measured error of this group",
+                                        e->speed_group_rows),
+                              group, e->speed_group_rows, decode, prefill);
+    }
+  else
+    /* TRANSLATORS: "Vulkan · MoE · partly in system RAM: no measured rows for this
+     * group, so no range" */
+    text = g_strdup_printf (_("%s: no measured rows for this group, so no range"), group);
+  hr_value_row_set_value (row, text);
+}
+
 /* A GGUF file's own tensor table: bytes per ggml type. */
 static void
 update_file_types (HrModelView *self,
@@ -248,6 +286,7 @@ update (HrView *view)
     {
       adw_preferences_group_set_description (self->formula_group, _(FORMULA_DESCRIPTION));
       update_formulas (self);
+      update_range (self, hr_calculator_get_estimate (calculator));
     }
   else
     {
@@ -257,6 +296,7 @@ update (HrView *view)
       adw_preferences_group_set_description (self->formula_group, text);
       for (guint i = 0; i < HR_N_FORMULAS; i++)
         gtk_widget_set_visible (g_ptr_array_index (self->formula_rows, i), FALSE);
+      gtk_widget_set_visible (g_ptr_array_index (self->formula_rows, FORMULA_RANGE), FALSE);
     }
 }
 
@@ -331,6 +371,7 @@ hr_model_view_init (HrModelView *self)
     N_("Prompt, first token and answer"),
     N_("Quantized formats and special attention"),
     N_("Weights by tensor type, from the file"),
+    N_("Speed range and its group"),
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));

@@ -51,6 +51,8 @@ struct _HrOverview
   GtkLabel *answer_label;
   GtkLabel *answer_caption;
   GtkLabel *speed_note;
+  GtkWidget *depth_box;
+  GtkAdjustment *depth_adjustment;
   gboolean syncing_prompt;
 
   GtkLabel *verdict_title;
@@ -629,9 +631,9 @@ update_assumptions (HrOverview *self)
                                     "the memory bandwidth and the KV cache up to its depth, "
                                     "plus %.1f ms of kernels and hand-offs per token; the "
                                     "prompt is computed at the device’s tensor throughput. "
-                                    "Fitted on llama-bench runs of 2024 builds, which ran "
-                                    "without flash attention; its effect is derived and "
-                                    "counted when Flash attention is set to On."),
+                                    "Fitted on llama-bench runs; flash attention is on "
+                                    "unless set Off, as llama.cpp and Ollama now run it, "
+                                    "its effect derived from the kernels."),
                             e->decode_efficiency * 100, e->decode_fixed_seconds * 1e3);
   else
     g_string_append_printf (text, _("Decode: every active weight and the KV cache read once "
@@ -674,6 +676,29 @@ format_duration (double seconds)
                           (guint) (whole % 3600 / 60));
 }
 
+/* llama.cpp and Ollama: what backs the ranges — the measured error of
+ * the speed group (backend × dense/MoE × placement × depth), or that no
+ * measured row does. */
+static char *
+speed_group_note (const HrEstimate *e)
+{
+  if (e->speed_group != NULL && e->speed_group_rows > 0)
+    /* TRANSLATORS: "Estimates, with the range the measured error of their
+     * group gives (ROCm · MoE · all on GPU: 12 measured rows)." */
+    return g_strdup_printf (ngettext ("Estimates, with the range the measured error of their "
+                                      "group gives (%s: %u measured row).",
+                                      "Estimates, with the range the measured error of their "
+                                      "group gives (%s: %u measured rows).",
+                                      e->speed_group_rows),
+                            e->speed_group, e->speed_group_rows);
+  if (e->speed_group != NULL)
+    /* TRANSLATORS: "Estimates: no measured rows for this group (Vulkan · MoE · partly in
+     * system RAM), so no range." */
+    return g_strdup_printf (_("Estimates: no measured rows for this group (%s), so no range."),
+                            e->speed_group);
+  return g_strdup (_("Estimates: no measured rows for this group, so no range."));
+}
+
 static void
 update_speed (HrOverview       *self,
               const HrEstimate *e)
@@ -684,6 +709,7 @@ update_speed (HrOverview       *self,
   g_autofree char *depth = hr_format_tokens (hr_calculator_get_context (calculator));
   g_autofree char *prompt = hr_format_tokens (e->prompt_tokens);
   g_autofree char *decode_caption = NULL;
+  gboolean llamacpp = e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA;
 
   /* One state for what does not run: no figure, and why. */
   if (!runs)
@@ -693,17 +719,26 @@ update_speed (HrOverview       *self,
     }
   else
     {
-      g_autofree char *rate = hr_format_rate (e->decode_tokens_per_s);
+      g_autofree char *rate = hr_format_rate_range (e->decode_tokens_per_s,
+                                                    e->decode_tokens_per_s_low,
+                                                    e->decode_tokens_per_s_high);
 
-      /* TRANSLATORS: "single stream, at token 32,768" */
-      decode_caption = g_strdup_printf (_("single stream, at token %s"), depth);
+      if (llamacpp)
+        /* TRANSLATORS: "single stream, at token 32,768, on ROCm" (a llama.cpp build) */
+        decode_caption = g_strdup_printf (_("single stream, at token %s, on %s"), depth,
+                                          hr_backend_label (e->backend));
+      else
+        /* TRANSLATORS: "single stream, at token 32,768" */
+        decode_caption = g_strdup_printf (_("single stream, at token %s"), depth);
       gtk_label_set_label (self->decode_label, rate);
       gtk_label_set_label (self->decode_caption, decode_caption);
     }
 
   if (timed)
     {
-      g_autofree char *prefill = hr_format_rate (e->prefill_tokens_per_s);
+      g_autofree char *prefill = hr_format_rate_range (e->prefill_tokens_per_s,
+                                                       e->prefill_tokens_per_s_low,
+                                                       e->prefill_tokens_per_s_high);
       g_autofree char *ttft = format_duration (e->ttft_seconds);
       g_autofree char *answer = format_duration (e->ttft_seconds + e->generation_seconds);
       g_autofree char *average = hr_format_rate (e->generation_seconds > 0
@@ -714,9 +749,18 @@ update_speed (HrOverview       *self,
       g_autofree char *ttft_caption = NULL;
       g_autofree char *answer_caption = NULL;
 
-      /* TRANSLATORS: "a prompt of 20,000 tokens, from an empty cache" */
-      prefill_caption = g_strdup_printf (_("a prompt of %s tokens, from an empty cache"),
-                                         prompt);
+      if (e->depth > 0)
+        {
+          g_autofree char *cached = hr_format_tokens ((guint64) e->depth);
+
+          /* TRANSLATORS: "a prompt of 500 tokens on top of 16,384 cached" */
+          prefill_caption = g_strdup_printf (_("a prompt of %s tokens on top of %s cached"),
+                                             prompt, cached);
+        }
+      else
+        /* TRANSLATORS: "a prompt of 20,000 tokens, from an empty cache" */
+        prefill_caption = g_strdup_printf (_("a prompt of %s tokens, from an empty cache"),
+                                           prompt);
       ttft_caption = g_strdup (_("the prompt read, then one token"));
       /* TRANSLATORS: "the first token, then 512 tokens at 46.5 tok/s" */
       answer_caption = g_strdup_printf (_("the first token, then %s tokens at %s"),
@@ -737,8 +781,10 @@ update_speed (HrOverview       *self,
       gtk_label_set_label (self->answer_label, "—");
       gtk_label_set_label (self->answer_caption, "");
     }
-  /* The presets only matter where the prompt is timed. */
+  /* The presets only matter where the prompt is timed; the cache before
+   * it, where llama.cpp or Ollama times it. */
   gtk_widget_set_sensitive (self->prompt_box, timed);
+  gtk_widget_set_sensitive (self->depth_box, timed && llamacpp);
 
   if (!runs)
     gtk_label_set_label (self->speed_note, hr_calculator_get_valid (calculator)
@@ -753,18 +799,12 @@ update_speed (HrOverview       *self,
                          _("Estimates: decode with the serving engines’ kernels, fitted on two "
                            "single-stream measurements; the prompt at the tensor-core share "
                            "fitted on llama-bench, with FlashAttention."));
-  else if (hr_calculator_get_engine_options (hr_view_get_calculator (HR_VIEW (self)))->flash_attn ==
-           HR_FLASH_ATTN_ON)
-    gtk_label_set_label (self->speed_note,
-                         _("Estimates fitted on llama-bench runs of 2024 builds, with flash "
-                           "attention’s effect derived: the cache read once per KV head, no "
-                           "score matrix for the prompt."));
   else
-    gtk_label_set_label (self->speed_note,
-                         _("Estimates fitted on llama-bench runs of 2024 builds, which ran "
-                           "without flash attention. Today’s llama.cpp turns it on where it "
-                           "can and reads long contexts faster: set Flash attention to On "
-                           "for its derived effect."));
+    {
+      g_autofree char *note = speed_group_note (e);
+
+      gtk_label_set_label (self->speed_note, note);
+    }
 }
 
 /* The presets show the calculator's prompt; one longer than the context
@@ -784,7 +824,8 @@ sync_prompt (HrOverview *self)
   self->syncing_prompt = TRUE;
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     {
-      gboolean fits = presets[i].tokens < context;
+      gboolean fits = presets[i].tokens < context &&
+                      presets[i].tokens + hr_calculator_get_depth (calculator) <= context;
       g_autofree char *tokens = hr_format_tokens (presets[i].tokens > 0 ? presets[i].tokens
                                                                         : context);
       g_autofree char *tooltip = NULL;
@@ -802,7 +843,21 @@ sync_prompt (HrOverview *self)
       if (gtk_toggle_button_get_active (presets[i].button) != (prompt == presets[i].tokens))
         gtk_toggle_button_set_active (presets[i].button, prompt == presets[i].tokens);
     }
+  /* The cache before the prompt: up to the context less one token. */
+  gtk_adjustment_set_upper (self->depth_adjustment, (double) (context - 1));
+  gtk_adjustment_set_value (self->depth_adjustment,
+                            (double) hr_calculator_get_depth (calculator));
   self->syncing_prompt = FALSE;
+}
+
+static void
+on_depth_changed (HrOverview *self)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+
+  if (self->syncing_prompt || calculator == NULL)
+    return;
+  hr_calculator_set_depth (calculator, (guint64) gtk_adjustment_get_value (self->depth_adjustment));
 }
 
 static void
@@ -941,6 +996,8 @@ hr_overview_class_init (HrOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrOverview, answer_label);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, answer_caption);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, speed_note);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, depth_box);
+  gtk_widget_class_bind_template_child (widget_class, HrOverview, depth_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_title);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_subtitle);
   gtk_widget_class_bind_template_child (widget_class, HrOverview, verdict_text);
@@ -960,6 +1017,7 @@ hr_overview_class_init (HrOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrOverview, assumptions_label);
   gtk_widget_class_bind_template_callback (widget_class, verdict_classes);
   gtk_widget_class_bind_template_callback (widget_class, on_prompt_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_depth_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_fix_clicked);
   gtk_widget_class_bind_template_callback (widget_class, overview_verdict_icon);
   hr_ui_format_bind_callbacks (widget_class);

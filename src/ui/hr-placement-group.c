@@ -16,8 +16,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "hr-format.h"
+#include "hr-speed.h"
 #include "hr-placement-group.h"
 
 struct _HrPlacementGroup
@@ -35,6 +37,13 @@ struct _HrPlacementGroup
   GtkAdjustment *ram_adjustment;
   AdwActionRow *bandwidth_row;
   GtkAdjustment *bandwidth_adjustment;
+  AdwActionRow *cpu_row;
+  AdwComboRow *backend_row;
+  GtkStringList *backend_list;
+  /* the backend row's items: the calculator's "backend" value of each
+   * (0: the device's own), and how many */
+  guint backend_values[HR_N_BACKENDS + 1];
+  guint n_backend_values;
 
   gboolean syncing;           /* the controls are being set from the calculator */
 };
@@ -109,10 +118,82 @@ sync_ram (HrPlacementGroup *self,
     /* TRANSLATORS: "28.00 GiB usable by the model" */
     ram_subtitle = g_strdup_printf (_("%s usable by the model"), usable);
   adw_action_row_set_subtitle (self->ram_row, ram_subtitle);
+  {
+    HrCpu *cpu = hr_calculator_get_cpu (calculator);
+    g_autofree char *cpu_subtitle = NULL;
+
+    if (cpu != NULL)
+      /* TRANSLATORS: the CPU row, "AMD Ryzen 9 7950X: 16 cores, 2.30 TFLOPS for the
+       * layers and experts in system RAM" */
+      cpu_subtitle = g_strdup_printf (_("%s: %u cores, %.2f TFLOPS for the layers and "
+                                        "experts in system RAM"),
+                                      hr_cpu_get_name (cpu), hr_cpu_get_cores (cpu),
+                                      hr_cpu_get_matrix_flops (cpu) / 1e12);
+    else
+      /* TRANSLATORS: the CPU row when none was detected, "Assumed: 1.0 TFLOPS …" */
+      cpu_subtitle = g_strdup_printf (_("Assumed: %.1f TFLOPS for the layers and experts in "
+                                        "system RAM"), HR_SPEED_CPU_FLOPS / 1e12);
+    adw_action_row_set_subtitle (self->cpu_row, cpu_subtitle);
+  }
   adw_action_row_set_subtitle (self->bandwidth_row,
                                hr_calculator_get_ram_bandwidth (calculator) == 0
                                ? _("GB/s; assumed (dual-channel DDR5-4800): set yours")
                                : _("GB/s; layers in system RAM are read at this speed"));
+}
+
+/* The backend row offers the device's own build (Automatic) and the
+ * others it can run; none it cannot (hr_calculator_backend_possible).
+ * The own build chosen by name (the CLI's --backend) shows as Automatic. */
+static void
+sync_backend (HrPlacementGroup *self,
+              HrCalculator     *calculator)
+{
+  HrHardware *hardware = hr_calculator_get_hardware (calculator);
+  guint values[HR_N_BACKENDS + 1];
+  guint n = 0, selected = 0;
+  HrBackend own;
+  gboolean same;
+
+  if (hardware == NULL)
+    return;
+  own = hr_device_backend (hr_hardware_get_device (hardware));
+  values[n++] = 0;
+  for (guint b = 0; b < HR_N_BACKENDS; b++)
+    if (b != own && hr_calculator_backend_possible (calculator, (HrBackend) b))
+      values[n++] = b + 1;
+  same = n == self->n_backend_values &&
+         memcmp (values, self->backend_values, n * sizeof values[0]) == 0;
+  if (!same)
+    {
+      g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+
+      /* TRANSLATORS: the backend row's first item, "Automatic (ROCm)" */
+      g_ptr_array_add (labels, g_strdup_printf (_("Automatic (%s)"), hr_backend_label (own)));
+      for (guint i = 1; i < n; i++)
+        g_ptr_array_add (labels, g_strdup (hr_backend_label (values[i] - 1)));
+      g_ptr_array_add (labels, NULL);
+      gtk_string_list_splice (self->backend_list, 0,
+                              g_list_model_get_n_items (G_LIST_MODEL (self->backend_list)),
+                              (const char * const *) labels->pdata);
+      memcpy (self->backend_values, values, n * sizeof values[0]);
+      self->n_backend_values = n;
+    }
+  for (guint i = 0; i < n; i++)
+    if (values[i] == hr_calculator_get_backend (calculator))
+      selected = i;
+  if (adw_combo_row_get_selected (self->backend_row) != selected)
+    adw_combo_row_set_selected (self->backend_row, selected);
+}
+
+static void
+on_backend_selected (HrPlacementGroup *self)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+  guint selected = adw_combo_row_get_selected (self->backend_row);
+
+  if (self->syncing || calculator == NULL || selected >= self->n_backend_values)
+    return;
+  hr_calculator_set_backend (calculator, self->backend_values[selected]);
 }
 
 static void
@@ -140,6 +221,7 @@ refresh (HrView *view)
 
   self->syncing = TRUE;
 
+  sync_backend (self, calculator);
   gtk_switch_set_active (self->auto_switch, hr_calculator_get_gpu_layers_auto (calculator));
   /* llama.cpp counts the output layer too. */
   gtk_adjustment_set_upper (self->layers_adjustment, n_layers + 1);
@@ -281,6 +363,10 @@ hr_placement_group_class_init (HrPlacementGroupClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, ram_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, bandwidth_row);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, bandwidth_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, backend_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, cpu_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, backend_list);
+  gtk_widget_class_bind_template_callback (widget_class, on_backend_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_auto_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_layers_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_split_selected);

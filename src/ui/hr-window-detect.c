@@ -177,6 +177,7 @@ apply_detection (HrWindow     *self,
   HrLocalDevice *device;
   HrSystemMemory ram = { 0, 0 };
   gboolean first_pick = FALSE;
+  g_autoptr(HrCpu) cpu = NULL;
 
   g_set_object (&self->system_info, info);
   g_clear_object (&self->local_devices);
@@ -205,12 +206,33 @@ apply_detection (HrWindow     *self,
   if (ram.bytes > 0)
     ram.bandwidth_gbps = hr_system_info_get_ram_bandwidth_gbps (info);
 
-  /* One run for both. */
+  /* The CPU: the catalog's entry of the detected name, else one made of
+   * what was detected (cores, SIMD flags, base clock, the RAM's speed). */
+  if (hr_system_info_get_cpu_cores (info) > 0)
+    {
+      const char *simd = hr_system_info_get_cpu_simd (info);
+
+      cpu = hr_cpu_find_by_name (hr_catalog_get_cpus (catalog),
+                                 hr_system_info_get_cpu_model (info));
+      if (cpu != NULL)
+        g_object_ref (cpu);
+      else
+        cpu = hr_cpu_new_detected (hr_system_info_get_cpu_model (info),
+                                   hr_system_info_get_cpu_cores (info),
+                                   simd == NULL || g_str_equal (simd, "none")
+                                   ? HR_CPU_FLOPS_PER_CYCLE_OTHER : HR_CPU_FLOPS_PER_CYCLE_AVX2,
+                                   hr_system_info_get_cpu_base_ghz (info),
+                                   hr_system_info_get_ram_bandwidth_gbps (info));
+    }
+
+  /* One run for all. */
   hr_calculator_freeze (self->calculator);
   if (select != NULL)
     hr_calculator_set_hardware (self->calculator, select);
   if (ram.bytes > 0)
     hr_calculator_set_ram (self->calculator, &ram);
+  if (cpu != NULL)
+    hr_calculator_set_cpu (self->calculator, cpu);
   hr_calculator_thaw (self->calculator);
 
   /* …unless the user went to another view meanwhile */

@@ -82,6 +82,65 @@ hr_device_backend (const HrDevice *device)
     }
 }
 
+/* Which builds of llama.cpp can drive a family's GPU (the build guide of
+ * ggml-org/llama.cpp, "docs" folder, build page: CUDA for NVIDIA; HIP/ROCm for AMD; SYCL for Intel GPUs;
+ * Metal for Apple silicon; Vulkan for any vendor's GPU with a Vulkan
+ * driver, which Apple's are not without a translation layer), and the CPU
+ * build on every machine.  What no build of llama.cpp runs is refused
+ * (CUDA on an AMD card, Metal on NVIDIA, …). */
+gboolean
+hr_device_backend_possible (const HrDevice *device,
+                            HrBackend       backend)
+{
+  g_return_val_if_fail (device != NULL, FALSE);
+
+  if (backend == HR_BACKEND_CPU || backend == hr_device_backend (device))
+    return TRUE;
+  return backend == HR_BACKEND_VULKAN && device->family != HR_FAMILY_APPLE_SILICON;
+}
+
+static const struct
+{
+  const char *name;
+  const char *label;
+} backend_names[HR_N_BACKENDS] = {
+  [HR_BACKEND_CUDA] = { "cuda", "CUDA" },
+  [HR_BACKEND_METAL] = { "metal", "Metal" },
+  [HR_BACKEND_ROCM] = { "rocm", "ROCm" },
+  [HR_BACKEND_SYCL] = { "sycl", "SYCL" },
+  [HR_BACKEND_VULKAN] = { "vulkan", "Vulkan" },
+  [HR_BACKEND_CPU] = { "cpu", "CPU" },
+};
+
+const char *
+hr_backend_to_string (HrBackend backend)
+{
+  g_return_val_if_fail ((guint) backend < HR_N_BACKENDS, NULL);
+  return backend_names[backend].name;
+}
+
+const char *
+hr_backend_label (HrBackend backend)
+{
+  g_return_val_if_fail ((guint) backend < HR_N_BACKENDS, NULL);
+  return backend_names[backend].label;
+}
+
+gboolean
+hr_backend_from_string (const char *str,
+                        HrBackend  *backend)
+{
+  g_return_val_if_fail (backend != NULL, FALSE);
+
+  for (guint i = 0; str != NULL && i < HR_N_BACKENDS; i++)
+    if (g_ascii_strcasecmp (str, backend_names[i].name) == 0)
+      {
+        *backend = (HrBackend) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 guint64
 hr_device_usable_bytes (const HrDevice *device)
 {

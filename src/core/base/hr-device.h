@@ -93,6 +93,16 @@ typedef struct
 guint64      hr_device_usable_bytes         (const HrDevice   *device);
 double       hr_device_unified_share        (const HrDevice   *device);
 HrBackend    hr_device_backend              (const HrDevice   *device);
+gboolean     hr_device_backend_possible     (const HrDevice   *device,
+                                             HrBackend         backend);
+
+/* The backend names of --backend and the JSON key "backend" ("cuda",
+ * "rocm", …), and the label a person reads ("CUDA", "ROCm", …). */
+#define HR_N_BACKENDS 6
+const char  *hr_backend_to_string           (HrBackend         backend);
+gboolean     hr_backend_from_string         (const char       *str,
+                                             HrBackend        *backend);
+const char  *hr_backend_label               (HrBackend         backend);
 
 const char  *hr_hardware_family_to_string   (HrHardwareFamily  family);
 gboolean     hr_hardware_family_from_string (const char       *str,

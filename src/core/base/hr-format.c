@@ -73,6 +73,20 @@ hr_format_rate (double tokens_per_s)
   return g_strdup_printf ("%.1f\u00a0tok/s", tokens_per_s);
 }
 
+/* "38.2 tok/s (31–44)": a speed and the range its group's measured error
+ * gives (both bounds > 0), else the speed alone. */
+char *
+hr_format_rate_range (double tokens_per_s,
+                      double low,
+                      double high)
+{
+  if (!(low > 0 && high > 0))
+    return hr_format_rate (tokens_per_s);
+  if (low >= 10)
+    return g_strdup_printf ("%.1f\u00a0tok/s (%.0f–%.0f)", tokens_per_s, low, high);
+  return g_strdup_printf ("%.1f\u00a0tok/s (%.1f–%.1f)", tokens_per_s, low, high);
+}
+
 char *
 hr_format_bandwidth (double gbps)
 {

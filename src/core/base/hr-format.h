@@ -27,6 +27,9 @@ char *hr_format_tokens      (guint64  tokens);
 char *hr_format_percent     (double   fraction,
                              int      decimals);
 char *hr_format_rate        (double   tokens_per_s);
+char *hr_format_rate_range  (double   tokens_per_s,
+                             double   low,
+                             double   high);
 char *hr_format_bandwidth   (double   gbps);
 char *hr_format_params      (double   params);
 char *hr_format_context_short (guint64 tokens);

@@ -45,6 +45,7 @@ struct _HrCatalog
   GListStore *hardware;
   GListStore *precisions;
   GListStore *kv_types;
+  GListStore *cpus;
   GPtrArray *tier_ladder;   /* of HrHardware */
   GPtrArray *problems;      /* of char *, NULL-terminated */
   GHashTable *imported;     /* lower-case ids of models from imported-models.json */
@@ -57,6 +58,7 @@ static const char * const builtin_files[] = {
   "models.json",
   "hardware.json",
   "precisions.json",
+  "cpus.json",
 };
 
 typedef gpointer (*EntryParser) (JsonObject *object, HrOrigin origin, GError **error);
@@ -72,6 +74,12 @@ static gpointer
 parse_hardware (JsonObject *object, HrOrigin origin, GError **error)
 {
   return hr_hardware_new_from_json (object, error);
+}
+
+static gpointer
+parse_cpu (JsonObject *object, HrOrigin origin, GError **error)
+{
+  return hr_cpu_new_from_json (object, error);
 }
 
 static gpointer
@@ -103,6 +111,8 @@ static const Section sections[] = {
     G_STRUCT_OFFSET (HrCatalog, precisions) },
   { "kv_types", parse_kv_type, (EntryId) hr_kv_type_get_id,
     G_STRUCT_OFFSET (HrCatalog, kv_types) },
+  { "cpus", parse_cpu, (EntryId) hr_cpu_get_id,
+    G_STRUCT_OFFSET (HrCatalog, cpus) },
 };
 
 #define SECTION_STORE(self, section) \
@@ -117,6 +127,7 @@ hr_catalog_dispose (GObject *object)
   g_clear_object (&self->hardware);
   g_clear_object (&self->precisions);
   g_clear_object (&self->kv_types);
+  g_clear_object (&self->cpus);
   g_clear_pointer (&self->tier_ladder, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->imported, g_hash_table_unref);
@@ -138,6 +149,7 @@ hr_catalog_init (HrCatalog *self)
   self->hardware = g_list_store_new (HR_TYPE_HARDWARE);
   self->precisions = g_list_store_new (HR_TYPE_PRECISION);
   self->kv_types = g_list_store_new (HR_TYPE_KV_TYPE);
+  self->cpus = g_list_store_new (HR_TYPE_CPU);
   self->tier_ladder = g_ptr_array_new_with_free_func (g_object_unref);
   self->problems = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->problems, NULL);
@@ -1193,4 +1205,19 @@ hr_catalog_find_kv_type (HrCatalog  *self,
 {
   g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
   return find (self, self->kv_types, id);
+}
+
+HrCpu *
+hr_catalog_find_cpu (HrCatalog  *self,
+                     const char *id)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return find (self, self->cpus, id);
+}
+
+GListModel *
+hr_catalog_get_cpus (HrCatalog *self)
+{
+  g_return_val_if_fail (HR_IS_CATALOG (self), NULL);
+  return G_LIST_MODEL (self->cpus);
 }

@@ -7,6 +7,7 @@
 
 #include <gio/gio.h>
 
+#include "hr-cpu.h"
 #include "hr-hardware.h"
 #include "hr-model-spec.h"
 #include "hr-precision.h"
@@ -72,6 +73,7 @@ GListModel   *hr_catalog_get_models         (HrCatalog    *self);
 GListModel   *hr_catalog_get_hardware       (HrCatalog    *self);
 GListModel   *hr_catalog_get_precisions     (HrCatalog    *self);
 GListModel   *hr_catalog_get_kv_types       (HrCatalog    *self);
+GListModel   *hr_catalog_get_cpus           (HrCatalog    *self);
 GPtrArray    *hr_catalog_get_tier_ladder    (HrCatalog    *self);
 
 HrModelSpec  *hr_catalog_find_model         (HrCatalog    *self,
@@ -81,6 +83,8 @@ HrHardware   *hr_catalog_find_hardware      (HrCatalog    *self,
 HrPrecision  *hr_catalog_find_precision     (HrCatalog    *self,
                                              const char   *id);
 HrKvType     *hr_catalog_find_kv_type       (HrCatalog    *self,
+                                             const char   *id);
+HrCpu        *hr_catalog_find_cpu           (HrCatalog    *self,
                                              const char   *id);
 
 G_END_DECLS

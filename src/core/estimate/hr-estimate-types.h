@@ -54,6 +54,8 @@ typedef struct
   double gpu_memory_utilization;   /* vLLM: share of device memory */
   guint64 max_num_batched_tokens;  /* vLLM: tokens per scheduler step */
   guint32 vllm_generation;         /* vLLM: an HrVllmGeneration (0 = 0.21+) */
+  gboolean backend_set;            /* llama.cpp, Ollama: the build asked for */
+  HrBackend backend;               /*   (FALSE: the device's own, hr_device_backend) */
 } HrEngineOptions;
 
 /* How llama.cpp spreads a model over several GPUs (--split-mode). */
@@ -153,6 +155,9 @@ typedef struct
   gboolean tied_embeddings;    /* the output head is the embedding matrix */
   guint64 prompt_tokens;       /* the prompt timed; 0 = the context */
   guint64 generate_tokens;     /* the answer timed; 0 = HR_DEFAULT_GENERATE */
+  guint64 depth;               /* tokens cached before the prompt (llama-bench -d);
+                                * the prompt then defaults to the rest of the context */
+  double cpu_flops;            /* the CPU's matrix rate, FLOP/s (0: the assumption) */
   guint32 users;               /* vLLM, SGLang: concurrent users (0: none asked) */
   double target_tokens_per_s;  /*   the speed each should get (0: none) */
 } HrEstimateInput;

@@ -71,6 +71,28 @@ is_positive (double value)
   return isfinite (value) && value > 0;
 }
 
+static const char *
+vendor (HrHardwareFamily family)
+{
+  switch (family)
+    {
+    case HR_FAMILY_AMD_RADEON:
+    case HR_FAMILY_AMD_INSTINCT:
+    case HR_FAMILY_AMD_APU:
+      return "AMD";
+    case HR_FAMILY_INTEL_ARC:
+      return "Intel";
+    case HR_FAMILY_APPLE_SILICON:
+      return "Apple";
+    case HR_FAMILY_NVIDIA_GEFORCE:
+    case HR_FAMILY_NVIDIA_WORKSTATION:
+    case HR_FAMILY_NVIDIA_DATACENTER:
+    case HR_FAMILY_NVIDIA_SOC:
+    default:
+      return "NVIDIA";
+    }
+}
+
 #define invalid(error, ...) \
   hr_profile_fail ((error), HR_ESTIMATE_ERROR_INVALID, __VA_ARGS__)
 
@@ -115,6 +137,32 @@ validate_input (const HrEstimateInput  *input,
     return invalid (error, "micro-batch %u is out of range (1–65536)", input->options.ubatch);
   if (input->options.max_num_batched_tokens > HR_CONTEXT_MAX)
     return invalid (error, "max-num-batched-tokens is out of range");
+  /* llama-bench -d D -p P fills D cells, then P more: both in the window. */
+  if (input->depth >= input->context)
+    return invalid (error, "a depth of %" G_GUINT64_FORMAT " tokens leaves no room for a "
+                    "prompt in a context of %" G_GUINT64_FORMAT, input->depth, input->context);
+  if (input->prompt_tokens > 0 && input->depth + input->prompt_tokens > input->context)
+    return invalid (error, "a prompt of %" G_GUINT64_FORMAT " tokens on top of %" G_GUINT64_FORMAT
+                    " cached ones does not fit a context of %" G_GUINT64_FORMAT,
+                    input->prompt_tokens, input->depth, input->context);
+  if (!(input->cpu_flops >= 0) || !isfinite (input->cpu_flops))
+    return invalid (error, "the CPU's FLOPS must be positive");
+  if (input->options.backend_set &&
+      (input->engine == HR_ENGINE_LLAMACPP || input->engine == HR_ENGINE_OLLAMA))
+    {
+      if ((guint) input->options.backend >= HR_N_BACKENDS)
+        return invalid (error, "unknown backend");
+      if (!hr_device_backend_possible (input->device, input->options.backend))
+        return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                                "llama.cpp's %s build does not run on %s GPUs",
+                                hr_backend_label (input->options.backend),
+                                vendor (input->device->family));
+      /* Ollama ships CPU, CUDA, ROCm, Vulkan and Metal runners, no SYCL
+       * (ollama ml/device.go, FlashAttentionSupported's libraries). */
+      if (input->engine == HR_ENGINE_OLLAMA && input->options.backend == HR_BACKEND_SYCL)
+        return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                                "Ollama has no SYCL build (it runs Intel GPUs on Vulkan)");
+    }
 
   return TRUE;
 }

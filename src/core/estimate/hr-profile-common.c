@@ -179,7 +179,11 @@ hr_profile_time (const HrEstimateInput      *input,
 {
   HrSpeedToken token;
   HrSpeedRange range;
-  guint64 prompt = input->prompt_tokens > 0 ? input->prompt_tokens : input->context;
+  /* The prompt sits on top of the depth; by default it fills the rest of
+   * the context (hr_estimate() checked that both fit). */
+  guint64 cached = MIN ((guint64) speed->depth, input->context - 1);
+  guint64 prompt = input->prompt_tokens > 0 ? input->prompt_tokens : input->context - cached;
+  double depth = (double) cached;
   guint64 generate = input->generate_tokens > 0 ? input->generate_tokens : HR_DEFAULT_GENERATE;
   double prefill;
 
@@ -194,16 +198,17 @@ hr_profile_time (const HrEstimateInput      *input,
   result->decode_efficiency = hr_device_backend (input->device) == HR_BACKEND_METAL
                               ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA;
 
-  /* The prompt from an empty cache, then the first token; the answer's
+  /* The prompt on top of the cached tokens, then the first token; the answer's
    * tokens at growing depth (the per-token time is linear in the depth,
    * so G tokens take G times the one in their middle). */
   prefill = hr_speed_prefill_seconds (speed, prompt);
   result->prompt_tokens = prompt;
   result->generate_tokens = generate;
   result->prefill_tokens_per_s = prefill > 0 ? prompt / prefill : 0;
-  result->ttft_seconds = prefill + hr_speed_token_seconds (speed, (double) prompt);
+  result->ttft_seconds = prefill + hr_speed_token_seconds (speed, depth + prompt);
   result->generation_seconds = generate *
-                               hr_speed_token_seconds (speed, prompt + (generate - 1) / 2.0);
+                               hr_speed_token_seconds (speed, depth + prompt +
+                                                              (generate - 1) / 2.0);
 
   /* The range of each rate: its group's measured error (none where no
    * measured rows back the group). */

@@ -518,8 +518,10 @@ find_group (const HrSpeedInput *in,
   gboolean moe = in->expert_share > 0 && in->experts > 0;
   gboolean cpu_held = in->cpu_layers > 0 || in->cpu_bytes > 0 || in->cpu_expert_bytes > 0;
 
-  /* vLLM and SGLang kernels have no llama-bench rows */
-  if (in->serving)
+  /* vLLM and SGLang kernels have no llama-bench rows; the groups' rows
+   * ran without flash attention (the 2024 builds, llama-bench -fa 0), so
+   * a figure with it (derived, not fitted) has no measured error. */
+  if (in->serving || in->flash_attn)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (speed_groups); i++)
     {

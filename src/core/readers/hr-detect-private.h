@@ -28,6 +28,8 @@ typedef struct
   char *cpu_model;             /* NULL: unknown */
   guint32 cpu_cores;
   guint32 cpu_threads;
+  const char *cpu_simd;        /* static: "avx512", "avx2", "neon", "none"; NULL: unknown */
+  guint32 cpu_base_mhz;        /* cpufreq's base_frequency; 0: unknown */
 
   char *gpu_failure;           /* “GPU detection failed: …”, also a note */
 } HrDetectFindings;

@@ -319,6 +319,23 @@ cpuinfo_field (const char *line,
   return p;
 }
 
+/* The widest SIMD a cpuinfo "flags" (x86) or "Features" (Arm) line
+ * names: what llama.cpp's CPU kernels use (ggml-cpu's AVX2, AVX-512 and
+ * NEON paths). */
+static const char *
+simd_from_flags (const char *flags)
+{
+  g_auto(GStrv) words = g_strsplit_set (flags, " \t", -1);
+
+  if (g_strv_contains ((const char * const *) words, "avx512f"))
+    return "avx512";
+  if (g_strv_contains ((const char * const *) words, "avx2"))
+    return "avx2";
+  if (g_strv_contains ((const char * const *) words, "asimd"))
+    return "neon";
+  return "none";
+}
+
 void
 hr_detect_cpu (HrTree           *tree,
                HrDetectFindings *findings)
@@ -362,7 +379,22 @@ hr_detect_cpu (HrTree           *tree,
         g_hash_table_add (cores, g_strdup_printf ("%s/%s", physical, value));
       else if (cores_per_socket == 0 && (value = cpuinfo_field (lines[i], "cpu cores")) != NULL)
         g_ascii_string_to_unsigned (value, 10, 1, 1 << 16, &cores_per_socket, NULL);
+      else if (findings->cpu_simd == NULL &&
+               ((value = cpuinfo_field (lines[i], "flags")) != NULL ||
+                (value = cpuinfo_field (lines[i], "Features")) != NULL))
+        findings->cpu_simd = simd_from_flags (value);
     }
+  /* The base clock, where the frequency driver says it (intel_pstate,
+   * amd-pstate): kHz. */
+  {
+    g_autofree char *base = hr_tree_read_line (tree,
+                                               "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency");
+    guint64 khz = 0;
+
+    if (base != NULL && g_ascii_string_to_unsigned (g_strstrip (base), 10, 100000, 10000000,
+                                                    &khz, NULL))
+      findings->cpu_base_mhz = (guint32) (khz / 1000);
+  }
 
   /* The online list counts every logical CPU even when cpuinfo is cut. */
   online = hr_tree_read_line (tree, "/sys/devices/system/cpu/online");
@@ -770,6 +802,22 @@ hr_system_info_get_cpu_cores (HrSystemInfo *self)
 {
   g_return_val_if_fail (HR_IS_SYSTEM_INFO (self), 0);
   return self->findings.cpu_cores;
+}
+
+/* "avx512", "avx2", "neon" or "none"; NULL when cpuinfo was not read. */
+const char *
+hr_system_info_get_cpu_simd (HrSystemInfo *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->findings.cpu_simd;
+}
+
+/* The CPU's base clock in GHz; 0 when the kernel does not say. */
+double
+hr_system_info_get_cpu_base_ghz (HrSystemInfo *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->findings.cpu_base_mhz / 1000.0;
 }
 
 guint32

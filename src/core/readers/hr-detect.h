@@ -182,6 +182,8 @@ const char         *hr_system_info_get_cpu_model      (HrSystemInfo  *self);
 const char         *hr_system_info_get_cpu_label      (HrSystemInfo  *self);
 guint32             hr_system_info_get_cpu_cores      (HrSystemInfo  *self);
 guint32             hr_system_info_get_cpu_threads    (HrSystemInfo  *self);
+const char         *hr_system_info_get_cpu_simd       (HrSystemInfo  *self);
+double              hr_system_info_get_cpu_base_ghz   (HrSystemInfo  *self);
 const char * const *hr_system_info_get_notes          (HrSystemInfo  *self);
 const char         *hr_system_info_get_gpu_failure    (HrSystemInfo  *self);
 gboolean            hr_system_info_is_complete        (HrSystemInfo  *self);

@@ -82,6 +82,8 @@ enum {
   PROP_N_CPU_MOE,
   PROP_RAM_BYTES,
   PROP_RAM_BANDWIDTH,
+  PROP_DEPTH,
+  PROP_BACKEND,
   PROP_VERDICT,
   N_INPUT_PROPS,
 };
@@ -147,6 +149,7 @@ static const HrField outputs[] = {
   O ("ram_usable_bytes", HR_FIELD_U64, result.ram_usable_bytes, "What the model may take of it"),
   O ("ram_bandwidth_used", HR_FIELD_DOUBLE, result.ram_bandwidth_gbps, "System memory bandwidth, GB/s"),
   O ("ram_fits", HR_FIELD_BOOL, result.ram_fits, "System memory holds its part"),
+  O ("backend_used", HR_FIELD_U32, result.backend, "The llama.cpp build timed (HrBackend)"),
   O ("valid", HR_FIELD_BOOL, valid, "The inputs gave an estimate"),
   O ("error_message", HR_FIELD_STRING, error_message, "Why not"),
   O ("effective_bpw", HR_FIELD_DOUBLE, effective_bpw, "Bits per weight"),
@@ -372,6 +375,7 @@ hr_calculator_dispose (GObject *object)
   g_clear_object (&self->scenario.precision);
   g_clear_object (&self->scenario.kv_type);
   g_clear_object (&self->scenario.hardware);
+  g_clear_object (&self->scenario.cpu);
   g_clear_object (&self->catalog);
 
   G_OBJECT_CLASS (hr_calculator_parent_class)->dispose (object);
@@ -510,6 +514,12 @@ hr_calculator_get_property (GObject    *object,
     case PROP_RAM_BANDWIDTH:
       g_value_set_double (value, self->scenario.ram.bandwidth_gbps);
       break;
+    case PROP_DEPTH:
+      g_value_set_uint64 (value, self->scenario.depth);
+      break;
+    case PROP_BACKEND:
+      g_value_set_uint (value, hr_calculator_get_backend (self));
+      break;
     case PROP_VERDICT:
       g_value_set_enum (value, self->result.verdict);
       break;
@@ -622,6 +632,12 @@ hr_calculator_set_property (GObject      *object,
     case PROP_RAM_BANDWIDTH:
       hr_calculator_set_ram_bandwidth (self, g_value_get_double (value));
       break;
+    case PROP_DEPTH:
+      hr_calculator_set_depth (self, g_value_get_uint64 (value));
+      break;
+    case PROP_BACKEND:
+      hr_calculator_set_backend (self, g_value_get_uint (value));
+      break;
     default:
       if (prop_id >= FIRST_INDEX_PROP && prop_id < FIRST_INDEX_PROP + N_INDEX_PROPS)
         set_index (self, prop_id - FIRST_INDEX_PROP, g_value_get_uint (value));
@@ -723,6 +739,12 @@ hr_calculator_class_init (HrCalculatorClass *klass)
   properties[PROP_RAM_BANDWIDTH] =
     g_param_spec_double ("ram-bandwidth", NULL, "System memory GB/s; 0 = the assumption",
                          0, HR_RAM_BANDWIDTH_MAX_GBPS, 0, rw);
+  properties[PROP_DEPTH] =
+    g_param_spec_uint64 ("depth", NULL, "llama.cpp: tokens cached before the prompt",
+                         0, HR_CONTEXT_MAX - 1, 0, rw);
+  properties[PROP_BACKEND] =
+    g_param_spec_uint ("backend", NULL, "llama.cpp: an HrBackend + 1; 0 = the device's own",
+                       0, HR_N_BACKENDS, 0, rw);
   properties[PROP_VERDICT] =
     g_param_spec_enum ("verdict", NULL, "Fits comfortably, tight, or not",
                        HR_TYPE_VERDICT, HR_VERDICT_COMFORTABLE,
@@ -828,6 +850,10 @@ static void set_layout (HrCalculator *self,
                         guint         pp,
                         guint         dp);
 
+static gboolean backend_possible (HrCalculator *self,
+                                  HrBackend     backend);
+static void     check_backend    (HrCalculator *self);
+
 void
 hr_calculator_set_hardware (HrCalculator *self,
                             HrHardware   *hardware)
@@ -836,6 +862,12 @@ hr_calculator_set_hardware (HrCalculator *self,
   g_return_if_fail (hardware == NULL || HR_IS_HARDWARE (hardware));
   g_object_freeze_notify (G_OBJECT (self));
   set_object_input (self, (gpointer *) &self->scenario.hardware, hardware, PROP_HARDWARE);
+  if (self->scenario.options.backend_set && hardware != NULL &&
+      !backend_possible (self, self->scenario.options.backend))
+    {
+      check_backend (self);
+      recompute (self);
+    }
   /* An Apple chip is one device: several of another kind become one. */
   if (hardware != NULL && hr_hardware_is_unified (hardware) && self->scenario.gpus > 1)
     set_layout (self, 1, 1, 1, 1);
@@ -854,8 +886,14 @@ hr_calculator_set_context (HrCalculator *self,
   g_object_freeze_notify (G_OBJECT (self));
   self->scenario.context = context;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONTEXT]);
-  /* The prompt never outgrows the context: then it is the context. */
-  if (self->scenario.prompt_tokens >= context)
+  /* The cache before the prompt leaves room for one: else it empties. */
+  if (self->scenario.depth >= context)
+    {
+      self->scenario.depth = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEPTH]);
+    }
+  /* The prompt never outgrows the context: then it is the rest of it. */
+  if (self->scenario.prompt_tokens + self->scenario.depth > context)
     {
       self->scenario.prompt_tokens = 0;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROMPT_TOKENS]);
@@ -887,10 +925,13 @@ hr_calculator_set_engine (HrCalculator *self,
 
   if (self->scenario.engine == engine)
     return;
+  g_object_freeze_notify (G_OBJECT (self));
   self->scenario.engine = engine;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENGINE]);
   update_index (self, INDEX_ENGINE);
+  check_backend (self);
   recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /* ---------------------------------------------------------------- Layout
@@ -1211,9 +1252,139 @@ hr_calculator_set_prompt_tokens (HrCalculator *self,
 {
   g_return_if_fail (HR_IS_CALCULATOR (self));
 
-  if (prompt_tokens >= self->scenario.context)
+  if (prompt_tokens >= self->scenario.context ||
+      prompt_tokens + self->scenario.depth > self->scenario.context)
     prompt_tokens = 0;
   set_u64_input (self, &self->scenario.prompt_tokens, prompt_tokens, PROP_PROMPT_TOKENS);
+}
+
+/**
+ * hr_calculator_set_depth:
+ * @depth: tokens already in the cache before the prompt (llama-bench -d)
+ *
+ * At most the context less one token; a prompt that no longer fits on
+ * top of it becomes the rest of the context (0).
+ */
+void
+hr_calculator_set_depth (HrCalculator *self,
+                         guint64       depth)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  depth = MIN (depth, self->scenario.context - 1);
+  if (self->scenario.depth == depth)
+    return;
+  g_object_freeze_notify (G_OBJECT (self));
+  self->scenario.depth = depth;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEPTH]);
+  if (self->scenario.prompt_tokens + depth > self->scenario.context)
+    {
+      self->scenario.prompt_tokens = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROMPT_TOKENS]);
+    }
+  recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * hr_calculator_set_cpu:
+ * @cpu: (nullable): the CPU that runs the layers and experts left in
+ *   system RAM (a catalog entry or this computer's); %NULL for the
+ *   stated assumption
+ *
+ * Its matrix rate times them; its bandwidth is the RAM's unless one is
+ * set (hr_calculator_set_ram).
+ */
+void
+hr_calculator_set_cpu (HrCalculator *self,
+                       HrCpu        *cpu)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+  g_return_if_fail (cpu == NULL || HR_IS_CPU (cpu));
+
+  if (g_set_object (&self->scenario.cpu, cpu))
+    recompute (self);
+}
+
+HrCpu *
+hr_calculator_get_cpu (HrCalculator *self)
+{
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), NULL);
+  return self->scenario.cpu;
+}
+
+/* Whether the device runs @backend under the engine asked for (Ollama
+ * has no SYCL build); the other engines take none. */
+static gboolean
+backend_possible (HrCalculator *self,
+                  HrBackend     backend)
+{
+  HrEngine engine = hr_scenario_engine (&self->scenario);
+
+  if (self->scenario.hardware == NULL)
+    return FALSE;
+  if (engine == HR_ENGINE_OLLAMA && backend == HR_BACKEND_SYCL)
+    return FALSE;
+  return hr_device_backend_possible (hr_hardware_get_device (self->scenario.hardware), backend);
+}
+
+/**
+ * hr_calculator_backend_possible:
+ * @backend: an #HrBackend
+ *
+ * Whether the current device (and engine) can run llama.cpp's @backend
+ * build: the window offers only these.
+ */
+gboolean
+hr_calculator_backend_possible (HrCalculator *self,
+                                HrBackend     backend)
+{
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), FALSE);
+  return (guint) backend < HR_N_BACKENDS && backend_possible (self, backend);
+}
+
+/**
+ * hr_calculator_set_backend:
+ * @backend: 0 for the device's own build, else an #HrBackend + 1
+ *
+ * One the device cannot run is the device's own (0).
+ */
+void
+hr_calculator_set_backend (HrCalculator *self,
+                           guint         backend)
+{
+  HrEngineOptions *options;
+
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  options = &self->scenario.options;
+  if (backend > HR_N_BACKENDS || (backend > 0 && !backend_possible (self, backend - 1)))
+    backend = 0;
+  if (hr_calculator_get_backend (self) == backend)
+    return;
+  options->backend_set = backend > 0;
+  options->backend = backend > 0 ? (HrBackend) (backend - 1) : 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND]);
+  recompute (self);
+}
+
+guint
+hr_calculator_get_backend (HrCalculator *self)
+{
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), 0);
+  return self->scenario.options.backend_set ? (guint) self->scenario.options.backend + 1 : 0;
+}
+
+/* A new device or engine drops a build it cannot run. */
+static void
+check_backend (HrCalculator *self)
+{
+  if (self->scenario.options.backend_set &&
+      !backend_possible (self, self->scenario.options.backend))
+    {
+      self->scenario.options.backend_set = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND]);
+    }
 }
 
 /**
@@ -1418,6 +1589,7 @@ INPUT_GETTER (guint, nodes, MAX (self->scenario.layout.nodes, 1))
 INPUT_GETTER (guint, users, self->scenario.users)
 INPUT_GETTER (double, target_tokens_per_s, self->scenario.target_tokens_per_s)
 INPUT_GETTER (guint64, prompt_tokens, self->scenario.prompt_tokens)
+INPUT_GETTER (guint64, depth, self->scenario.depth)
 INPUT_GETTER (guint64, generate_tokens, self->scenario.generate_tokens)
 INPUT_GETTER (gboolean, gpu_layers_auto, !self->scenario.placement.gpu_layers_fixed)
 INPUT_GETTER (guint, gpu_layers, self->scenario.placement.gpu_layers)

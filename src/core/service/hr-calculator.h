@@ -66,6 +66,17 @@ void               hr_calculator_set_users          (HrCalculator *self,
 double             hr_calculator_get_target_tokens_per_s (HrCalculator *self);
 void               hr_calculator_set_target_tokens_per_s (HrCalculator *self,
                                                           double        target);
+HrCpu             *hr_calculator_get_cpu            (HrCalculator *self);
+void               hr_calculator_set_cpu            (HrCalculator *self,
+                                                     HrCpu        *cpu);
+guint64            hr_calculator_get_depth          (HrCalculator *self);
+void               hr_calculator_set_depth          (HrCalculator *self,
+                                                     guint64       depth);
+guint              hr_calculator_get_backend        (HrCalculator *self);
+void               hr_calculator_set_backend        (HrCalculator *self,
+                                                     guint         backend);
+gboolean           hr_calculator_backend_possible   (HrCalculator *self,
+                                                     HrBackend     backend);
 guint64            hr_calculator_get_prompt_tokens  (HrCalculator *self);
 void               hr_calculator_set_prompt_tokens  (HrCalculator *self,
                                                      guint64       prompt_tokens);

@@ -66,6 +66,11 @@ hr_command_build_llamacpp (HrCommand         *command,
   /* TRANSLATORS: a note above a llama-server command; %s is a build, "b7553" */
   hr_command_note (command, _("llama.cpp %s or later (llama-server)"),
                    HR_COMMAND_LLAMACPP_MIN_BUILD);
+  /* The flags are the same for every build; which build runs them is not. */
+  if (scenario->options.backend_set)
+    /* TRANSLATORS: a note above a llama-server command; %s is "ROCm", "Vulkan", "CUDA"… */
+    hr_command_note (command, _("Use llama.cpp's %s build"),
+                     hr_backend_label (scenario->options.backend));
   path = hr_command_gguf_file (command, scenario, error);
   if (path == NULL)
     return FALSE;

@@ -293,6 +293,24 @@ scenario_input (const HrScenario  *scenario,
   input->layout = scenario->layout;
   input->prompt_tokens = scenario->prompt_tokens;
   input->generate_tokens = scenario->generate_tokens;
+  input->depth = scenario->depth;
+  /* The CPU runs what llama.cpp leaves it at its matrix rate, and its
+   * memory is the system RAM's unless --ram-bandwidth said otherwise
+   * (an Apple chip's is the device's own). */
+  if (scenario->cpu != NULL)
+    {
+      input->cpu_flops = hr_cpu_get_matrix_flops (scenario->cpu);
+      if (input->ram.bandwidth_gbps == 0)
+        input->ram.bandwidth_gbps = hr_cpu_get_bandwidth_gbps (scenario->cpu);
+    }
+  /* llama.cpp's CPU build puts no layer on a GPU (-ngl has nothing to
+   * offload to). */
+  if (input->options.backend_set && input->options.backend == HR_BACKEND_CPU &&
+      (input->engine == HR_ENGINE_LLAMACPP || input->engine == HR_ENGINE_OLLAMA))
+    {
+      input->placement.gpu_layers_fixed = TRUE;
+      input->placement.gpu_layers = 0;
+    }
   input->users = scenario->users;
   input->target_tokens_per_s = scenario->target_tokens_per_s;
   input->tied_embeddings = hr_model_spec_get_tied_embeddings (scenario->model);

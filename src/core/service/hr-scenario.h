@@ -10,6 +10,7 @@
 
 #pragma once
 
+#include "hr-cpu.h"
 #include "hr-estimate.h"
 #include "hr-hardware.h"
 #include "hr-model-spec.h"
@@ -23,6 +24,7 @@ typedef struct
   HrPrecision *precision;    /* borrowed */
   HrKvType *kv_type;         /* borrowed */
   HrHardware *hardware;      /* borrowed */
+  HrCpu *cpu;                /* borrowed; NULL = the stated assumptions */
   guint64 context;
   guint32 batch;
   HrEngine engine;
@@ -33,6 +35,7 @@ typedef struct
   HrLayout layout;           /* vLLM, SGLang; zero = tp over the GPUs */
   guint64 prompt_tokens;     /* the prompt timed; 0 = the context */
   guint64 generate_tokens;   /* the answer timed; 0 = HR_DEFAULT_GENERATE */
+  guint64 depth;             /* tokens cached before the prompt; 0 = none */
   guint32 users;             /* vLLM, SGLang: concurrent users; 0 = none */
   double target_tokens_per_s; /*   each user's speed target; 0 = none */
 } HrScenario;

@@ -204,7 +204,10 @@ speed_input (const HrEstimateInput          *input,
   memset (out, 0, sizeof *out);
   out->arch = model;
   out->family = (HrQuantFamily) input->quant_family;
-  out->backend = hr_device_backend (input->device);
+  out->backend = input->options.backend_set ? input->options.backend
+                                            : hr_device_backend (input->device);
+  out->depth = (double) input->depth;
+  out->cpu_flops = input->cpu_flops;
   out->n_gpus = p->n_devices;
   out->tensor_parallel = row;
   out->allreduce_seconds = row ? HR_ROW_SPLIT_SYNC_SECONDS * 3.5 : 0;
@@ -241,9 +244,16 @@ speed_input (const HrEstimateInput          *input,
   out->ram_gbps = ram_gbps;
   out->host_link_gbps = input->device->pcie_gbps;
   out->n_ubatch = params->n_ubatch;
-  /* The speed constants were fitted on builds without flash attention;
-   * its derived effect applies when it is asked for by name. */
-  out->flash_attn = params->flash_attn && input->options.flash_attn == HR_FLASH_ATTN_ON;
+  /* Flash attention as the engine runs it: on when asked, and by default
+   * on wherever the backend has the kernel, as current builds resolve
+   * -fa auto (llama.cpp src/llama-context.cpp: "Flash Attention was auto,
+   * set to enabled" unless a GPU layer's attention would fall to the CPU;
+   * CUDA, ROCm, Vulkan, Metal, SYCL and the CPU all have it) and as
+   * Ollama passes --flash-attn auto to them (ollama llm/llama_server.go
+   * LlamaServerFlashAttention; ml/device.go FlashAttentionSupported: CPU,
+   * Metal, CUDA from compute 6.0, ROCm, Vulkan).  params->flash_attn is
+   * that resolution (hr-llamacpp-memory.c, hr-ollama-params.c). */
+  out->flash_attn = params->flash_attn;
   out->kv_bytes_per_element = params->kv_k_bytes_per_element;
 }
 
