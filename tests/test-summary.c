@@ -5,6 +5,11 @@
 
 #include "config.h"
 
+#include "hr-advice.h"
+#include "hr-calculator.h"
+#include "hr-comparison.h"
+#include "hr-hardware-table.h"
+#include "hr-matrix.h"
 #include "hr-summary.h"
 #include "hr-test-util.h"
 
@@ -74,6 +79,71 @@ test_verdict_label (void)
                    "Fits comfortably");
 }
 
+/* Issue 30, item 9: GLM-4-32B at Q4_K_M and 32K on an RTX 3060 12GB
+ * runs with layers in system RAM; the Compare row, the Hardware row and
+ * the Matrix cell of the same set-up carry that placement, so the three
+ * tables name it alike (they used to say "tight" in two, "Partly
+ * offloaded" in the third). */
+static void
+test_one_verdict_everywhere (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  g_autoptr(HrCalculator) calc = hr_calculator_new (catalog);
+  g_autoptr(HrComparison) comparison = NULL;
+  g_autoptr(HrHardwareTable) table = NULL;
+  g_autoptr(HrMatrix) matrix = NULL;
+  HrPrecision *q4 = hr_catalog_find_precision (catalog, "q4_k_m");
+  HrHardware *rtx3060 = hr_catalog_find_hardware (catalog, "rtx-3060-12gb");
+  guint found = 0;
+
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "THUDM/GLM-4-32B-0414"));
+  hr_calculator_set_precision (calc, q4);
+  hr_calculator_set_hardware (calc, rtx3060);
+  hr_calculator_set_context (calc, 32768);
+  g_assert_cmpint (hr_calculator_get_estimate (calc)->placement, ==, HR_PLACEMENT_PARTIAL);
+  comparison = hr_comparison_new (calc);
+  table = hr_hardware_table_new (calc);
+  matrix = hr_matrix_new (calc);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (comparison)); i++)
+    {
+      g_autoptr(HrComparisonRow) row = g_list_model_get_item (G_LIST_MODEL (comparison), i);
+
+      if (!hr_comparison_row_get_is_current (row))
+        continue;
+      g_assert_cmpstr (hr_summary_verdict_label (hr_comparison_row_get_verdict (row),
+                                                 hr_comparison_row_get_placement (row)), ==,
+                       "Runs partly in system RAM");
+      found++;
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (table)); i++)
+    {
+      g_autoptr(HrHardwareRow) row = g_list_model_get_item (G_LIST_MODEL (table), i);
+
+      if (hr_hardware_row_get_hardware (row) != rtx3060)
+        continue;
+      g_assert_cmpstr (hr_summary_verdict_label (hr_hardware_row_get_verdict (row),
+                                                 hr_hardware_row_get_placement (row)), ==,
+                       "Runs partly in system RAM");
+      found++;
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (matrix)); i++)
+    {
+      g_autoptr(HrMatrixRow) row = g_list_model_get_item (G_LIST_MODEL (matrix), i);
+
+      if (hr_matrix_row_get_precision (row) != q4)
+        continue;
+      /* the default contexts 8K / 32K / 128K: 32K is the middle one */
+      g_assert_cmpuint (hr_matrix_get_context (matrix, 1), ==, 32768);
+      g_assert_cmpstr (hr_summary_verdict_label (hr_matrix_row_get_verdict (row, 1),
+                                                 hr_matrix_row_get_placement (row, 1)), ==,
+                       "Runs partly in system RAM");
+      found++;
+    }
+  g_assert_cmpuint (found, ==, 3);
+}
+
 /* Issue 30, item 13: vLLM with memory to spare that does not fit says
  * why: Llama 3.1 8B in BF16 on an RTX 4090 holds 44,176 tokens of cache
  * (docs/reference/measured.md's vLLM logs calibrate the budget), fewer
@@ -102,6 +172,53 @@ test_vllm_reason (void)
   assert_has (subtitle, "the KV cache holds ");
   assert_has (subtitle, "tokens, fewer than one sequence of 131,072");
   g_assert_null (strstr (subtitle, "free"));
+}
+
+/* Issue 30, item 12: "what would fit" offers automatic GPU layers only
+ * where they run, and more RAM (not more GPU layers) when the GPUs are
+ * already as full as llama.cpp makes them. */
+static void
+test_advice_layers (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "THUDM/GLM-4-32B-0414"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-3060-12gb"),
+    .engine = HR_ENGINE_LLAMACPP,
+    .context = 32768, .batch = 1, .gpus = 1,
+    .ram = { 64ull << 30, 0 },
+  };
+  HrEstimate e;
+  HrAdvice advice;
+
+  /* every layer on a 12 GiB card: it does not fit; automatic layers do */
+  s.placement.gpu_layers_fixed = TRUE;
+  s.placement.gpu_layers = 62;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_NO_FIT);
+  hr_advice_compute (catalog, &s, &advice);
+  g_assert_true (advice.auto_layers);
+  g_assert_false (advice.more_ram);
+
+  /* automatic layers and 8 GiB of RAM: the GPU is full, the rest does
+   * not fit the RAM; more GPU layers cannot help */
+  s.placement.gpu_layers_fixed = FALSE;
+  s.ram.bytes = 8ull << 30;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_false (e.ram_fits);
+  hr_advice_compute (catalog, &s, &advice);
+  g_assert_false (advice.auto_layers);
+  g_assert_true (advice.more_ram);
+
+  /* fixed layers that leave too much for 8 GiB, and automatic ones that
+   * do too: not "automatic GPU layers" */
+  s.placement.gpu_layers_fixed = TRUE;
+  s.placement.gpu_layers = 10;
+  hr_advice_compute (catalog, &s, &advice);
+  g_assert_false (advice.auto_layers);
+  g_assert_true (advice.more_ram);
 }
 
 /* The sums the Overview used to do. */
@@ -134,6 +251,8 @@ main (int   argc,
   g_test_add_func ("/summary/seed-case", test_seed_case);
   g_test_add_func ("/summary/verdict-label", test_verdict_label);
   g_test_add_func ("/summary/vllm-reason", test_vllm_reason);
+  g_test_add_func ("/summary/one-verdict-everywhere", test_one_verdict_everywhere);
   g_test_add_func ("/summary/sums", test_sums);
+  g_test_add_func ("/summary/advice-layers", test_advice_layers);
   return g_test_run ();
 }

@@ -140,8 +140,8 @@ shown_speed (HrHardwareRow *row,
                  : hr_hardware_row_get_decode_tokens_per_s (row);
 }
 
-/* A model that runs with layers in system RAM says so, not “tight”:
- * the GPU is full because llama.cpp filled it. */
+/* A model that runs with layers in system RAM: its verdict is named by
+ * hr_summary_verdict_label(); the tooltip says how many layers. */
 static void
 update_offload_verdict (GtkWidget     *cell,
                         HrHardwareRow *row,
@@ -166,14 +166,6 @@ update_offload_verdict (GtkWidget     *cell,
   tooltip = g_strdup_printf (_("%u of %u layers on the GPU, %s in system RAM"),
                              hr_hardware_row_get_gpu_layers (row),
                              hr_hardware_row_get_layer_count (row), host);
-  hr_ui_inscription_set_text (GTK_INSCRIPTION (label),
-                              placement == HR_PLACEMENT_CPU
-                              /* TRANSLATORS: a verdict of the hardware table: no
-                               * layer on the GPU */
-                              ? _("Runs on the CPU")
-                              /* TRANSLATORS: a verdict of the hardware table: some
-                               * layers in system RAM */
-                              : _("Partly offloaded"));
   hr_ui_set_cell_tooltip (label, tooltip);
 }
 
@@ -266,7 +258,8 @@ update_cell (HrTableView *table,
       break;
 
     case CELL_VERDICT:
-      hr_table_cell_verdict_update (child, hr_hardware_row_get_verdict (row), valid);
+      hr_table_cell_verdict_update (child, hr_hardware_row_get_verdict (row),
+                                    hr_hardware_row_get_placement (row), valid);
       update_offload_verdict (child, row, units);
       break;
 

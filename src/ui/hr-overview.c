@@ -265,15 +265,13 @@ update_advice (HrOverview       *self,
                                            advice.gpus), advice.gpus);
       g_string_append_printf (text, "\n• %s", line);
     }
-  if ((e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA) &&
-      !hr_calculator_get_gpu_layers_auto (calculator) && e->ram_fits)
+  if (advice.auto_layers)
     g_string_append_printf (text, "\n• %s",
                             _("Automatic GPU layers: the rest stays in system RAM"));
-  if (!e->ram_fits)
-    g_string_append_printf (text, "\n• %s",
-                            _("More system RAM, or more layers on the GPU"));
+  if (advice.more_ram)
+    g_string_append_printf (text, "\n• %s", _("More system RAM: the GPUs are full"));
   if (advice.precision == NULL && advice.context == 0 && advice.kv_type == NULL &&
-      advice.gpus == 0 && e->ram_fits)
+      advice.gpus == 0 && !advice.auto_layers && !advice.more_ram)
     g_string_append_printf (text, "\n%s",
                             _("No single change makes it fit: choose a larger device "
                               "or a smaller model."));
