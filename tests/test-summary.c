@@ -102,6 +102,18 @@ test_one_verdict_everywhere (void)
   hr_calculator_set_hardware (calc, rtx3060);
   hr_calculator_set_context (calc, 32768);
   g_assert_cmpint (hr_calculator_get_estimate (calc)->placement, ==, HR_PLACEMENT_PARTIAL);
+  {
+    /* issue 30, item 15: the summary says what stays in system RAM */
+    g_autofree char *text = hr_summary_text (hr_calculator_get_scenario (calc),
+                                             hr_calculator_get_estimate (calc), NULL,
+                                             HR_UNITS_BINARY, FALSE);
+    g_autofree char *host = hr_format_size (hr_calculator_get_estimate (calc)->host_bytes,
+                                            HR_UNITS_BINARY);
+    g_autofree char *line = g_strdup_printf ("In system RAM: %s\n", host);
+
+    assert_has (text, line);
+    assert_has (text, "Verdict: Runs with ");
+  }
   comparison = hr_comparison_new (calc);
   table = hr_hardware_table_new (calc);
   matrix = hr_matrix_new (calc);
@@ -221,6 +233,44 @@ test_advice_layers (void)
   g_assert_true (advice.more_ram);
 }
 
+/* Issue 30, item 15: Ollama with a Q8_0 cache and flash attention off
+ * keeps F16 (its server ignores OLLAMA_KV_CACHE_TYPE without flash
+ * attention): the summary and the Overview say so. */
+static void
+test_kv_note (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "q8_0"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-3060-12gb"),
+    .engine = HR_ENGINE_OLLAMA,
+    .context = 8192, .batch = 1, .gpus = 1,
+  };
+  HrEstimate e;
+  g_autofree char *note = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *none = NULL;
+
+  s.options.flash_attn = HR_FLASH_ATTN_OFF;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_true (e.kv_type_ignored);
+  g_assert_cmpfloat (e.kv_bytes_per_element, ==, 2.0);
+  note = hr_summary_kv_note (&s, &e);
+  g_assert_nonnull (note);
+  assert_has (note, "FP16");
+  assert_has (note, "without flash attention Ollama ignores the Q8_0 cache type");
+  text = hr_summary_text (&s, &e, NULL, HR_UNITS_BINARY, FALSE);
+  assert_has (text, "KV cache: Q8_0 (FP16 as the engine runs it)\n");
+
+  s.options.flash_attn = HR_FLASH_ATTN_ON;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_false (e.kv_type_ignored);
+  none = hr_summary_kv_note (&s, &e);
+  g_assert_null (none);
+}
+
 /* The sums the Overview used to do. */
 static void
 test_sums (void)
@@ -254,5 +304,6 @@ main (int   argc,
   g_test_add_func ("/summary/one-verdict-everywhere", test_one_verdict_everywhere);
   g_test_add_func ("/summary/sums", test_sums);
   g_test_add_func ("/summary/advice-layers", test_advice_layers);
+  g_test_add_func ("/summary/kv-note", test_kv_note);
   return g_test_run ();
 }

@@ -292,15 +292,22 @@ update_captions (HrOverview       *self,
   g_autofree char *per_device_caption = NULL;
   g_autofree char *max_caption = NULL;
   g_autofree char *savings = NULL;
+  g_autofree char *kv_note = NULL;
   g_autofree char *mha = hr_format_size (e->kv_mha_bytes, units);
   g_autofree char *saved = hr_format_percent (e->kv_savings, 1);
 
   if (is_offloaded (e))
-    total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device "
-                                               "and in system RAM",
-                                               "weights, KV cache and overhead on %u devices "
-                                               "and in system RAM",
-                                               gpus), gpus);
+    {
+      g_autofree char *host = hr_format_size (e->host_bytes, units);
+
+      /* TRANSLATORS: "weights, KV cache and overhead on 1 device, 9.31 GiB
+       * of them in system RAM" */
+      total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device, "
+                                                 "%s of them in system RAM",
+                                                 "weights, KV cache and overhead on %u devices, "
+                                                 "%s of them in system RAM",
+                                                 gpus), gpus, host);
+    }
   else
     total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device",
                                                "weights, KV cache and overhead on %u devices",
@@ -348,6 +355,15 @@ update_captions (HrOverview       *self,
   else
     savings = g_strdup_printf (_("The KV cache is as large as standard multi-head "
                                  "attention in FP16 (%s)."), mha);
+  /* the cache the engine really keeps, when it is not the one asked for */
+  kv_note = hr_summary_kv_note (hr_calculator_get_scenario (calculator), e);
+  if (kv_note != NULL)
+    {
+      char *both = g_strdup_printf ("%s %s", kv_note, savings);
+
+      g_free (savings);
+      savings = both;
+    }
   gtk_label_set_label (self->savings_label, savings);
 }
 

@@ -263,6 +263,32 @@ hr_summary_max_context (const HrEstimate *e)
   return hr_format_tokens (e->max_context);
 }
 
+/**
+ * hr_summary_kv_note:
+ *
+ * When the engine keeps another cache type than the one asked for (Ollama
+ * keeps F16 without flash attention), the sentence that says so and why
+ * (issue 30, item 15); NULL otherwise.
+ *
+ * Returns: (transfer full) (nullable): the sentence
+ */
+char *
+hr_summary_kv_note (const HrScenario *s,
+                    const HrEstimate *e)
+{
+  const char *asked = s->kv_type != NULL ? hr_kv_type_get_label (s->kv_type) : "";
+
+  if (!e->kv_type_ignored)
+    return NULL;
+  if (e->engine == HR_ENGINE_OLLAMA)
+    /* TRANSLATORS: %s is the cache type asked for, "Q8_0" */
+    return g_strdup_printf (_("The KV cache is computed in FP16: without flash attention "
+                              "Ollama ignores the %s cache type and keeps F16."), asked);
+  /* TRANSLATORS: %s is the cache type asked for, "Q8_0" */
+  return g_strdup_printf (_("The KV cache is computed in FP16: the engine does not keep "
+                            "a %s cache as set."), asked);
+}
+
 const char *
 hr_summary_engine_name (HrEngine engine)
 {
@@ -348,8 +374,18 @@ hr_summary_text (const HrScenario *s,
                 s->precision != NULL ? hr_precision_get_label (s->precision) : NULL);
   summary_line (out, markdown, _("Context"), context);
   summary_line (out, markdown, _("Parallel sequences"), batch);
-  summary_line (out, markdown, _("KV cache"),
-                s->kv_type != NULL ? hr_kv_type_get_label (s->kv_type) : NULL);
+  if (error == NULL && e->kv_type_ignored)
+    {
+      /* TRANSLATORS: the cache type asked for, and the one the engine keeps:
+       * "Q8_0 (FP16 as the engine runs it)" */
+      g_autofree char *kv = g_strdup_printf (_("%s (FP16 as the engine runs it)"),
+                                             s->kv_type != NULL
+                                             ? hr_kv_type_get_label (s->kv_type) : "");
+      summary_line (out, markdown, _("KV cache"), kv);
+    }
+  else
+    summary_line (out, markdown, _("KV cache"),
+                  s->kv_type != NULL ? hr_kv_type_get_label (s->kv_type) : NULL);
   summary_line (out, markdown, _("Engine"),
                 hr_summary_engine_name (error != NULL ? hr_scenario_engine (s) : e->engine));
   summary_line (out, markdown, _("Device"), device);

@@ -30,6 +30,8 @@ double      hr_summary_answer_rate     (const HrEstimate  *estimate);
 guint32     hr_summary_cpu_layers      (const HrEstimate  *estimate);
 guint64     hr_summary_host_other_bytes (const HrEstimate *estimate);
 char       *hr_summary_max_context     (const HrEstimate  *estimate);
+char       *hr_summary_kv_note         (const HrScenario  *scenario,
+                                        const HrEstimate  *estimate);
 const char *hr_summary_engine_name     (HrEngine           engine);
 char       *hr_summary_text            (const HrScenario  *scenario,
                                         const HrEstimate  *estimate,
