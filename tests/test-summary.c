@@ -271,6 +271,38 @@ test_kv_note (void)
   g_assert_null (none);
 }
 
+/* Issue 30, item 14: the Assumptions state the RAM really used: the
+ * documented default (32 GiB at 76.8 GB/s, hr-estimate-constants.h) only
+ * when none was detected or given. */
+static void
+test_ram_used (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "THUDM/GLM-4-32B-0414"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-3060-12gb"),
+    .engine = HR_ENGINE_LLAMACPP,
+    .context = 32768, .batch = 1, .gpus = 1,
+  };
+  HrEstimate e;
+  g_autofree char *assumed = NULL;
+  g_autofree char *detected = NULL;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  assumed = hr_summary_ram_used (&s, &e, HR_UNITS_BINARY);
+  g_assert_cmpstr (assumed, ==, "System RAM: 32.00\u00a0GiB at 76.8 GB/s, Headroom’s default "
+                   "(none detected or given).");
+
+  /* 23.54 GiB: the walkthrough's detected RAM */
+  s.ram.bytes = (guint64) (23.54 * (1ull << 30));
+  s.ram.bandwidth_gbps = 51.2;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  detected = hr_summary_ram_used (&s, &e, HR_UNITS_BINARY);
+  g_assert_cmpstr (detected, ==, "System RAM: 23.54\u00a0GiB at 51.2 GB/s, as detected or set.");
+}
+
 /* The sums the Overview used to do. */
 static void
 test_sums (void)
@@ -305,5 +337,6 @@ main (int   argc,
   g_test_add_func ("/summary/sums", test_sums);
   g_test_add_func ("/summary/advice-layers", test_advice_layers);
   g_test_add_func ("/summary/kv-note", test_kv_note);
+  g_test_add_func ("/summary/ram-used", test_ram_used);
   return g_test_run ();
 }

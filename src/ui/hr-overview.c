@@ -425,7 +425,9 @@ update_engine_card (HrOverview       *self,
  * the operands of this estimate, as the user reads them. */
 static void
 append_engine_assumptions (GString          *text,
-                           const HrEstimate *e)
+                           const HrScenario *scenario,
+                           const HrEstimate *e,
+                           HrUnits           units)
 {
   switch (e->engine)
     {
@@ -449,11 +451,15 @@ append_engine_assumptions (GString          *text,
                                       "memory (split mode “layer”), which adds memory but "
                                       "not speed. System RAM keeps %.0f GiB for the "
                                       "system (on Apple silicon at most %.0f %% of the "
-                                      "pool, beside the GPU’s share); unless you give "
-                                      "yours, it is assumed %.0f GiB at %.1f GB/s."),
+                                      "pool, beside the GPU’s share)."),
                               HR_FIT_TARGET_MIB, HR_RAM_SYSTEM_RESERVE_GIB,
-                              HR_RAM_UNIFIED_RESERVE_SHARE * 100,
-                              HR_RAM_DEFAULT_GIB, HR_RAM_DEFAULT_BANDWIDTH_GBPS);
+                              HR_RAM_UNIFIED_RESERVE_SHARE * 100);
+      {
+        /* the RAM this estimate really used (issue 30, item 14) */
+        g_autofree char *ram = hr_summary_ram_used (scenario, e, units);
+
+        g_string_append_printf (text, " %s", ram);
+      }
       break;
     case HR_ENGINE_VLLM:
       {
@@ -506,7 +512,8 @@ update_assumptions (HrOverview *self)
   g_autoptr(GString) text = g_string_new (NULL);
   const HrEstimate *e = hr_calculator_get_estimate (calculator);
 
-  append_engine_assumptions (text, e);
+  append_engine_assumptions (text, hr_calculator_get_scenario (calculator), e,
+                             hr_view_get_units (HR_VIEW (self)));
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("Usable memory: device memory less %.2f GiB for the "
                                   "driver and display; on Apple silicon, the %.0f %% "

@@ -289,6 +289,37 @@ hr_summary_kv_note (const HrScenario *s,
                             "a %s cache as set."), asked);
 }
 
+/**
+ * hr_summary_ram_used:
+ *
+ * The system memory this estimate used, and where it came from: the
+ * window's detection (or the user's value), `--ram` or `--hardware local`
+ * in the CLI, or the documented default (HR_RAM_DEFAULT_GIB at
+ * HR_RAM_DEFAULT_BANDWIDTH_GBPS) when neither gave one.  The Assumptions
+ * state this, not the default, whatever was used (issue 30, item 14).
+ *
+ * Returns: (transfer full): one sentence
+ */
+char *
+hr_summary_ram_used (const HrScenario *s,
+                     const HrEstimate *e,
+                     HrUnits           units)
+{
+  g_autofree char *ram = hr_format_size (e->ram_bytes, units);
+
+  if (s->hardware != NULL && hr_hardware_is_unified (s->hardware))
+    /* TRANSLATORS: "System RAM: the same 16.00 GiB pool as the GPU." */
+    return g_strdup_printf (_("System RAM: the same %s pool as the GPU."), ram);
+  if (s->ram.bytes == 0)
+    /* TRANSLATORS: "System RAM: 32.00 GiB at 76.8 GB/s, Headroom's
+     * default (none detected or given)." */
+    return g_strdup_printf (_("System RAM: %s at %.1f GB/s, Headroom’s default (none "
+                              "detected or given)."), ram, e->ram_bandwidth_gbps);
+  /* TRANSLATORS: "System RAM: 23.54 GiB at 76.8 GB/s, as detected or set." */
+  return g_strdup_printf (_("System RAM: %s at %.1f GB/s, as detected or set."),
+                          ram, e->ram_bandwidth_gbps);
+}
+
 const char *
 hr_summary_engine_name (HrEngine engine)
 {

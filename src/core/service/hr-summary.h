@@ -32,6 +32,9 @@ guint64     hr_summary_host_other_bytes (const HrEstimate *estimate);
 char       *hr_summary_max_context     (const HrEstimate  *estimate);
 char       *hr_summary_kv_note         (const HrScenario  *scenario,
                                         const HrEstimate  *estimate);
+char       *hr_summary_ram_used        (const HrScenario  *scenario,
+                                        const HrEstimate  *estimate,
+                                        HrUnits            units);
 const char *hr_summary_engine_name     (HrEngine           engine);
 char       *hr_summary_text            (const HrScenario  *scenario,
                                         const HrEstimate  *estimate,
