@@ -24,6 +24,7 @@
 #include "hr-caption-layout.h"
 #include "hr-format.h"
 #include "hr-hardware-view.h"
+#include "hr-text.h"
 #include "hr-table-view.h"
 #include "hr-ui-format.h"
 
@@ -422,7 +423,8 @@ filter_row (gpointer item,
                           hr_hardware_get_name (hardware));
   haystack = g_utf8_casefold (text, -1);
   for (guint i = 0; self->search_words[i] != NULL; i++)
-    if (strstr (haystack, self->search_words[i]) == NULL)
+    /* whole tokens from their start: "8gb" does not find 48GB */
+    if (!hr_text_has_token_start (haystack, self->search_words[i]))
       return FALSE;
   return TRUE;
 }
