@@ -297,11 +297,10 @@ create_cell (HrTableView *table,
   switch (kind)
     {
     case CELL_DEVICE:
-      /* Narrow enough for the speed columns beside the sidebar; a long
-       * name keeps its start and its memory size. */
-      child = hr_table_cell_marked_new (16, 30);
-      g_object_set (gtk_widget_get_last_child (child),
-                    "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE, NULL);
+      /* Room for "RTX 4070 SUPER 12G…" beside the speeds; a longer name is
+       * cut at its end, never mid-word in the middle, and its tooltip
+       * has it in full (issue 30, polish). */
+      child = hr_table_cell_marked_new (18, 30);
       break;
 
     case CELL_SPECS:
