@@ -642,6 +642,28 @@ test_copy_summary_other_page (void)
   hr_test_wait_idle ();
 }
 
+/* Issue 30 (polish): the app menu chooses light, dark or the system's
+ * style (AdwStyleManager). */
+static void
+test_style_choice (void)
+{
+  GApplication *app = g_application_get_default ();
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("dark"));
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==,
+                   ADW_COLOR_SCHEME_FORCE_DARK);
+  g_assert_true (adw_style_manager_get_dark (manager));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("light"));
+  g_assert_false (adw_style_manager_get_dark (manager));
+  /* nothing else is a style */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("pink"));
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==,
+                   ADW_COLOR_SCHEME_FORCE_LIGHT);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("system"));
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_DEFAULT);
+}
+
 /* Alt+1 … Alt+7 show the views, in the switcher's order. */
 static void
 test_view_shortcuts (void)
@@ -942,6 +964,7 @@ main (int   argc,
   g_test_add_func ("/controls/overview-selectable", test_overview_selectable);
   g_test_add_func ("/controls/copy-summary", test_copy_summary);
   g_test_add_func ("/controls/copy-summary-other-page", test_copy_summary_other_page);
+  g_test_add_func ("/controls/style-choice", test_style_choice);
   g_test_add_func ("/controls/view-shortcuts", test_view_shortcuts);
   g_test_add_func ("/controls/remove-imported-model", test_remove_imported_model);
   g_test_add_func ("/controls/export-follows-view", test_export_follows_view);
