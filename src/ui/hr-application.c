@@ -121,7 +121,12 @@ on_style_changed (GSimpleAction *action,
   g_simple_action_set_state (action, value);
   apply_style (style);
   if (self->settings != NULL)
-    g_settings_set_string (self->settings, "style", style);
+    {
+      g_autofree char *saved = g_settings_get_string (self->settings, "style");
+
+      if (g_strcmp0 (saved, style) != 0)
+        g_settings_set_string (self->settings, "style", style);
+    }
 }
 
 static const GActionEntry app_actions[] = {
