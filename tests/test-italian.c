@@ -98,7 +98,7 @@ test_italian_strings (void)
     { "Nothing to copy: this engine has no command for this set-up",
       "Niente da copiare: questo motore non ha un comando per questa configurazione" },
     { "%s on the device, %s in system RAM", "%s sul dispositivo, %s nella RAM di sistema" },
-    { "Runs partly in system RAM", "Gira in parte nella RAM di sistema" },
+    { "Partly in system RAM", "In parte nella RAM" },
     { "the KV cache holds %s tokens, fewer than one sequence of %s",
       "la cache KV contiene %s token, meno di una sequenza di %s" },
   };

@@ -66,9 +66,9 @@ static void
 test_verdict_label (void)
 {
   g_assert_cmpstr (hr_summary_verdict_label (HR_VERDICT_TIGHT, HR_PLACEMENT_PARTIAL), ==,
-                   "Runs partly in system RAM");
+                   "Partly in system RAM");
   g_assert_cmpstr (hr_summary_verdict_label (HR_VERDICT_COMFORTABLE, HR_PLACEMENT_PARTIAL), ==,
-                   "Runs partly in system RAM");
+                   "Partly in system RAM");
   g_assert_cmpstr (hr_summary_verdict_label (HR_VERDICT_TIGHT, HR_PLACEMENT_CPU), ==,
                    "Runs on the CPU");
   g_assert_cmpstr (hr_summary_verdict_label (HR_VERDICT_NO_FIT, HR_PLACEMENT_PARTIAL), ==,
@@ -126,7 +126,7 @@ test_one_verdict_everywhere (void)
         continue;
       g_assert_cmpstr (hr_summary_verdict_label (hr_comparison_row_get_verdict (row),
                                                  hr_comparison_row_get_placement (row)), ==,
-                       "Runs partly in system RAM");
+                       "Partly in system RAM");
       found++;
     }
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (table)); i++)
@@ -137,7 +137,7 @@ test_one_verdict_everywhere (void)
         continue;
       g_assert_cmpstr (hr_summary_verdict_label (hr_hardware_row_get_verdict (row),
                                                  hr_hardware_row_get_placement (row)), ==,
-                       "Runs partly in system RAM");
+                       "Partly in system RAM");
       found++;
     }
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (matrix)); i++)
@@ -150,7 +150,7 @@ test_one_verdict_everywhere (void)
       g_assert_cmpuint (hr_matrix_get_context (matrix, 1), ==, 32768);
       g_assert_cmpstr (hr_summary_verdict_label (hr_matrix_row_get_verdict (row, 1),
                                                  hr_matrix_row_get_placement (row, 1)), ==,
-                       "Runs partly in system RAM");
+                       "Partly in system RAM");
       found++;
     }
   g_assert_cmpuint (found, ==, 3);

@@ -37,7 +37,7 @@ hr_summary_verdict_label (HrVerdict       verdict,
     return _("Runs on the CPU");
   if (placement == HR_PLACEMENT_PARTIAL)
     /* TRANSLATORS: a verdict: some layers (or experts) in system RAM */
-    return _("Runs partly in system RAM");
+    return _("Partly in system RAM");
   if (verdict == HR_VERDICT_COMFORTABLE)
     return _("Fits comfortably");
   /* TRANSLATORS: the model fits, with little memory to spare */
