@@ -104,6 +104,7 @@ XDG_DATA_HOME="$tmp/data"
 
 check_ok '"weights_bytes"' "estimate --json" -- estimate $G --precision q4_k_m --json
 check_ok 'RTX 3060 12GB' "estimate text" -- estimate $G --precision q4_k_m
+check_ok 'no-fit              —' "hardware text: no speed where it does not fit" -- hardware $G --precision fp16 --engine generic --hardware rtx-3060-12gb
 check_ok 'q4_k_m,Q4_K_M,4.85' "matrix --csv" -- matrix $G --csv
 check_ok '"tier" : "rtx-3090-24gb"' "matrix --json" -- matrix $G --json
 check_ok 'share_percent' "hardware --csv" -- hardware $G --precision q4_k_m --csv
