@@ -109,6 +109,7 @@ check_ok 'RTX 3060 12GB' "estimate text" -- estimate $G --precision q4_k_m
 check_ok '"state_bytes_per_sequence" : 79036416' "estimate --json state" -- estimate --model Qwen/Qwen3-Next-80B-A3B-Instruct --precision q4_k_m --hardware h100-sxm-80gb --json
 check_ok '"recurrent_kind" : "gated_deltanet"' "estimate --json layer_kinds" -- estimate --model Qwen/Qwen3-Next-80B-A3B-Instruct --precision q4_k_m --json
 check_ok '"state_bytes" : 0' "estimate --json no state" -- estimate $G --precision q4_k_m --json
+check_ok 'no-fit              —' "hardware text: no speed where it does not fit" -- hardware $G --precision fp16 --engine generic --hardware rtx-3060-12gb
 check_ok 'q4_k_m,Q4_K_M,4.85' "matrix --csv" -- matrix $G --csv
 check_ok '"tier" : "rtx-3090-24gb"' "matrix --json" -- matrix $G --json
 check_ok 'share_percent' "hardware --csv" -- hardware $G --precision q4_k_m --csv

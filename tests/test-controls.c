@@ -601,6 +601,69 @@ test_copy_summary (void)
   hr_test_wait_idle ();
 }
 
+/* Issue 24, item 1: Copy Summary is the core's account of the current
+ * estimate, whichever page is shown.  On the Matrix page (where the
+ * Overview does not refresh) switching to DeepSeek-R1 must be in the
+ * summary, with its own total, not the previous model's answer. */
+static void
+test_copy_summary_other_page (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  g_autofree char *text = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *expected = NULL;
+
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "THUDM/GLM-4-9B-0414"));
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "q4_k_m"));
+  hr_calculator_set_hardware (calc, hr_catalog_find_hardware (catalog, "rtx-3060-12gb"));
+  hr_calculator_set_context (calc, 32768);
+  hr_calculator_set_gpu_count (calc, 1);
+  hr_calculator_set_engine (calc, HR_ENGINE_AUTO);
+  hr_calculator_thaw (calc);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s",
+                                             "matrix"));
+  hr_test_wait_idle ();
+
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "deepseek-ai/DeepSeek-R1-0528"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-summary", NULL));
+  text = clipboard_text (GTK_WIDGET (window));
+  assert_has (text, "Model: DeepSeek R1 0528\n");
+  total = hr_format_size (hr_calculator_get_estimate (calc)->total_bytes, HR_UNITS_BINARY);
+  expected = g_strdup_printf ("Total memory: %s\n", total);
+  assert_has (text, expected);
+  g_assert_null (strstr (text, "GLM-4"));
+  g_assert_null (strstr (text, "Fits comfortably"));
+  g_assert_null (strstr (text, "tok/s"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  hr_test_wait_idle ();
+}
+
+/* Issue 30 (polish): the app menu chooses light, dark or the system's
+ * style (AdwStyleManager). */
+static void
+test_style_choice (void)
+{
+  GApplication *app = g_application_get_default ();
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("dark"));
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==,
+                   ADW_COLOR_SCHEME_FORCE_DARK);
+  g_assert_true (adw_style_manager_get_dark (manager));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("light"));
+  g_assert_false (adw_style_manager_get_dark (manager));
+  /* nothing else is a style */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("pink"));
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==,
+                   ADW_COLOR_SCHEME_FORCE_LIGHT);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "style", g_variant_new_string ("system"));
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, ADW_COLOR_SCHEME_DEFAULT);
+}
+
 /* Alt+1 … Alt+8 show the views, in the switcher's order. */
 static void
 test_view_shortcuts (void)
@@ -900,6 +963,8 @@ main (int   argc,
   g_test_add_func ("/controls/picker-whole-names", test_picker_whole_names);
   g_test_add_func ("/controls/overview-selectable", test_overview_selectable);
   g_test_add_func ("/controls/copy-summary", test_copy_summary);
+  g_test_add_func ("/controls/copy-summary-other-page", test_copy_summary_other_page);
+  g_test_add_func ("/controls/style-choice", test_style_choice);
   g_test_add_func ("/controls/view-shortcuts", test_view_shortcuts);
   g_test_add_func ("/controls/remove-imported-model", test_remove_imported_model);
   g_test_add_func ("/controls/export-follows-view", test_export_follows_view);

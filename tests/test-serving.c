@@ -172,6 +172,29 @@ test_plan_nodes (void)
   g_assert_cmpuint (plan.gpus_per_node, ==, 4);
 }
 
+/* Issue 30, item 17: one user's answer rate is the stream's, without
+ * reading its own prompt (that is the first token's wait); the
+ * throughput still counts the prompt, as the measured runs did.  And no
+ * plan gives one user more replicas than users. */
+static void
+test_one_user_rate (void)
+{
+  HrScenario s = scenario_for ("THUDM/GLM-4-9B-0414", "bf16", "rtx-4090-24gb", 8192, 1, 20);
+  HrServingPlan plan;
+  HrEstimate e;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpuint (e.users_served, ==, 1);
+  /* with the prompt in it, the two were equal for one user */
+  g_assert_cmpfloat (e.per_user_tokens_per_s, >, e.aggregate_tokens_per_s * 1.05);
+  g_assert_cmpfloat (e.load_ttft_seconds, >, 0);
+
+  s = scenario_for ("meta-llama/Llama-3.1-70B-Instruct", "bf16", "rtx-3060-12gb", 8192, 1, 20);
+  hr_serving_plan_search (&s, 0, &plan);
+  if (plan.status == HR_PLAN_FOUND)
+    g_assert_cmpuint (plan.layout.dp, ==, 1);
+}
+
 /* Nothing found: each reason, said. */
 static void
 test_plan_none (void)
@@ -377,6 +400,7 @@ main (int   argc,
   g_test_add_func ("/serving/plan/heads", test_plan_heads);
   g_test_add_func ("/serving/plan/nodes", test_plan_nodes);
   g_test_add_func ("/serving/plan/none", test_plan_none);
+  g_test_add_func ("/serving/one-user-rate", test_one_user_rate);
   g_test_add_func ("/serving/table/cells-match-cli", test_table_cells_match_cli);
   g_test_add_func ("/serving/table/curve", test_table_curve);
   g_test_add_func ("/serving/table/states", test_table_states);

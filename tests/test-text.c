@@ -311,6 +311,20 @@ test_json_write_escapes (void)
   g_assert_true (json_object_get_boolean_member (object, "true"));
 }
 
+/* Issue 30 (polish): search words begin tokens; "8GB" is not in 48GB. */
+static void
+test_matches_words (void)
+{
+  g_assert_true (hr_text_matches_words ("qwen3-32b qwen 3 32b", "qwen 32"));
+  g_assert_true (hr_text_matches_words ("rtx 3070 8gb", "8GB"));
+  g_assert_false (hr_text_matches_words ("rtx a6000 48gb", "8GB"));
+  g_assert_false (hr_text_matches_words ("radeon rx 7900 xtx 24gb", "tx"));
+  g_assert_true (hr_text_matches_words ("radeon rx 7900 xtx 24gb", "XTX radeon"));
+  g_assert_true (hr_text_matches_words ("anything", ""));
+  g_assert_true (hr_text_matches_words ("anything", "  "));
+  g_assert_false (hr_text_matches_words ("llama-3.1-8b", "70b"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -324,6 +338,7 @@ main (int   argc,
   g_test_add_func ("/json/big-integers", test_json_big_integers);
   g_test_add_func ("/json/malformed", test_json_malformed);
   g_test_add_func ("/json/past-double", test_json_past_double);
+  g_test_add_func ("/text/matches-words", test_matches_words);
   g_test_add_func ("/json/strict", test_json_strict);
   g_test_add_func ("/json/write-escapes", test_json_write_escapes);
 

@@ -74,13 +74,22 @@ run_hardware (HrCliOptions *o)
 
       if (only != NULL && hw != only)
         continue;
-      g_print ("%-28s %5.0f GiB %9.0f %6.2f GiB %5.0f%%  %-12s %10.1f\n",
-               hr_hardware_get_name (hw), hr_hardware_get_memory_bytes (hw) / HR_GIB,
-               hr_hardware_get_bandwidth_gbps (hw),
-               hr_hardware_row_get_required_bytes (row) / HR_GIB,
-               hr_hardware_row_get_share (row) * 100,
-               hr_verdict_to_string (hr_hardware_row_get_verdict (row)),
-               hr_hardware_row_get_decode_tokens_per_s (row));
+      {
+        /* no speed for what does not run (issue 30, item 16's sibling) */
+        gboolean runs = hr_hardware_row_get_valid (row) &&
+                        hr_hardware_row_get_verdict (row) != HR_VERDICT_NO_FIT;
+        g_autofree char *rate = runs
+                                ? g_strdup_printf ("%.1f",
+                                                   hr_hardware_row_get_decode_tokens_per_s (row))
+                                : g_strdup ("—");
+
+        g_print ("%-28s %5.0f GiB %9.0f %6.2f GiB %5.0f%%  %-12s %10s\n",
+                 hr_hardware_get_name (hw), hr_hardware_get_memory_bytes (hw) / HR_GIB,
+                 hr_hardware_get_bandwidth_gbps (hw),
+                 hr_hardware_row_get_required_bytes (row) / HR_GIB,
+                 hr_hardware_row_get_share (row) * 100,
+                 hr_verdict_to_string (hr_hardware_row_get_verdict (row)), rate);
+      }
     }
   return 0;
 }

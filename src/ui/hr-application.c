@@ -16,6 +16,8 @@
 struct _HrApplication
 {
   AdwApplication parent_instance;
+
+  GSettings *settings;   /* NULL when the schema is not installed */
 };
 
 G_DEFINE_FINAL_TYPE (HrApplication, hr_application, ADW_TYPE_APPLICATION)
@@ -91,10 +93,61 @@ on_quit (GSimpleAction *action,
   g_application_quit (G_APPLICATION (user_data));
 }
 
+/* The style the menu chooses: follow the system, or always light or
+ * dark (issue 30, polish), kept in GSettings ("style"). */
+static void
+apply_style (const char *style)
+{
+  AdwColorScheme scheme = ADW_COLOR_SCHEME_DEFAULT;
+
+  if (g_strcmp0 (style, "light") == 0)
+    scheme = ADW_COLOR_SCHEME_FORCE_LIGHT;
+  else if (g_strcmp0 (style, "dark") == 0)
+    scheme = ADW_COLOR_SCHEME_FORCE_DARK;
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), scheme);
+}
+
+static void
+on_style_changed (GSimpleAction *action,
+                  GVariant      *value,
+                  gpointer       user_data)
+{
+  HrApplication *self = user_data;
+  const char *style = g_variant_get_string (value, NULL);
+
+  if (!g_str_equal (style, "system") && !g_str_equal (style, "light") &&
+      !g_str_equal (style, "dark"))
+    return;
+  g_simple_action_set_state (action, value);
+  apply_style (style);
+  if (self->settings != NULL)
+    {
+      g_autofree char *saved = g_settings_get_string (self->settings, "style");
+
+      if (g_strcmp0 (saved, style) != 0)
+        g_settings_set_string (self->settings, "style", style);
+    }
+}
+
 static const GActionEntry app_actions[] = {
   { "about", on_about },
   { "quit", on_quit },
+  { "style", NULL, "s", "'system'", on_style_changed },
 };
+
+static GSettings *
+settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source == NULL)
+    return NULL;
+  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, "style"))
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
 
 static gpointer
 load_catalog (gpointer data)
@@ -140,15 +193,36 @@ hr_application_startup (GApplication *app)
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);
+  {
+    HrApplication *self = HR_APPLICATION (app);
+
+    self->settings = settings_new ();
+    if (self->settings != NULL)
+      {
+        g_autofree char *style = g_settings_get_string (self->settings, "style");
+
+        g_action_group_change_action_state (G_ACTION_GROUP (app), "style",
+                                            g_variant_new_string (style));
+      }
+  }
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay",
                                          help_accels);
 }
 
 static void
+hr_application_finalize (GObject *object)
+{
+  g_clear_object (&HR_APPLICATION (object)->settings);
+  G_OBJECT_CLASS (hr_application_parent_class)->finalize (object);
+}
+
+static void
 hr_application_class_init (HrApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = hr_application_finalize;
 
   app_class->activate = hr_application_activate;
   app_class->startup = hr_application_startup;

@@ -163,7 +163,8 @@ update_cell (HrTableView *table,
       break;
 
     case CELL_FITS:
-      hr_table_cell_verdict_update (child, hr_comparison_row_get_verdict (row), valid);
+      hr_table_cell_verdict_update (child, hr_comparison_row_get_verdict (row),
+                                    hr_comparison_row_get_placement (row), valid);
       break;
 
     case CELL_DECODE:

@@ -24,6 +24,7 @@
 #include "hr-caption-layout.h"
 #include "hr-format.h"
 #include "hr-hardware-view.h"
+#include "hr-text.h"
 #include "hr-table-view.h"
 #include "hr-ui-format.h"
 
@@ -140,8 +141,8 @@ shown_speed (HrHardwareRow *row,
                  : hr_hardware_row_get_decode_tokens_per_s (row);
 }
 
-/* A model that runs with layers in system RAM says so, not “tight”:
- * the GPU is full because llama.cpp filled it. */
+/* A model that runs with layers in system RAM: its verdict is named by
+ * hr_summary_verdict_label(); the tooltip says how many layers. */
 static void
 update_offload_verdict (GtkWidget     *cell,
                         HrHardwareRow *row,
@@ -166,14 +167,6 @@ update_offload_verdict (GtkWidget     *cell,
   tooltip = g_strdup_printf (_("%u of %u layers on the GPU, %s in system RAM"),
                              hr_hardware_row_get_gpu_layers (row),
                              hr_hardware_row_get_layer_count (row), host);
-  hr_ui_inscription_set_text (GTK_INSCRIPTION (label),
-                              placement == HR_PLACEMENT_CPU
-                              /* TRANSLATORS: a verdict of the hardware table: no
-                               * layer on the GPU */
-                              ? _("Runs on the CPU")
-                              /* TRANSLATORS: a verdict of the hardware table: some
-                               * layers in system RAM */
-                              : _("Partly offloaded"));
   hr_ui_set_cell_tooltip (label, tooltip);
 }
 
@@ -266,7 +259,8 @@ update_cell (HrTableView *table,
       break;
 
     case CELL_VERDICT:
-      hr_table_cell_verdict_update (child, hr_hardware_row_get_verdict (row), valid);
+      hr_table_cell_verdict_update (child, hr_hardware_row_get_verdict (row),
+                                    hr_hardware_row_get_placement (row), valid);
       update_offload_verdict (child, row, units);
       break;
 
@@ -319,11 +313,10 @@ create_cell (HrTableView *table,
   switch (kind)
     {
     case CELL_DEVICE:
-      /* Narrow enough for the speed columns beside the sidebar; a long
-       * name keeps its start and its memory size. */
-      child = hr_table_cell_marked_new (16, 30);
-      g_object_set (gtk_widget_get_last_child (child),
-                    "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE, NULL);
+      /* Room for "RTX 4070 SUPER 12G…" beside the speeds; a longer name is
+       * cut at its end, never mid-word in the middle, and its tooltip
+       * has it in full (issue 30, polish). */
+      child = hr_table_cell_marked_new (18, 30);
       break;
 
     case CELL_SPECS:
@@ -445,7 +438,8 @@ filter_row (gpointer item,
                           hr_hardware_get_name (hardware));
   haystack = g_utf8_casefold (text, -1);
   for (guint i = 0; self->search_words[i] != NULL; i++)
-    if (strstr (haystack, self->search_words[i]) == NULL)
+    /* whole tokens from their start: "8gb" does not find 48GB */
+    if (!hr_text_has_token_start (haystack, self->search_words[i]))
       return FALSE;
   return TRUE;
 }

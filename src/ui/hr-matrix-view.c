@@ -20,6 +20,7 @@
 #include "hr-caption-layout.h"
 #include "hr-format.h"
 #include "hr-matrix-view.h"
+#include "hr-summary.h"
 #include "hr-table-view.h"
 #include "hr-ui-format.h"
 
@@ -269,6 +270,23 @@ update_cell (HrTableView *table,
                                            hr_matrix_get_context (matrix, index), units);
             tooltip = tooltip_owned = g_strdup_printf ("%s\n%s", budget,
                                                        self->verdict_tooltips[verdict]);
+          }
+        else if (valid && verdict != HR_VERDICT_NO_FIT &&
+                 hr_matrix_row_get_placement (row, index) != HR_PLACEMENT_GPU &&
+                 hr_matrix_row_get_placement (row, index) != HR_PLACEMENT_SPLIT)
+          {
+            HrCalculator *calc = hr_view_get_calculator (HR_VIEW (self));
+
+            /* layers in system RAM: the verdict every view names it by */
+            text = hr_format_size (hr_matrix_row_get_total_bytes (row, index), units);
+            /* TRANSLATORS: tooltip of a matrix cell, "Runs partly in system
+             * RAM on RTX 3060 12GB" */
+            tooltip = tooltip_owned =
+              g_strdup_printf (_("%s on %s"),
+                               hr_summary_verdict_label (verdict,
+                                                         hr_matrix_row_get_placement (row, index)),
+                               calc != NULL && hr_calculator_get_hardware (calc) != NULL
+                               ? hr_hardware_get_name (hr_calculator_get_hardware (calc)) : "");
           }
         else if (valid)
           {

@@ -22,6 +22,7 @@
 #include "hr-memory-chart.h"
 #include "hr-overview.h"
 #include "hr-stack-layout.h"
+#include "hr-summary.h"
 #include "hr-ui-format.h"
 #include "hr-view.h"
 
@@ -97,113 +98,20 @@ overview_verdict_icon (gpointer  self,
   return hr_ui_verdict_icon (self, valid ? verdict : HR_VERDICT_NO_FIT);
 }
 
-static char *
-device_phrase (HrCalculator *calc)
-{
-  HrHardware *hw = hr_calculator_get_hardware (calc);
-  guint gpus = hr_calculator_get_gpu_count (calc);
-
-  if (hw == NULL)
-    return g_strdup ("");
-  if (gpus == 1)
-    return g_strdup (hr_hardware_get_name (hw));
-  /* TRANSLATORS: "4 × RTX 3090 24GB" */
-  return g_strdup_printf (_("%u × %s"), gpus, hr_hardware_get_name (hw));
-}
-
-/* Layers (or experts) left in system RAM: llama.cpp and Ollama only. */
 static gboolean
 is_offloaded (const HrEstimate *e)
 {
-  return e->placement == HR_PLACEMENT_PARTIAL || e->placement == HR_PLACEMENT_CPU;
+  return hr_summary_in_system_ram (e);
 }
 
-/* What runs with layers in system RAM, and what does not: the RAM too
- * small, or more layers asked for than the GPU holds. */
-static void
-offload_verdict (HrOverview       *self,
-                 const HrEstimate *e,
-                 const char       *device,
-                 char            **title,
-                 char            **subtitle)
-{
-  guint units = hr_view_get_units (HR_VIEW (self));
-  g_autofree char *host = hr_format_size (e->host_bytes, units);
-  g_autofree char *rate = hr_format_rate (e->decode_tokens_per_s);
-  g_autofree char *per_device = hr_format_size (e->per_device_bytes, units);
-  g_autofree char *usable = hr_format_size (e->usable_bytes, units);
-
-  if (!e->ram_fits)
-    {
-      g_autofree char *ram_usable = hr_format_size (e->ram_usable_bytes, units);
-      g_autofree char *ram = hr_format_size (e->ram_bytes, units);
-
-      *title = g_strdup (_("Does not run: system RAM is too small"));
-      /* TRANSLATORS: "9.31 GiB must stay in system RAM, and 4.00 GiB of its
-       * 8.00 GiB are usable; 27 of 49 layers on the GPU" */
-      *subtitle = g_strdup_printf (ngettext ("%s must stay in system RAM, and %s of its %s "
-                                             "are usable; %u of %u layer on the GPU",
-                                             "%s must stay in system RAM, and %s of its %s "
-                                             "are usable; %u of %u layers on the GPU",
-                                             e->layer_count),
-                                   host, ram_usable, ram, e->gpu_layers, e->layer_count);
-    }
-  else if (e->per_device_bytes > e->usable_bytes)
-    {
-      g_autofree char *over = hr_format_size (e->per_device_bytes - e->usable_bytes, units);
-      g_autofree char *verdict = hr_ui_format_verdict (self, HR_VERDICT_NO_FIT);
-
-      *title = g_strdup_printf (_("%s on %s"), verdict, device);
-      /* TRANSLATORS: "28 of 49 layers on the GPU need 12.90 GiB per device,
-       * 11.81 GiB usable: 1.09 GiB short" */
-      *subtitle = g_strdup_printf (ngettext ("%u of %u layer on the GPU need %s per device, "
-                                             "%s usable: %s short",
-                                             "%u of %u layers on the GPU need %s per device, "
-                                             "%s usable: %s short",
-                                             e->layer_count),
-                                   e->gpu_layers, e->layer_count, per_device, usable, over);
-    }
-  else
-    {
-      g_autofree char *free_ = hr_format_size (e->free_bytes, units);
-
-      if (e->placement == HR_PLACEMENT_CPU)
-        /* TRANSLATORS: "Runs on the CPU, 20.31 GiB in system RAM, ~10.5 tok/s" */
-        *title = g_strdup_printf (_("Runs on the CPU, %s in system RAM, ~%s"), host, rate);
-      else if (e->gpu_layers >= e->layer_count)
-        /* TRANSLATORS: MoE experts kept in system RAM (--n-cpu-moe):
-         * "Runs with every layer on the GPU and 16.55 GiB of experts in
-         * system RAM, ~14.0 tok/s" */
-        *title = g_strdup_printf (_("Runs with every layer on the GPU and %s of experts in "
-                                    "system RAM, ~%s"), host, rate);
-      else
-        /* TRANSLATORS: "Runs with 27 of 49 layers on the GPU, 9.31 GiB in
-         * system RAM, ~14.0 tok/s" */
-        *title = g_strdup_printf (ngettext ("Runs with %u of %u layer on the GPU, %s in "
-                                            "system RAM, ~%s",
-                                            "Runs with %u of %u layers on the GPU, %s in "
-                                            "system RAM, ~%s",
-                                            e->layer_count),
-                                  e->gpu_layers, e->layer_count, host, rate);
-      /* TRANSLATORS: "RTX 3060 12GB: 11.75 GiB of 11.81 GiB usable per
-       * device, 0.06 GiB free" */
-      *subtitle = g_strdup_printf (_("%s: %s of %s usable per device, %s free"),
-                                   device, per_device, usable, free_);
-    }
-}
-
+/* The verdict and what it rests on, as the core words it (hr-summary.c). */
 static void
 update_verdict (HrOverview       *self,
                 const HrEstimate *e)
 {
   HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
-  guint units = hr_view_get_units (HR_VIEW (self));
-  g_autofree char *device = device_phrase (calculator);
-  g_autofree char *verdict = hr_ui_format_verdict (self, e->verdict);
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
-  g_autofree char *per_device = hr_format_size (e->per_device_bytes, units);
-  g_autofree char *usable = hr_format_size (e->usable_bytes, units);
 
   if (!hr_calculator_get_valid (calculator))
     {
@@ -213,27 +121,8 @@ update_verdict (HrOverview       *self,
       return;
     }
 
-  if (is_offloaded (e))
-    offload_verdict (self, e, device, &title, &subtitle);
-  else
-    {
-      /* TRANSLATORS: "Fits comfortably on RTX 3060 12GB" */
-      title = g_strdup_printf (_("%s on %s"), verdict, device);
-      if (e->excess_bytes == 0)
-        {
-          g_autofree char *free_ = hr_format_size (e->free_bytes, units);
-          /* TRANSLATORS: "7.86 GiB of 11.81 GiB usable per device, 3.95 GiB free" */
-          subtitle = g_strdup_printf (_("%s of %s usable per device, %s free"),
-                                      per_device, usable, free_);
-        }
-      else
-        {
-          g_autofree char *over = hr_format_size (e->excess_bytes, units);
-          /* TRANSLATORS: "20.42 GiB needed, 11.81 GiB usable: 8.61 GiB short" */
-          subtitle = g_strdup_printf (_("%s needed per device, %s usable: %s short"),
-                                      per_device, usable, over);
-        }
-    }
+  hr_summary_verdict (hr_calculator_get_scenario (calculator), e,
+                      hr_view_get_units (HR_VIEW (self)), &title, &subtitle);
   gtk_label_set_label (self->verdict_title, title);
   gtk_label_set_label (self->verdict_subtitle, subtitle);
 }
@@ -378,15 +267,13 @@ update_advice (HrOverview       *self,
                                            advice.gpus), advice.gpus);
       g_string_append_printf (text, "\n• %s", line);
     }
-  if ((e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA) &&
-      !hr_calculator_get_gpu_layers_auto (calculator) && e->ram_fits)
+  if (advice.auto_layers)
     g_string_append_printf (text, "\n• %s",
                             _("Automatic GPU layers: the rest stays in system RAM"));
-  if (!e->ram_fits)
-    g_string_append_printf (text, "\n• %s",
-                            _("More system RAM, or more layers on the GPU"));
+  if (advice.more_ram)
+    g_string_append_printf (text, "\n• %s", _("More system RAM: the GPUs are full"));
   if (advice.precision == NULL && advice.context == 0 && advice.kv_type == NULL &&
-      advice.gpus == 0 && e->ram_fits)
+      advice.gpus == 0 && !advice.auto_layers && !advice.more_ram)
     g_string_append_printf (text, "\n%s",
                             _("No single change makes it fit: choose a larger device "
                               "or a smaller model."));
@@ -407,15 +294,22 @@ update_captions (HrOverview       *self,
   g_autofree char *per_device_caption = NULL;
   g_autofree char *max_caption = NULL;
   g_autofree char *savings = NULL;
+  g_autofree char *kv_note = NULL;
   g_autofree char *mha = hr_format_size (e->kv_mha_bytes, units);
   g_autofree char *saved = hr_format_percent (e->kv_savings, 1);
 
   if (is_offloaded (e))
-    total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device "
-                                               "and in system RAM",
-                                               "weights, KV cache and overhead on %u devices "
-                                               "and in system RAM",
-                                               gpus), gpus);
+    {
+      g_autofree char *host = hr_format_size (e->host_bytes, units);
+
+      /* TRANSLATORS: "weights, KV cache and overhead on 1 device, 9.31 GiB
+       * of them in system RAM" */
+      total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device, "
+                                                 "%s of them in system RAM",
+                                                 "weights, KV cache and overhead on %u devices, "
+                                                 "%s of them in system RAM",
+                                                 gpus), gpus, host);
+    }
   else
     total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device",
                                                "weights, KV cache and overhead on %u devices",
@@ -463,6 +357,15 @@ update_captions (HrOverview       *self,
   else
     savings = g_strdup_printf (_("The KV cache is as large as standard multi-head "
                                  "attention in FP16 (%s)."), mha);
+  /* the cache the engine really keeps, when it is not the one asked for */
+  kv_note = hr_summary_kv_note (hr_calculator_get_scenario (calculator), e);
+  if (kv_note != NULL)
+    {
+      char *both = g_strdup_printf ("%s %s", kv_note, savings);
+
+      g_free (savings);
+      savings = both;
+    }
   gtk_label_set_label (self->savings_label, savings);
 }
 
@@ -524,7 +427,9 @@ update_engine_card (HrOverview       *self,
  * the operands of this estimate, as the user reads them. */
 static void
 append_engine_assumptions (GString          *text,
-                           const HrEstimate *e)
+                           const HrScenario *scenario,
+                           const HrEstimate *e,
+                           HrUnits           units)
 {
   switch (e->engine)
     {
@@ -548,11 +453,15 @@ append_engine_assumptions (GString          *text,
                                       "memory (split mode “layer”), which adds memory but "
                                       "not speed. System RAM keeps %.0f GiB for the "
                                       "system (on Apple silicon at most %.0f %% of the "
-                                      "pool, beside the GPU’s share); unless you give "
-                                      "yours, it is assumed %.0f GiB at %.1f GB/s."),
+                                      "pool, beside the GPU’s share)."),
                               HR_FIT_TARGET_MIB, HR_RAM_SYSTEM_RESERVE_GIB,
-                              HR_RAM_UNIFIED_RESERVE_SHARE * 100,
-                              HR_RAM_DEFAULT_GIB, HR_RAM_DEFAULT_BANDWIDTH_GBPS);
+                              HR_RAM_UNIFIED_RESERVE_SHARE * 100);
+      {
+        /* the RAM this estimate really used (issue 30, item 14) */
+        g_autofree char *ram = hr_summary_ram_used (scenario, e, units);
+
+        g_string_append_printf (text, " %s", ram);
+      }
       break;
     case HR_ENGINE_VLLM:
       {
@@ -605,7 +514,8 @@ update_assumptions (HrOverview *self)
   g_autoptr(GString) text = g_string_new (NULL);
   const HrEstimate *e = hr_calculator_get_estimate (calculator);
 
-  append_engine_assumptions (text, e);
+  append_engine_assumptions (text, hr_calculator_get_scenario (calculator), e,
+                             hr_view_get_units (HR_VIEW (self)));
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("Usable memory: device memory less %.2f GiB for the "
                                   "driver and display; on Apple silicon, the %.0f %% "
@@ -653,28 +563,6 @@ update_assumptions (HrOverview *self)
 }
 
 /* ------------------------------------------------------------------ speed */
-
-/* "0.88 s", "12.3 s", "2 min 3 s", "1 h 4 min" */
-static char *
-format_duration (double seconds)
-{
-  guint64 whole;
-
-  if (seconds < 1.0)
-    /* TRANSLATORS: a duration in seconds, "0.88 s" */
-    return g_strdup_printf (_("%.2f\u00a0s"), seconds);
-  if (seconds < 10.0)
-    return g_strdup_printf (_("%.1f\u00a0s"), seconds);
-  if (seconds < 60.0)
-    return g_strdup_printf (_("%.0f\u00a0s"), seconds);
-  whole = (guint64) (seconds + 0.5);
-  if (whole < 3600)
-    /* TRANSLATORS: a duration, "2 min 3 s" */
-    return g_strdup_printf (_("%u\u00a0min %u\u00a0s"), (guint) (whole / 60), (guint) (whole % 60));
-  /* TRANSLATORS: a duration, "1 h 4 min" */
-  return g_strdup_printf (_("%u\u00a0h %u\u00a0min"), (guint) (whole / 3600),
-                          (guint) (whole % 3600 / 60));
-}
 
 /* llama.cpp and Ollama: what backs the ranges — the measured error of
  * the speed group (backend × dense/MoE × placement × depth), or that no
@@ -739,11 +627,9 @@ update_speed (HrOverview       *self,
       g_autofree char *prefill = hr_format_rate_range (e->prefill_tokens_per_s,
                                                        e->prefill_tokens_per_s_low,
                                                        e->prefill_tokens_per_s_high);
-      g_autofree char *ttft = format_duration (e->ttft_seconds);
-      g_autofree char *answer = format_duration (e->ttft_seconds + e->generation_seconds);
-      g_autofree char *average = hr_format_rate (e->generation_seconds > 0
-                                                 ? e->generate_tokens / e->generation_seconds
-                                                 : 0);
+      g_autofree char *ttft = hr_summary_duration (e->ttft_seconds);
+      g_autofree char *answer = hr_summary_duration (hr_summary_answer_seconds (e));
+      g_autofree char *average = hr_format_rate (hr_summary_answer_rate (e));
       g_autofree char *generate = hr_format_tokens (e->generate_tokens);
       g_autofree char *prefill_caption = NULL;
       g_autofree char *ttft_caption = NULL;
@@ -913,8 +799,7 @@ update_chart (HrOverview       *self,
         }
       if (is_offloaded (e))
         {
-          guint cpu_layers = e->layer_count - MIN (e->gpu_layers, e->layer_count);
-          guint64 held = e->host_weights_bytes + e->host_kv_bytes;
+          guint cpu_layers = hr_summary_cpu_layers (e);
 
           bars[n++] = (HrChartBar) {
             cpu_layers > 0
@@ -923,7 +808,7 @@ update_chart (HrOverview       *self,
                                          cpu_layers), cpu_layers)
             : g_strdup (_("System RAM · experts")),
             e->host_weights_bytes, e->host_kv_bytes,
-            e->host_bytes > held ? e->host_bytes - held : 0,
+            hr_summary_host_other_bytes (e),
             e->ram_usable_bytes, e->ram_bytes,
           };
         }
@@ -1031,117 +916,4 @@ hr_overview_init (HrOverview *self)
    * search over widths each time (hr-stack-layout.c). */
   gtk_widget_set_layout_manager (GTK_WIDGET (self->verdict_text),
                                  hr_stack_layout_new (gtk_box_get_spacing (self->verdict_text)));
-}
-
-/* ------------------------------------------------------------ summary */
-
-static const char *
-summary_engine_name (HrEngine engine)
-{
-  switch (engine)
-    {
-    case HR_ENGINE_LLAMACPP:
-      return "llama.cpp";
-    case HR_ENGINE_OLLAMA:
-      return "Ollama";
-    case HR_ENGINE_VLLM:
-      return "vLLM";
-    case HR_ENGINE_SGLANG:
-      return "SGLang";
-    case HR_ENGINE_GENERIC:
-    case HR_ENGINE_AUTO:
-    default:
-      return _("The nominal method");
-    }
-}
-
-/* One "name: value" line, or a Markdown list item; a value that says
- * nothing ("" or a dash) is left out. */
-static void
-summary_line (GString    *out,
-              gboolean    markdown,
-              const char *name,
-              const char *value)
-{
-  if (value == NULL || value[0] == '\0' || g_str_equal (value, "—"))
-    return;
-  if (markdown)
-    g_string_append_printf (out, "- **%s:** %s\n", name, value);
-  else
-    g_string_append_printf (out, "%s: %s\n", name, value);
-}
-
-/**
- * hr_overview_get_summary:
- * @markdown: a Markdown list rather than plain lines
- *
- * The answer the overview shows, as text to paste: the set-up (model,
- * precision, context, batch, KV cache, engine, device), the verdict, the
- * totals and the speeds, in the words and figures on screen.
- *
- * Returns: (transfer full): the summary
- */
-char *
-hr_overview_get_summary (HrOverview *self,
-                         gboolean    markdown)
-{
-  HrCalculator *calculator;
-  const HrEstimate *e;
-  HrModelSpec *model;
-  HrHardware *hardware;
-  GString *out = g_string_new (NULL);
-  g_autofree char *context = NULL;
-  g_autofree char *batch = NULL;
-  g_autofree char *device = NULL;
-  g_autofree char *verdict = NULL;
-  const char *subtitle;
-
-  g_return_val_if_fail (HR_IS_OVERVIEW (self), NULL);
-
-  calculator = hr_view_get_calculator (HR_VIEW (self));
-  g_return_val_if_fail (calculator != NULL, g_string_free (out, FALSE));
-  e = hr_calculator_get_estimate (calculator);
-  model = hr_calculator_get_model (calculator);
-  hardware = hr_calculator_get_hardware (calculator);
-
-  context = hr_format_tokens (hr_calculator_get_context (calculator));
-  batch = g_strdup_printf ("%u", hr_calculator_get_batch (calculator));
-  if (hardware != NULL)
-    /* TRANSLATORS: a number of GPUs and the device, "2 × RTX 3090 24GB" */
-    device = g_strdup_printf (_("%u × %s"), hr_calculator_get_gpu_count (calculator),
-                              hr_hardware_get_name (hardware));
-  subtitle = gtk_label_get_label (self->verdict_subtitle);
-  verdict = subtitle != NULL && subtitle[0] != '\0'
-            /* TRANSLATORS: the verdict, then what it rests on:
-             * "Fits comfortably on RTX 3060 12GB — 7.41 GiB of 11.81 GiB usable" */
-            ? g_strdup_printf (_("%s — %s"), gtk_label_get_label (self->verdict_title), subtitle)
-            : g_strdup (gtk_label_get_label (self->verdict_title));
-
-  if (markdown)
-    g_string_append_printf (out, "### %s\n\n",
-                            model != NULL ? hr_model_spec_get_name (model) : "Headroom");
-  summary_line (out, markdown, _("Model"), model != NULL ? hr_model_spec_get_name (model) : NULL);
-  summary_line (out, markdown, _("Precision"),
-                hr_precision_get_label (hr_calculator_get_precision (calculator)));
-  summary_line (out, markdown, _("Context"), context);
-  summary_line (out, markdown, _("Parallel sequences"), batch);
-  summary_line (out, markdown, _("KV cache"),
-                hr_kv_type_get_label (hr_calculator_get_kv_type (calculator)));
-  summary_line (out, markdown, _("Engine"), summary_engine_name (e->engine));
-  summary_line (out, markdown, _("Device"), device);
-  if (markdown)
-    g_string_append_c (out, '\n');
-  summary_line (out, markdown, _("Verdict"), verdict);
-  if (hr_calculator_get_valid (calculator))
-    {
-      summary_line (out, markdown, _("Total memory"), gtk_label_get_label (self->total_label));
-      summary_line (out, markdown, _("Per device"), gtk_label_get_label (self->per_device_label));
-      summary_line (out, markdown, _("Max context before OOM"),
-                    gtk_label_get_label (self->max_context_label));
-      summary_line (out, markdown, _("Prompt speed"), gtk_label_get_label (self->prefill_label));
-      summary_line (out, markdown, _("First token"), gtk_label_get_label (self->ttft_label));
-      summary_line (out, markdown, _("Decode speed"), gtk_label_get_label (self->decode_label));
-      summary_line (out, markdown, _("Whole answer"), gtk_label_get_label (self->answer_label));
-    }
-  return g_string_free (out, FALSE);
 }

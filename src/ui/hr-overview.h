@@ -15,7 +15,4 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (HrOverview, hr_overview, HR, OVERVIEW, HrView)
 
-char *hr_overview_get_summary (HrOverview *self,
-                               gboolean    markdown);
-
 G_END_DECLS

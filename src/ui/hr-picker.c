@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-picker.h"
+#include "hr-text.h"
 
 struct _HrPicker
 {
@@ -258,19 +259,10 @@ filter_row (GtkListBoxRow *row,
   HrPicker *self = user_data;
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search));
   const char *haystack = g_object_get_data (G_OBJECT (row), SEARCH_KEY);
-  g_autofree char *needle = NULL;
-  g_auto(GStrv) words = NULL;
 
-  if (text == NULL || text[0] == '\0')
-    return TRUE;
-
-  /* Every word must match, in any order: "qwen 32" finds Qwen3-32B. */
-  needle = g_utf8_strdown (text, -1);
-  words = g_strsplit_set (needle, " \t", -1);
-  for (guint i = 0; words[i]; i++)
-    if (words[i][0] != '\0' && strstr (haystack, words[i]) == NULL)
-      return FALSE;
-  return TRUE;
+  /* Every word begins a token, in any order: "qwen 32" finds Qwen3-32B,
+   * "8GB" does not find 48GB. */
+  return hr_text_matches_words (haystack, text);
 }
 
 /* GTK 4.8's list box shows its placeholder only when it has no rows, not

@@ -24,6 +24,7 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-summary.h"
 #include "hr-table-view.h"
 #include "hr-ui-format.h"
 
@@ -530,16 +531,18 @@ hr_table_cell_verdict_new (void)
 }
 
 void
-hr_table_cell_verdict_update (GtkWidget *cell,
-                              HrVerdict  verdict,
-                              gboolean   valid)
+hr_table_cell_verdict_update (GtkWidget      *cell,
+                              HrVerdict       verdict,
+                              HrPlacementKind placement,
+                              gboolean        valid)
 {
   GtkWidget *icon = gtk_widget_get_first_child (cell);
   GtkWidget *label = gtk_widget_get_next_sibling (icon);
   g_autofree char *icon_name = hr_ui_verdict_icon (NULL, verdict);
   g_autofree char *text = NULL;
 
-  text = valid ? hr_ui_format_verdict (NULL, verdict) : g_strdup (_("No estimate"));
+  /* the core's one name for each verdict (layers in system RAM too) */
+  text = g_strdup (valid ? hr_summary_verdict_label (verdict, placement) : _("No estimate"));
   hr_ui_image_set_icon_name (GTK_IMAGE (icon), valid ? icon_name : NULL);
   hr_ui_inscription_set_text (GTK_INSCRIPTION (label), text);
   hr_table_cell_set_verdict_class (cell, verdict, valid);

@@ -76,6 +76,7 @@ void       hr_table_cell_marked_update  (GtkWidget  *cell,
 GtkWidget *hr_table_cell_verdict_new    (void);
 void       hr_table_cell_verdict_update (GtkWidget  *cell,
                                          HrVerdict   verdict,
+                                         HrPlacementKind placement,
                                          gboolean    valid);
 void       hr_table_cell_set_verdict_class (GtkWidget *widget,
                                             HrVerdict  verdict,

@@ -19,6 +19,7 @@
 #include "hr-file.h"
 #include "hr-text.h"
 #include "hr-precision.h"
+#include "hr-summary.h"
 #include "hr-hardware-view.h"
 #include "hr-matrix-view.h"
 #include "hr-model-import.h"
@@ -223,12 +224,20 @@ hr_window_get_export_target (HrWindow *self)
 
 /* ---------------------------------------------------------- summary */
 
-/* The Overview's answer on the clipboard, as plain lines or Markdown. */
+/* The current estimate on the clipboard, as plain lines or Markdown,
+ * written by the core from the calculator (never from a view's labels,
+ * which stop refreshing while another page is shown). */
 static void
 copy_summary (HrWindow *self,
               gboolean  markdown)
 {
-  g_autofree char *text = hr_overview_get_summary (self->overview, markdown);
+  HrCalculator *calculator = self->calculator;
+  g_autofree char *text =
+    hr_summary_text (hr_calculator_get_scenario (calculator),
+                     hr_calculator_get_estimate (calculator),
+                     hr_calculator_get_valid (calculator)
+                     ? NULL : hr_calculator_get_error_message (calculator),
+                     self->units, markdown);
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
   show_toast (self, markdown ? _("Summary copied as Markdown") : _("Summary copied"));

@@ -182,3 +182,44 @@ hr_text_sanitize_error (GError *error)
   g_free (error->message);
   error->message = message;
 }
+
+/* @word occurs in @haystack where a token starts: at the start, or after
+ * a character that is not a letter or a digit. */
+gboolean
+hr_text_has_token_start (const char *haystack,
+                         const char *word)
+{
+  for (const char *at = strstr (haystack, word); at != NULL; at = strstr (at + 1, word))
+    if (at == haystack || !g_ascii_isalnum (at[-1]))
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * hr_text_matches_words:
+ * @haystack: the searchable text, lower case
+ * @query: what was typed
+ *
+ * Every word of @query (case-folded) begins a token of @haystack, in any
+ * order: "qwen 32" finds "qwen3-32b", "8gb" finds "rtx 3070 8gb" and not
+ * "rtx a6000 48gb" (issue 30: search matched inside tokens).  An empty
+ * query matches everything.
+ */
+gboolean
+hr_text_matches_words (const char *haystack,
+                       const char *query)
+{
+  g_autofree char *needle = NULL;
+  g_auto(GStrv) words = NULL;
+
+  g_return_val_if_fail (haystack != NULL, FALSE);
+
+  if (query == NULL || query[0] == '\0')
+    return TRUE;
+  needle = g_utf8_strdown (query, -1);
+  words = g_strsplit_set (needle, " \t", -1);
+  for (guint i = 0; words[i] != NULL; i++)
+    if (words[i][0] != '\0' && !hr_text_has_token_start (haystack, words[i]))
+      return FALSE;
+  return TRUE;
+}

@@ -23,5 +23,9 @@ gboolean  hr_text_is_displayable  (const char  *text,
 gboolean  hr_text_has_control     (const char  *text);
 char     *hr_text_display_path    (const char  *path);
 void      hr_text_sanitize_error  (GError      *error);
+gboolean  hr_text_has_token_start (const char  *haystack,
+                                   const char  *word);
+gboolean  hr_text_matches_words   (const char  *haystack,
+                                   const char  *query);
 
 G_END_DECLS

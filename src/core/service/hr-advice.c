@@ -81,6 +81,25 @@ hr_advice_compute (HrCatalog        *catalog,
         }
     }
 
+  /* Layers: fixed by hand, and automatic ones (as many on the GPUs as fit,
+   * the rest in system RAM) would run.  Never offered where they would not,
+   * nor where the placement is already automatic (issue 30, item 12). */
+  if (scenario->placement.gpu_layers_fixed &&
+      (hr_scenario_engine (scenario) == HR_ENGINE_LLAMACPP ||
+       hr_scenario_engine (scenario) == HR_ENGINE_OLLAMA))
+    {
+      s = *scenario;
+      s.placement.gpu_layers_fixed = FALSE;
+      s.placement.gpu_layers = 0;
+      advice->auto_layers = hr_scenario_estimate (&s, &e, NULL) &&
+                            e.verdict != HR_VERDICT_NO_FIT;
+    }
+
+  /* System RAM: what stays there does not fit it, and automatic layers
+   * (the GPUs as full as they can be) do not help: only more RAM does. */
+  if (hr_scenario_estimate (scenario, &e, NULL) && !e.ram_fits && !advice->auto_layers)
+    advice->more_ram = TRUE;
+
   /* Devices: the fewest that hold it under tensor parallelism; a
    * unified-memory device (an Apple chip) is never more than one. */
   for (guint32 n = scenario->gpus + 1;

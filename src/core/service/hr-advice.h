@@ -18,6 +18,10 @@ typedef struct
   guint64 context;             /* the longest context that fits (≥ 1) */
   HrKvType *kv_type;           /* the least lossy KV cache type that fits (borrowed) */
   guint32 gpus;                /* the fewest devices that fit (≤ HR_ADVICE_MAX_GPUS) */
+  gboolean auto_layers;        /* llama.cpp, Ollama: GPU layers fixed by hand, and
+                                * automatic ones (the rest in system RAM) run */
+  gboolean more_ram;           /* the system RAM is too small for what stays there;
+                                * the GPUs are already as full as they can be */
 } HrAdvice;
 
 #define HR_ADVICE_MAX_GPUS 8

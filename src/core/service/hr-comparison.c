@@ -29,6 +29,7 @@ struct _HrComparisonRow
   gboolean is_current;
   gboolean valid;
   HrVerdict verdict;
+  HrPlacementKind placement;   /* some layers in system RAM: its own verdict name */
   HrEngine engine;             /* the profile that answered */
   double max_concurrency;      /* vLLM, SGLang */
   guint64 kv_capacity_tokens;
@@ -143,6 +144,7 @@ row_update (HrComparisonRow  *self,
   self->max_context_past_trained = self->valid && estimate.max_context_past_trained;
   self->decode_tokens_per_s = estimate.decode_tokens_per_s;
   self->verdict = self->valid ? estimate.verdict : HR_VERDICT_NO_FIT;
+  self->placement = self->valid ? estimate.placement : HR_PLACEMENT_GPU;
   self->engine = hr_scenario_engine (&scenario);
   self->max_concurrency = estimate.max_concurrency;
   self->kv_capacity_tokens = estimate.kv_capacity_tokens;
@@ -151,7 +153,7 @@ row_update (HrComparisonRow  *self,
 
   hr_fields_notify_changes (self, &previous, row_fields, G_N_ELEMENTS (row_fields),
                             row_field_properties);
-  if (previous.verdict != self->verdict)
+  if (previous.verdict != self->verdict || previous.placement != self->placement)
     g_object_notify_by_pspec (G_OBJECT (self), row_properties[ROW_PROP_VERDICT]);
 }
 
@@ -284,6 +286,7 @@ ROW_GETTER (HrModelSpec *, model, NULL)
 ROW_GETTER (guint64, total_bytes, 0)
 ROW_GETTER (guint64, per_device_bytes, 0)
 ROW_GETTER (HrVerdict, verdict, HR_VERDICT_NO_FIT)
+ROW_GETTER (HrPlacementKind, placement, HR_PLACEMENT_GPU)
 ROW_GETTER (double, decode_tokens_per_s, 0)
 ROW_GETTER (guint64, max_context, 0)
 ROW_GETTER (gboolean, max_context_unbounded, FALSE)

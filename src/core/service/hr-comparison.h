@@ -28,6 +28,7 @@ HrModelSpec   *hr_comparison_row_get_model         (HrComparisonRow *self);
 guint64        hr_comparison_row_get_total_bytes   (HrComparisonRow *self);
 guint64        hr_comparison_row_get_per_device_bytes (HrComparisonRow *self);
 HrVerdict      hr_comparison_row_get_verdict       (HrComparisonRow *self);
+HrPlacementKind hr_comparison_row_get_placement    (HrComparisonRow *self);
 HrEngine       hr_comparison_row_get_engine        (HrComparisonRow *self);
 double         hr_comparison_row_get_max_concurrency (HrComparisonRow *self);
 guint64        hr_comparison_row_get_kv_capacity_tokens (HrComparisonRow *self);

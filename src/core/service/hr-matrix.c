@@ -24,6 +24,7 @@ typedef struct
 {
   guint64 total_bytes;
   HrVerdict verdict;
+  HrPlacementKind placement; /* some layers in system RAM: its own verdict name */
   gboolean valid;
   HrEngine engine;           /* the profile that answered */
   double max_concurrency;    /* vLLM, SGLang: sequences of the context at once */
@@ -156,6 +157,7 @@ row_update (HrMatrixRow       *self,
       cell->valid = hr_scenario_estimate (&scenario, &estimate, NULL);
       cell->total_bytes = estimate.total_bytes;
       cell->verdict = estimate.verdict;
+      cell->placement = cell->valid ? estimate.placement : HR_PLACEMENT_GPU;
       cell->engine = hr_scenario_engine (&scenario);
       cell->max_concurrency = estimate.max_concurrency;
       cell->kv_capacity_tokens = estimate.kv_capacity_tokens;
@@ -441,6 +443,15 @@ hr_matrix_row_get_verdict (HrMatrixRow *self,
   g_return_val_if_fail (HR_IS_MATRIX_ROW (self), HR_VERDICT_NO_FIT);
   g_return_val_if_fail (index < MAX_CONTEXTS, HR_VERDICT_NO_FIT);
   return self->cells[index].verdict;
+}
+
+HrPlacementKind
+hr_matrix_row_get_placement (HrMatrixRow *self,
+                             guint        index)
+{
+  g_return_val_if_fail (HR_IS_MATRIX_ROW (self), HR_PLACEMENT_GPU);
+  g_return_val_if_fail (index < MAX_CONTEXTS, HR_PLACEMENT_GPU);
+  return self->cells[index].placement;
 }
 
 gboolean

@@ -36,6 +36,8 @@ guint64        hr_matrix_row_get_total_bytes (HrMatrixRow   *self,
                                               guint          index);
 HrVerdict      hr_matrix_row_get_verdict     (HrMatrixRow   *self,
                                               guint          index);
+HrPlacementKind hr_matrix_row_get_placement  (HrMatrixRow   *self,
+                                              guint          index);
 gboolean       hr_matrix_row_get_valid       (HrMatrixRow   *self,
                                               guint          index);
 HrEngine       hr_matrix_row_get_engine      (HrMatrixRow   *self,

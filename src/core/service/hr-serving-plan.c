@@ -147,6 +147,12 @@ hr_serving_plan_search (const HrScenario *scenario,
               if ((gpus / layout.tp) % layout.pp != 0 || layout.pp > arch->n_layers)
                 continue;
               layout.dp = gpus / layout.tp / layout.pp;
+              /* A bound that keeps the plan sane (issue 30, item 17): a
+               * replica serves at least one user, so never more replicas
+               * than users (one user never gets five machines of
+               * replicas that serve nobody). */
+              if (layout.dp > base.users)
+                continue;
               evaluate (&base, &layout, per_node, plan, &best, &found);
             }
         }

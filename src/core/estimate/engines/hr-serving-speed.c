@@ -73,6 +73,25 @@ per_user_rate (const HrSpeedInput *speed,
   return generate / (generate * step + batch * prefill_seconds);
 }
 
+/* The rate a served user reads the answer at once it streams (what the
+ * window calls the answer rate, and what the target is for): every step
+ * decodes a token for all @batch sequences, and the other users' prompts
+ * pass between the steps; the user's own prompt is not in it — it is
+ * the first token's wait (load_ttft_seconds).  Issue 30, item 17: the
+ * rate for one user had the prompt in it (29 vs 61 tok/s). */
+static double
+answer_rate (const HrSpeedInput *speed,
+             double              batch,
+             double              prompt,
+             double              generate,
+             double              prefill_seconds)
+{
+  double step = hr_speed_step_seconds (speed, batch, prompt + generate / 2) +
+                batch * HR_SERVING_SEQ_SECONDS;
+
+  return generate / (generate * step + (batch - 1) * prefill_seconds);
+}
+
 /* Users sending a prompt and reading the answer, again and again: as
  * many at once as the cache and max_num_seqs hold (a sequence takes its
  * prompt and half its answer on average), the others wait. */
@@ -96,14 +115,16 @@ serving_load (const HrEstimateInput *input,
   result->users_served = batch * replicas;
   if (batch == 0)
     return;
-  result->per_user_tokens_per_s = per_user_rate (speed, batch, prompt, generate, prefill);
-  result->aggregate_tokens_per_s = result->per_user_tokens_per_s * batch * replicas;
+  result->per_user_tokens_per_s = answer_rate (speed, batch, prompt, generate, prefill);
+  /* the throughput counts every prompt (as the measured runs did) */
+  result->aggregate_tokens_per_s = per_user_rate (speed, batch, prompt, generate, prefill) *
+                                   batch * replicas;
   result->load_ttft_seconds = prefill + hr_speed_step_seconds (speed, batch, prompt);
 
   /* The most users at the target each (the rate falls as users grow). */
   if (input->target_tokens_per_s <= 0)
     result->max_users = capacity * dp;
-  else if (per_user_rate (speed, 1, prompt, generate, prefill) < input->target_tokens_per_s)
+  else if (answer_rate (speed, 1, prompt, generate, prefill) < input->target_tokens_per_s)
     result->max_users = 0;
   else
     {
@@ -113,7 +134,7 @@ serving_load (const HrEstimateInput *input,
         {
           guint32 mid = low + (high - low + 1) / 2;
 
-          if (per_user_rate (speed, mid, prompt, generate, prefill) >= input->target_tokens_per_s)
+          if (answer_rate (speed, mid, prompt, generate, prefill) >= input->target_tokens_per_s)
             low = mid;
           else
             high = mid - 1;
