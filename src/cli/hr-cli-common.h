@@ -36,6 +36,8 @@ typedef struct
 {
   /* model group */
   char *model;
+  gboolean online;          /* --online: the hub may be asked */
+  gboolean offline;         /* --offline: the hub's cache only */
   /* precision group */
   char *precision;
   /* context group */
@@ -86,6 +88,9 @@ typedef struct
   HrCatalog *catalog;
   HrScenario scenario;
   HrModelSpec *imported;    /* owned when the model came from a file */
+  const char *source_kind;  /* "catalog", "file" or "hub" */
+  char *hub_repo;           /* the hub's repository and revision, for "hub" */
+  char *hub_revision;
   guint32 gpus_per_node;    /* --gpus-per-node, 0 when not given */
 } HrCliOptions;
 
@@ -153,6 +158,8 @@ void     hr_cli_options_clear     (HrCliOptions  *o);
 HrCalculator *hr_cli_calculator_for (HrCliOptions *o);
 
 /* Output (hr-cli-common.c) */
+void     hr_cli_add_source        (JsonBuilder   *b,
+                                   HrCliOptions  *o);
 char    *hr_cli_escape            (const char    *text);
 void     hr_cli_print_json        (JsonNode      *root);
 void     hr_cli_add_uint          (JsonBuilder   *b,
