@@ -67,7 +67,7 @@ resolve_hub_model (HrCliOptions   *o,
   if (o->imported == NULL)
     {
       if (g_error_matches (error, HR_HUB_ERROR, HR_HUB_ERROR_NOT_CACHED) && !o->offline)
-        return hr_cli_usage_error ("“%s” is not in the catalog; add --online to look it up on the hub",
+        return hr_cli_usage_error ("unknown model “%s”: it is not in the catalog; add --online to look it up on the hub",
                                    o->model), FALSE;
       if (g_error_matches (error, HR_HUB_ERROR, HR_HUB_ERROR_NOT_CACHED) ||
           g_error_matches (error, HR_HUB_ERROR, HR_HUB_ERROR_CHOOSE) ||
