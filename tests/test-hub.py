@@ -44,13 +44,23 @@ class Hub(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        m = re.fullmatch(r"/api/models/([^/]+/[^/]+)/tree/([^/]+)", self.path)
+        m = re.fullmatch(r"/api/models/([^/]+/[^/]+)/tree/([^/?]+)(\?recursive=true)?", self.path)
         if m:
             repo = os.path.join(root, m.group(1))
             if not os.path.isdir(repo):
                 return self.reply(404)
-            tree = [{"type": "file", "path": n, "size": os.path.getsize(os.path.join(repo, n))}
-                    for n in sorted(os.listdir(repo)) if not n.startswith(".")]
+            tree = []
+            for top, dirs, names in os.walk(repo):
+                rel = os.path.relpath(top, repo)
+                for n in sorted(dirs if not m.group(3) else []):
+                    tree.append({"type": "directory", "path": n})
+                for n in sorted(names):
+                    if not n.startswith("."):
+                        p = n if rel == "." else rel + "/" + n
+                        tree.append({"type": "file", "path": p,
+                                     "size": os.path.getsize(os.path.join(top, n))})
+                if not m.group(3):
+                    break
             return self.reply(200, json.dumps(tree).encode(), [("Content-Type", "application/json")])
         m = re.fullmatch(r"/([^/]+/[^/]+)/resolve/([^/]+)/(.+)", self.path)
         if not m or m.group(2) != "main":
@@ -186,6 +196,26 @@ ok(rc == 2 and "tiny-llama-Q4_K_M.gguf" in err, "a GGUF repository without a fil
 # 8. --online and --offline together, and a bad reference.
 rc, _, err = estimate("hf:example/tiny-GGUF:x.gguf", "--online", "--offline")
 ok(rc == 2 and "together" in err, "--online --offline: exit 2", (rc, err))
+
+# 9. hub-files: the repository's quantizations with their real sizes.
+for name, size in (("Qwen2.5-7B-Instruct-IQ4_XS.gguf", 4_250_000_000),
+                   ("Q8_0/Qwen2.5-7B-Instruct-Q8_0-00001-of-00002.gguf", 4_000_000_000),
+                   ("Q8_0/Qwen2.5-7B-Instruct-Q8_0-00002-of-00002.gguf", 4_100_000_000)):
+    path = os.path.join(root, "example", "tiny-GGUF", name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.truncate(size)
+rc, _, err = run("hub-files", "example/tiny-GGUF", "--json")
+ok(rc == 2 and "--online" in err, "hub-files without --online and no cache: exit 2", (rc, err))
+del log[:]
+rc, out, err = run("hub-files", "example/tiny-GGUF", "--online", "--json")
+doc = json.loads(out) if rc == 0 else {}
+quants = {q["quantization"]: (q["bytes"], q["files"]) for q in doc.get("quantizations", [])}
+ok(rc == 0 and quants == {"Q4_K_M": (GGUF_SIZE, 1), "IQ4_XS": (4_250_000_000, 1),
+                         "Q8_0": (8_100_000_000, 2)} and not log,
+   "hub-files: quantizations with real sizes, shards summed, nothing downloaded", (rc, err, quants, log))
+rc, out2, err = run("hub-files", "example/tiny-GGUF", "--offline", "--json")
+ok(rc == 0 and json.loads(out2) == doc, "hub-files --offline from the cache", (rc, err))
 
 server.shutdown()
 shutil.rmtree(tmp)

@@ -32,6 +32,7 @@ hr_cli_get_commands (void)
     &hr_cli_precisions_command,
     &hr_cli_detect_command,
     &hr_cli_local_models_command,
+    &hr_cli_hub_files_command,
     NULL,
   };
 

@@ -3,7 +3,8 @@
  * The hub's layout (https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables#hfendpoint
  * and huggingface/huggingface_hub src/huggingface_hub/constants.py):
  * files at $HF_ENDPOINT/{repo}/resolve/{revision}/{file}, the file list
- * with sizes at $HF_ENDPOINT/api/models/{repo}/tree/{revision}.  A token
+ * with sizes at $HF_ENDPOINT/api/models/{repo}/tree/{revision}?recursive=true
+ * (huggingface_hub HfApi.list_repo_tree).  A token
  * (HF_TOKEN) goes as "Authorization: Bearer …"; gated repositories answer
  * 401 or 403 without one.  The files are served with HTTP range requests
  * (RFC 9110 §14), which is how a GGUF costs only its header.
@@ -492,8 +493,8 @@ shape_from_config (Fetch         *f,
 static char *
 list_gguf_files (Fetch *f)
 {
-  g_autofree char *url = g_strdup_printf ("%s/api/models/%s/tree/%s", f->endpoint,
-                                          f->ref->repo, f->ref->revision);
+  g_autofree char *url = g_strdup_printf ("%s/api/models/%s/tree/%s?recursive=true",
+                                          f->endpoint, f->ref->repo, f->ref->revision);
   g_autoptr(GBytes) bytes = http_get (f, url, "file list", 0, -1, HUB_MAX_LISTING_BYTES, NULL, NULL);
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GString) names = g_string_new (NULL);
@@ -746,4 +747,141 @@ hr_hub_read_shape (const HrHubRef *ref,
   if (!ok && error != NULL && *error != NULL)
     hr_text_sanitize_error (*error);
   return ok;
+}
+
+/* ------------------------------------------------------------ file list */
+
+void
+hr_hub_file_free (HrHubFile *file)
+{
+  g_free (file->path);
+  g_free (file->quantization);
+  g_free (file);
+}
+
+/**
+ * hr_hub_quantization_from_name:
+ * @name: a GGUF file's name, such as "Qwen2.5-7B-Instruct-Q4_K_M.gguf" or
+ *   "Q4_K_M/model-00001-of-00002.gguf"
+ *
+ * The ggml type names that GGUF repositories put in their file names
+ * (llama.cpp's llama-quantize list: tools/quantize/quantize.cpp).
+ *
+ * Returns: (transfer full) (nullable): the name in capitals, or %NULL
+ */
+char *
+hr_hub_quantization_from_name (const char *name)
+{
+  static GRegex *regex;
+  static gsize once;
+  g_autoptr(GMatchInfo) match = NULL;
+  g_autofree char *found = NULL;
+
+  if (g_once_init_enter (&once))
+    {
+      regex = g_regex_new ("(?i)(?<![A-Z0-9])(IQ[1-4]_(?:XXS|XS|S|M|NL)|"
+                                            "Q[2-8]_K(?:_(?:XS|S|M|L|XL))?|Q[4-8]_[01]|"
+                                            "TQ[12]_0|MXFP4(?:_MOE)?|BF16|F16|F32)(?![A-Z0-9_])",
+                                            G_REGEX_OPTIMIZE, 0, NULL);
+      g_once_init_leave (&once, 1);
+    }
+  if (!g_regex_match (regex, name, 0, &match))
+    return NULL;
+  /* The last one: "Q8_0-…-Q4_K_M.gguf" is the Q4_K_M file. */
+  do
+    {
+      g_free (found);
+      found = g_match_info_fetch (match, 1);
+    }
+  while (g_match_info_next (match, NULL));
+  return g_ascii_strup (found, -1);
+}
+
+static GPtrArray *
+files_from_tree (GBytes  *bytes,
+                 GError **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_hub_file_free);
+  JsonArray *array;
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+
+  root = hr_json_load_kind_data (HR_JSON_KIND_SAFETENSORS_INDEX, data, len, "the file list", error);
+  if (root == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_ARRAY (root))
+    {
+      g_set_error (error, HR_HUB_ERROR, HR_HUB_ERROR_INVALID, "the file list is not a JSON array");
+      return NULL;
+    }
+  array = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *path = o != NULL ? json_object_get_string_member_with_default (o, "path", NULL) : NULL;
+      const char *type = o != NULL ? json_object_get_string_member_with_default (o, "type", "file") : NULL;
+      JsonNode *size = o != NULL ? json_object_get_member (o, "size") : NULL;
+      HrHubFile *file;
+
+      if (path == NULL || g_strcmp0 (type, "file") != 0 || !valid_path (path, TRUE) ||
+          size == NULL || json_node_get_value_type (size) != G_TYPE_INT64 ||
+          json_node_get_int (size) < 0)
+        continue;
+      file = g_new0 (HrHubFile, 1);
+      file->path = g_strdup (path);
+      file->bytes = (guint64) json_node_get_int (size);
+      if (g_str_has_suffix (path, ".gguf"))
+        file->quantization = hr_hub_quantization_from_name (path);
+      g_ptr_array_add (files, file);
+    }
+  return g_steal_pointer (&files);
+}
+
+/**
+ * hr_hub_list_files:
+ *
+ * The repository's files with their sizes ($HF_ENDPOINT/api/models/
+ * {repo}/tree/{revision}), cached as tree.json beside config.json.
+ *
+ * Returns: (transfer full) (element-type HrHubFile): the files, or %NULL
+ *   with @error set
+ */
+GPtrArray *
+hr_hub_list_files (const HrHubRef *ref,
+                   HrHubMode       mode,
+                   GCancellable   *cancellable,
+                   GError        **error)
+{
+  Fetch f = { ref, mode, cancellable, NULL, NULL, NULL, NULL, NULL, 0 };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *url = NULL;
+  GPtrArray *files = NULL;
+
+  g_return_val_if_fail (ref != NULL && ref->repo != NULL && ref->revision != NULL, NULL);
+
+  f.endpoint = hr_hub_endpoint ();
+  f.cache = hr_hub_cache_dir (ref);
+  bytes = cache_load (&f, "tree.json", HUB_MAX_LISTING_BYTES);
+  if (bytes != NULL)
+    {
+      files = files_from_tree (bytes, &local_error);
+      if (files == NULL)
+        cache_set_aside (&f, "tree.json", local_error);
+      g_clear_pointer (&bytes, g_bytes_unref);
+    }
+  if (files == NULL && network_allowed (&f, "the file list", error))
+    {
+      url = g_strdup_printf ("%s/api/models/%s/tree/%s?recursive=true", f.endpoint,
+                             ref->repo, ref->revision);
+      bytes = http_get (&f, url, "file list", 0, -1, HUB_MAX_LISTING_BYTES, NULL, error);
+      if (bytes != NULL && (files = files_from_tree (bytes, error)) != NULL)
+        cache_store (&f, "tree.json", bytes);
+    }
+  fetch_clear (&f);
+  if (files == NULL && error != NULL && *error != NULL)
+    hr_text_sanitize_error (*error);
+  return files;
 }

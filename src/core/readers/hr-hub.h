@@ -78,6 +78,21 @@ gboolean      hr_hub_read_shape    (const HrHubRef *ref,
                                     HrModelShape   *shape,
                                     GError        **error);
 
+/* One file of a repository, from the hub's tree listing. */
+typedef struct
+{
+  char    *path;
+  guint64  bytes;
+  char    *quantization;   /* "Q4_K_M", "BF16"… from a GGUF file's name, or NULL */
+} HrHubFile;
+
+void          hr_hub_file_free     (HrHubFile      *file);
+char         *hr_hub_quantization_from_name (const char *name);
+GPtrArray    *hr_hub_list_files    (const HrHubRef *ref,
+                                    HrHubMode       mode,
+                                    GCancellable   *cancellable,
+                                    GError        **error);
+
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HrHubRef, hr_hub_ref_clear)
 
 G_END_DECLS
