@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -26,6 +27,24 @@ shutil.copytree(DATA, root)
 gguf = os.path.join(root, "example", "tiny-GGUF", "tiny-llama-Q4_K_M.gguf")
 with open(gguf, "r+b") as f:
     f.truncate(GGUF_SIZE)
+
+# A header past the first 1 MiB range: the same file with a 2.5 MB array of
+# strings inserted among its metadata (a whole number of 32-byte alignment
+# units, so that the tensors' offsets keep their meaning).
+big = os.path.join(root, "example", "tiny-GGUF", "big-header-Q4_K_M.gguf")
+with open(os.path.join(DATA, "example", "tiny-GGUF", "tiny-llama-Q4_K_M.gguf"), "rb") as f:
+    head = f.read()
+key = b"test.padding"
+entry = struct.pack("<Q", len(key)) + key + struct.pack("<IIQ", 9, 8, 2500)
+entry += b"".join(struct.pack("<Q", 1000) + b"x" * 1000 for _ in range(2499))
+last = 1000 + (-(len(entry) + 8 + 1000)) % 32
+entry += struct.pack("<Q", last) + b"x" * last
+assert len(entry) % 32 == 0
+n_kv = struct.unpack_from("<Q", head, 16)[0]
+with open(big, "wb") as f:
+    f.write(head[:16] + struct.pack("<Q", n_kv + 1) + entry + head[24:])
+    f.truncate(GGUF_SIZE)
+BIG_HEADER = len(head) + len(entry)
 
 log = []          # (path, first byte, last byte) of each request served
 lock = threading.Lock()
@@ -158,6 +177,16 @@ ok(rc == 0 and rc2 == 0 and without_origin(hub) == without_origin(local),
 ok(0 < served <= 1024 * 1024 and all(first == 0 for _, first, _ in log),
    "the remote GGUF cost %d bytes of %d (ranges from byte 0)" % (served, GGUF_SIZE), log)
 
+del log[:]
+rc, hub, err = estimate("hf:example/tiny-GGUF:big-header-Q4_K_M.gguf", "--online")
+rc2, local, err2 = estimate(big)
+served = sum(last - first + 1 for name, first, last in log)
+ok(rc == 0 and rc2 == 0 and without_origin(hub) == without_origin(local) and len(log) == 3 and
+   served == 7 * 1024 * 1024,
+   "a %d-byte header: ranges of 1, 2 and 4 MiB, %d bytes of %d" % (BIG_HEADER, served, GGUF_SIZE),
+   (rc, err, rc2, err2, log))
+rc, local, err2 = estimate(gguf)
+
 # 4. --offline: from the cache, no request.
 del log[:]
 rc, off, err = estimate(ref, "--offline")
@@ -211,7 +240,7 @@ del log[:]
 rc, out, err = run("hub-files", "example/tiny-GGUF", "--online", "--json")
 doc = json.loads(out) if rc == 0 else {}
 quants = {q["quantization"]: (q["bytes"], q["files"]) for q in doc.get("quantizations", [])}
-ok(rc == 0 and quants == {"Q4_K_M": (GGUF_SIZE, 1), "IQ4_XS": (4_250_000_000, 1),
+ok(rc == 0 and quants == {"Q4_K_M": (2 * GGUF_SIZE, 2), "IQ4_XS": (4_250_000_000, 1),
                          "Q8_0": (8_100_000_000, 2)} and not log,
    "hub-files: quantizations with real sizes, shards summed, nothing downloaded", (rc, err, quants, log))
 rc, out2, err = run("hub-files", "example/tiny-GGUF", "--offline", "--json")
