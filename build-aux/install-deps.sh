@@ -8,7 +8,7 @@ set -eu
 # stage, build-aux/run-sanitizers.sh); gcc's AddressSanitizer runtime
 # comes with gcc.
 packages="meson ninja-build pkg-config gcc libglib2.0-dev libglib2.0-bin
-libjson-glib-dev libgtk-4-dev libadwaita-1-dev gettext desktop-file-utils
+libjson-glib-dev libsoup-3.0-dev libgtk-4-dev libadwaita-1-dev gettext desktop-file-utils
 appstream xvfb xauth locales python3 clang libclang-rt-14-dev llvm"
 
 missing=""

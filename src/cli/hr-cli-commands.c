@@ -36,6 +36,7 @@ hr_cli_get_commands (void)
     &hr_cli_check_log_command,
     &hr_cli_calibrate_command,
     &hr_cli_recommend_command,
+    &hr_cli_hub_files_command,
     NULL,
   };
 

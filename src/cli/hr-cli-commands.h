@@ -18,6 +18,7 @@ extern const HrCliCommand hr_cli_matrix_command;
 extern const HrCliCommand hr_cli_hardware_command;
 extern const HrCliCommand hr_cli_command_command;
 extern const HrCliCommand hr_cli_inspect_command;
+extern const HrCliCommand hr_cli_hub_files_command;
 extern const HrCliCommand hr_cli_models_command;
 extern const HrCliCommand hr_cli_devices_command;
 extern const HrCliCommand hr_cli_precisions_command;

@@ -214,6 +214,19 @@ hr_cli_add_file_string (JsonBuilder *b,
   hr_cli_add_string (b, key, value);
 }
 
+/* "source": where --model came from (docs/CLI.md "Additions"). */
+void
+hr_cli_add_source (JsonBuilder  *b,
+                   HrCliOptions *o)
+{
+  json_builder_set_member_name (b, "source");
+  json_builder_begin_object (b);
+  hr_cli_add_string (b, "kind", o->source_kind != NULL ? o->source_kind : "catalog");
+  hr_cli_add_string (b, "repo", o->hub_repo);
+  hr_cli_add_string (b, "revision", o->hub_revision);
+  json_builder_end_object (b);
+}
+
 void
 hr_cli_add_bool (JsonBuilder *b,
                  const char  *key,

@@ -38,6 +38,8 @@ typedef struct
 {
   /* model group */
   char *model;
+  gboolean online;          /* --online: the hub may be asked */
+  gboolean offline;         /* --offline: the hub's cache only */
   /* precision group */
   char *precision;
   /* context group */
@@ -103,6 +105,9 @@ typedef struct
   HrCatalog *catalog;
   HrScenario scenario;
   HrModelSpec *imported;    /* owned when the model came from a file */
+  const char *source_kind;  /* "catalog", "file" or "hub" */
+  char *hub_repo;           /* the hub's repository and revision, for "hub" */
+  char *hub_revision;
   guint32 gpus_per_node;    /* --gpus-per-node, 0 when not given */
   HrPrice price;            /* --price-kwh / --price-per-hour; zero: none */
 } HrCliOptions;
@@ -183,6 +188,8 @@ gboolean hr_cli_parse_decimal     (const char    *option,
                                    double        *value);
 
 /* Output (hr-cli-common.c) */
+void     hr_cli_add_source        (JsonBuilder   *b,
+                                   HrCliOptions  *o);
 char    *hr_cli_escape            (const char    *text);
 void     hr_cli_print_json        (JsonNode      *root);
 void     hr_cli_add_uint          (JsonBuilder   *b,

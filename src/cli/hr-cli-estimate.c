@@ -176,6 +176,7 @@ run_estimate (HrCliOptions *o)
 
       json_builder_begin_object (b);
       hr_cli_add_string (b, "model", hr_model_spec_get_id (s->model));
+      hr_cli_add_source (b, o);
       hr_cli_add_string (b, "precision", hr_precision_get_id (s->precision));
       hr_cli_add_uint (b, "context", s->context);
       hr_cli_add_uint (b, "batch", s->batch);

@@ -43,6 +43,7 @@ run_hardware (HrCliOptions *o)
 
       json_builder_begin_object (b);
       hr_cli_add_string (b, "model", hr_model_spec_get_id (o->scenario.model));
+      hr_cli_add_source (b, o);
       hr_cli_add_string (b, "precision", hr_precision_get_id (o->scenario.precision));
       hr_cli_add_uint (b, "context", o->scenario.context);
       json_builder_set_member_name (b, "rows");

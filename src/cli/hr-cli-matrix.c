@@ -116,6 +116,7 @@ run_matrix (HrCliOptions *o)
 
       json_builder_begin_object (b);
       hr_cli_add_string (b, "model", hr_model_spec_get_id (o->scenario.model));
+      hr_cli_add_source (b, o);
       hr_cli_add_string (b, "kv_type", hr_kv_type_get_id (o->scenario.kv_type));
       hr_cli_add_string (b, "engine", hr_engine_to_string (o->scenario.engine));
       json_builder_set_member_name (b, "contexts");

@@ -30,7 +30,11 @@ hr_cli_add_model (GArray       *entries,
   const GOptionEntry group[] = {
     /* File names are bytes, not necessarily UTF-8. */
     { "model", 0, 0, G_OPTION_ARG_FILENAME, &o->model,
-      "Catalog id, or a .gguf / config.json file", "M" },
+      "Catalog id, a .gguf / config.json file, or a hub id (org/name[@revision], hf:org/name[:file.gguf], a huggingface.co URL)", "M" },
+    { "online", 0, 0, G_OPTION_ARG_NONE, &o->online,
+      "Let a hub id not in the catalog be looked up on the hub (HF_ENDPOINT, HF_TOKEN)", NULL },
+    { "offline", 0, 0, G_OPTION_ARG_NONE, &o->offline,
+      "Read a hub id from the cache only", NULL },
   };
 
   ADD (entries, group);
@@ -401,5 +405,7 @@ hr_cli_options_clear (HrCliOptions *o)
   g_clear_pointer (&o->rest, g_strfreev);
   g_clear_object (&o->imported);
   g_clear_object (&o->local_cpu);
+  g_clear_pointer (&o->hub_repo, g_free);
+  g_clear_pointer (&o->hub_revision, g_free);
   g_clear_object (&o->catalog);
 }

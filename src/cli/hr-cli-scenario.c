@@ -59,17 +59,53 @@ looks_like_file (const char *arg)
          g_file_test (arg, G_FILE_TEST_EXISTS);
 }
 
+/* A hub id not in the catalog: from the cache, or with --online from the
+ * hub (docs/CLI.md "Additions": the hub). */
+static gboolean
+resolve_hub_model (HrCliOptions   *o,
+                   const HrHubRef *ref)
+{
+  g_autoptr(GError) error = NULL;
+  HrHubMode mode = o->online ? HR_HUB_ONLINE : HR_HUB_CACHE_ONLY;
+
+  o->imported = hr_model_import_hub (ref, mode, NULL, NULL, &error);
+  if (o->imported == NULL)
+    {
+      if (g_error_matches (error, HR_HUB_ERROR, HR_HUB_ERROR_NOT_CACHED) && !o->offline)
+        return hr_cli_usage_error ("unknown model “%s”: it is not in the catalog; add --online to look it up on the hub",
+                                   o->model), FALSE;
+      if (g_error_matches (error, HR_HUB_ERROR, HR_HUB_ERROR_NOT_CACHED) ||
+          g_error_matches (error, HR_HUB_ERROR, HR_HUB_ERROR_CHOOSE) ||
+          g_error_matches (error, HR_HUB_ERROR, HR_HUB_ERROR_NOT_FOUND))
+        return hr_cli_usage_error ("%s", error->message), FALSE;
+      return hr_cli_fail (HR_CLI_EXIT_FILE, "%s", error->message), FALSE;
+    }
+  o->scenario.model = o->imported;
+  o->source_kind = "hub";
+  o->hub_repo = g_strdup (ref->repo);
+  o->hub_revision = g_strdup (ref->revision);
+  return TRUE;
+}
+
 static gboolean
 resolve_model (HrCliOptions *o)
 {
   g_autoptr(GError) error = NULL;
+  g_auto(HrHubRef) ref = { NULL };
 
   if (o->model == NULL)
     return hr_cli_usage_error ("--model is required"), FALSE;
+  if (o->online && o->offline)
+    return hr_cli_usage_error ("--online and --offline cannot be given together"), FALSE;
 
+  o->source_kind = "catalog";
   o->scenario.model = hr_catalog_find_model (o->catalog, o->model);
   if (o->scenario.model != NULL)
     return TRUE;
+
+  if ((g_str_has_prefix (o->model, "hf:") || g_str_has_prefix (o->model, "https://") ||
+       !looks_like_file (o->model)) && hr_hub_ref_parse (o->model, &ref))
+    return resolve_hub_model (o, &ref);
 
   if (!looks_like_file (o->model))
     return hr_cli_usage_error ("unknown model “%s” (see headroom-cli models)", o->model), FALSE;
@@ -78,6 +114,7 @@ resolve_model (HrCliOptions *o)
   if (o->imported == NULL)
     return hr_cli_file_error (error->message), FALSE;
   o->scenario.model = o->imported;
+  o->source_kind = "file";
   return TRUE;
 }
 

@@ -365,3 +365,112 @@ hr_model_import_scan_finish (GAsyncResult  *result,
                         NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
 }
+
+/* ---------------------------------------------------------------------------
+ * Models on the hub
+ */
+
+/**
+ * hr_model_import_hub:
+ * @ref: a repository, or a GGUF file in one
+ * @mode: whether hr_hub_read_shape() may use the network
+ * @cancellable: (nullable): stops a fetch
+ * @bytes_fetched: (out) (optional): bytes received from the network
+ * @error: one displayable line naming @ref
+ *
+ * A user model from the hub's config.json or GGUF header, as
+ * hr_model_import_file() makes one from the same file on disk (it has no
+ * disk path: nothing of it is on this computer but the cache).
+ *
+ * Returns: (transfer full): the model, or %NULL with @error set
+ */
+HrModelSpec *
+hr_model_import_hub (const HrHubRef  *ref,
+                     HrHubMode        mode,
+                     GCancellable    *cancellable,
+                     guint64         *bytes_fetched,
+                     GError         **error)
+{
+  g_auto(HrModelShape) shape = { NULL };
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *id = NULL;
+  HrModelSpec *spec;
+
+  g_return_val_if_fail (ref != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!hr_hub_read_shape (ref, mode, cancellable, NULL, NULL, bytes_fetched, &shape, error))
+    return NULL;
+  spec = hr_model_spec_new_from_shape (&shape, HR_ORIGIN_USER, &local_error);
+  if (spec != NULL)
+    return spec;
+  id = hr_hub_ref_to_string (ref);
+  g_set_error (error, local_error->domain, local_error->code, "%s: %s", id, local_error->message);
+  if (error != NULL)
+    hr_text_sanitize_error (*error);
+  return NULL;
+}
+
+typedef struct
+{
+  HrHubRef ref;
+  HrHubMode mode;
+} HubData;
+
+static void
+hub_data_free (HubData *data)
+{
+  hr_hub_ref_clear (&data->ref);
+  g_free (data);
+}
+
+static void
+hub_in_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  HubData *data = task_data;
+  GError *error = NULL;
+  HrModelSpec *spec = hr_model_import_hub (&data->ref, data->mode, cancellable, NULL, &error);
+
+  if (spec != NULL)
+    g_task_return_pointer (task, spec, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * hr_model_import_hub_async:
+ *
+ * hr_model_import_hub() in a worker thread; cancelling @cancellable stops
+ * the request under way.
+ */
+void
+hr_model_import_hub_async (const HrHubRef      *ref,
+                           HrHubMode            mode,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  HubData *data = g_new0 (HubData, 1);
+
+  data->ref.repo = g_strdup (ref->repo);
+  data->ref.revision = g_strdup (ref->revision);
+  data->ref.file = g_strdup (ref->file);
+  data->mode = mode;
+  g_task_set_source_tag (task, hr_model_import_hub_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) hub_data_free);
+  g_task_run_in_thread (task, hub_in_thread);
+}
+
+HrModelSpec *
+hr_model_import_hub_finish (GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == hr_model_import_hub_async,
+                        NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

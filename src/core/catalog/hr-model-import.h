@@ -10,6 +10,7 @@
 
 #pragma once
 
+#include "hr-hub.h"
 #include "hr-local-models.h"
 #include "hr-model-spec.h"
 
@@ -39,6 +40,19 @@ void         hr_model_import_scan_async  (HrLocalRoots             *roots,
                                           GAsyncReadyCallback       callback,
                                           gpointer                  user_data);
 HrLocalScan *hr_model_import_scan_finish (GAsyncResult             *result,
+                                          GError                  **error);
+
+HrModelSpec *hr_model_import_hub        (const HrHubRef           *ref,
+                                          HrHubMode                 mode,
+                                          GCancellable             *cancellable,
+                                          guint64                  *bytes_fetched,
+                                          GError                  **error);
+void         hr_model_import_hub_async  (const HrHubRef           *ref,
+                                          HrHubMode                 mode,
+                                          GCancellable             *cancellable,
+                                          GAsyncReadyCallback       callback,
+                                          gpointer                  user_data);
+HrModelSpec *hr_model_import_hub_finish (GAsyncResult             *result,
                                           GError                  **error);
 
 G_END_DECLS
