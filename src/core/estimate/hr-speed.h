@@ -11,7 +11,10 @@
  * per micro-batch, and attention over the whole window.  GPUs of a layer
  * split run one after the other for a token and pipeline micro-batches
  * for a prompt; layers held by the CPU read RAM, and big prompt batches
- * copy them to the first GPU over PCIe.  Pure functions; seconds, bytes.
+ * copy them to the first GPU over PCIe.  MoE prompts read the experts a
+ * micro-batch touches and run the expert products at their own share;
+ * experts in RAM are computed by the CPU for a token and copied over
+ * PCIe for a prompt.  Pure functions; seconds, bytes.
  */
 
 #pragma once
