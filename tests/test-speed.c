@@ -180,6 +180,111 @@ test_prefill_offload (void)
                      2 * 16 * LAYER_PARAMS * 512 / HR_SPEED_CPU_FLOPS);
 }
 
+/* gpt-oss-20b (openai/gpt-oss-20b config.json): 24 layers, 32 experts,
+ * 4 a token; its layers in the MXFP4 file (llama-bench: 11.27 GiB) carry
+ * the routed experts at 4.25 bits a weight.  The numbers below are those
+ * of tests/calibration/speed/speedmodel.py for this shape (weights(),
+ * shape_from_config()); no sliding window, so both sides read the same
+ * attention. */
+static const HrModelArch gpt_oss_20b = {
+  .attention = HR_ATTENTION_GQA, .n_layers = 24, .hidden = 2880, .n_heads = 64,
+  .n_kv_heads = 8, .head_dim_k = 64, .head_dim_v = 64, .vocab = 201088,
+  .max_context = 131072, .params_total = 20914757184.0, .params_active = 4187440704.0,
+};
+
+#define OSS_LAYER_BYTES   11300237396.48  /* file − embeddings − output head */
+#define OSS_LAYER_PARAMS  3028008960.0    /* active matrix weights of the 24 layers */
+#define OSS_EXPERT_SHARE  0.8984187892514925 /* routed experts, MXFP4 */
+/* speedmodel.py pp_rate, path 'cublas', fa, -ub 2048: generated numbers
+ * change with the fit (fit_speed.py prints it) */
+#define OSS_PP128_TPS     5082.494003475687
+
+static HrDevice rtx_pro_6000 = {
+  .family = HR_FAMILY_NVIDIA_WORKSTATION, .bandwidth_gbps = 1792,
+  .matrix_tflops = 503.8, .tdp_watts = 600, .pcie_gbps = 50,
+};
+
+static void
+oss_gpu (HrSpeedInput *in)
+{
+  *in = (HrSpeedInput) {
+    .arch = &gpt_oss_20b, .family = HR_QUANT_KQUANT, .n_gpus = 1,
+    .ram_gbps = 76.8, .host_link_gbps = 50, .n_ubatch = 2048, .flash_attn = TRUE,
+    .kv_bytes_per_element = 2, .experts = 32, .experts_active = 4,
+    .expert_share = OSS_EXPERT_SHARE,
+  };
+  in->gpus[0] = (HrSpeedGpu) {
+    .device = &rtx_pro_6000, .layers = 24,
+    .stream_bytes = OSS_LAYER_BYTES * (1 - OSS_EXPERT_SHARE * 7 / 8),
+    .layer_bytes = OSS_LAYER_BYTES, .layer_params = OSS_LAYER_PARAMS,
+  };
+}
+
+/* A MoE prompt reads every expert once per micro-batch (128 tokens route
+ * to all 32) and runs the grouped expert products at η_moe: slower than
+ * the dense model of its active size, and the Python reference's figure. */
+static void
+test_prefill_moe (void)
+{
+  HrSpeedInput in, dense;
+  double moe_s;
+
+  oss_gpu (&in);
+  dense = in;
+  dense.experts = 0;
+  dense.expert_share = 0;
+  dense.gpus[0].layer_bytes = dense.gpus[0].stream_bytes;   /* its active weights */
+  moe_s = hr_speed_prefill_seconds (&in, 128);
+  g_assert_cmpfloat (moe_s, >, 1.5 * hr_speed_prefill_seconds (&dense, 128));
+  /* speedmodel.py, same shape, path 'cublas' (the C side's quantized
+   * prompt path) */
+  g_assert_cmpfloat_with_epsilon (128 / moe_s, OSS_PP128_TPS, 0.001 * OSS_PP128_TPS);
+  /* fuller expert tiles: 2048 tokens cost less per token than 128 */
+  g_assert_cmpfloat (hr_speed_prefill_seconds (&in, 2048) / 2048, <,
+                     0.5 * hr_speed_prefill_seconds (&in, 128) / 128);
+}
+
+/* Experts in RAM (--n-cpu-moe 24): a prompt micro-batch copies them over
+ * PCIe once; a token, the CPU multiplies the active ones (RAM or its
+ * matrix rate, whichever is slower), and each layer crosses to the CPU
+ * and back. */
+static void
+test_cpu_experts (void)
+{
+  HrSpeedInput in, gpu;
+  HrSpeedToken token, all;
+  double experts = OSS_EXPERT_SHARE * OSS_LAYER_BYTES;
+  double copy = experts / (HR_SPEED_MMAP_COPY_SHARE * 50e9);
+  double read = experts / 8 / (HR_RAM_DECODE_EFFICIENCY * 76.8e9);
+  /* the active routed experts: (total − active) / (1 − k/E) × k/E */
+  double routed = (gpt_oss_20b.params_total - gpt_oss_20b.params_active) / (1 - 1 / 8.0) / 8;
+
+  oss_gpu (&in);
+  gpu = in;
+  in.gpus[0].layer_bytes -= experts;
+  in.gpus[0].stream_bytes -= experts / 8;
+  in.cpu_expert_bytes = experts;
+  in.cpu_expert_layers = 24;
+  in.cpu_bytes = experts / 8;
+  /* prompt: the GPU's whole-model work plus the copy, per micro-batch */
+  g_assert_cmpfloat_with_epsilon (hr_speed_prefill_seconds (&in, 2048),
+                                  hr_speed_prefill_seconds (&gpu, 2048) + copy, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hr_speed_prefill_seconds (&in, 4096),
+                                  hr_speed_prefill_seconds (&gpu, 4096) + 2 * copy, 1e-9);
+  /* decode: reading RAM binds at the assumed CPU rate … */
+  hr_speed_token (&in, 0, &token);
+  hr_speed_token (&gpu, 0, &all);
+  g_assert_cmpfloat_with_epsilon (token.cpu_seconds, read, 1e-12);
+  g_assert_cmpfloat_with_epsilon (token.fixed_seconds,
+                                  all.fixed_seconds +
+                                  HR_SPEED_CPU_EXPERT_SPLITS * 24 * HR_SPEED_HOP_SECONDS, 1e-12);
+  /* … a slow CPU's matrix rate binds */
+  in.cpu_flops = 0.1e12;
+  hr_speed_token (&in, 0, &token);
+  g_assert_cmpfloat_with_epsilon (token.cpu_seconds, 2 * routed / 0.1e12, 1e-12);
+  g_assert_cmpfloat (token.cpu_seconds, >, read);
+}
+
 /* Past HR_SPEED_PREFILL_SAMPLES engine calls the prompt is integrated
  * from samples: one call more costs about what the last exact call did,
  * and a prompt of 2^31 tokens is still timed (the fuzzers found the loop). */
@@ -274,6 +379,8 @@ main (int   argc,
   g_test_add_func ("/speed/decode/metal-unpack", test_decode_metal_unpack);
   g_test_add_func ("/speed/prefill/offload", test_prefill_offload);
   g_test_add_func ("/speed/prefill/sampled", test_prefill_sampled);
+  g_test_add_func ("/speed/prefill/moe", test_prefill_moe);
+  g_test_add_func ("/speed/cpu-experts", test_cpu_experts);
   g_test_add_func ("/speed/matrix-power-limit", test_matrix_power_limit);
   g_test_add_func ("/speed/quant-family", test_quant_family);
   g_test_add_func ("/speed/ranges", test_ranges);

@@ -72,6 +72,29 @@ hr_speed_quant_family (double        bpw,
   return HR_QUANT_KQUANT;
 }
 
+/* A layer's active routed-expert weights (0: dense), from the model's
+ * total and active parameters: the routed experts are (total − active) /
+ * (1 − k/E) of the total, k/E of them active. */
+static double
+routed_layer_params (const HrSpeedInput *in)
+{
+  const HrModelArch *a = in->arch;
+  double rho;
+
+  if (in->experts == 0 || in->experts_active >= in->experts || a->n_layers == 0 ||
+      !(a->params_total > a->params_active))
+    return 0;
+  rho = (double) in->experts_active / in->experts;
+  return (a->params_total - a->params_active) / (1 - rho) * rho / a->n_layers;
+}
+
+/* The CPU's matrix rate (FLOP/s) for what it computes itself. */
+static double
+cpu_flops (const HrSpeedInput *in)
+{
+  return in->cpu_flops > 0 ? in->cpu_flops : HR_SPEED_CPU_FLOPS;
+}
+
 /* ---------------------------------------------------------------- decode */
 
 /* Metal unpacks quantized weights on its ALUs: with little compute per
@@ -221,7 +244,18 @@ hr_speed_token (const HrSpeedInput *in,
 
       out->cpu_seconds = (in->cpu_bytes + cached_tokens (a, depth, in->cpu_layers) * kv_token) /
                          (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
-      if (busy > 0)
+      /* Experts in RAM: the CPU multiplies the active ones, reading them
+       * or computing, whichever is slower; each such layer hands its
+       * activations to the CPU and back. */
+      if (in->cpu_expert_layers > 0 && busy > 0)
+        {
+          out->cpu_seconds = MAX (out->cpu_seconds,
+                                  2.0 * routed_layer_params (in) * in->cpu_expert_layers /
+                                  cpu_flops (in));
+          out->fixed_seconds += HR_SPEED_CPU_EXPERT_SPLITS * in->cpu_expert_layers *
+                                HR_SPEED_HOP_SECONDS;
+        }
+      else if (busy > 0)
         out->fixed_seconds += HR_SPEED_HOP_SECONDS;
     }
   /* Pipeline stages: a token goes through each in turn. */
@@ -315,12 +349,33 @@ ubatch_seconds (const HrSpeedInput *in,
   double bw = bandwidth (device);
   double flops = hr_speed_matrix_flops (device);
   double eta_mm = metal ? HR_SPEED_ETA_MM_METAL : HR_SPEED_ETA_MM_CUDA;
-  double eta_q = eta_mm, t_flop, read, t_mm, t_deq = 0, units, t_att;
+  double eta_q = eta_mm, t_flop, read, t_mm, t_deq = 0, units, t_att, t_exp = 0;
 
   if (metal && in->family == HR_QUANT_KQUANT)
     eta_q *= HR_SPEED_PHI_KQ_METAL;
   else if (metal && in->family == HR_QUANT_LEGACY)
     eta_q *= 0.5 * (1 + HR_SPEED_PHI_KQ_METAL);
+
+  /* MoE (llama.cpp; not vLLM's kernels, fitted elsewhere): each MoE layer
+   * reads the experts any of the n tokens routes to, E (1 − (1 − k/E)^n)
+   * of E, once, and runs the grouped expert products (mul_mat_id: MMQ
+   * per expert, no F16 expansion) at their own share of the peak,
+   * η_moe · m / (m + m_half) for m = n k / (E · touched) tokens per
+   * touched expert. */
+  if (in->expert_share > 0 && in->experts > 0 && !in->serving)
+    {
+      double routed = MIN (params, routed_layer_params (in) * layers), sb = in->expert_share;
+      double rho = (double) in->experts_active / in->experts;
+      double touched = 1 - pow (1 - rho, n);
+      /* tokens each touched expert multiplies: its GEMM tiles are that full */
+      double m = n * rho / touched;
+
+      t_exp = MAX (2.0 * routed * n * (1 + HR_SPEED_MOE_M_HALF / m) / (HR_SPEED_ETA_MOE * flops),
+                   touched * sb * bytes /
+                   ((metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA) * bw));
+      params -= routed;
+      bytes *= 1 - sb;
+    }
 
   /* the products: compute, or reading the weights once */
   t_flop = 2.0 * params * n / (eta_q * flops);
@@ -335,17 +390,11 @@ ubatch_seconds (const HrSpeedInput *in,
   t_att = units * 4.0 * a->head_dim_k / (eta_mm * flops) +
           (in->flash_attn ? 0
                           : units * (metal ? HR_SPEED_BETA_METAL : HR_SPEED_BETA_CUDA) / bw);
-  return t_mm + t_deq + t_att;
+  return t_mm + t_deq + t_att + t_exp;
 }
 
 /* The CPU running its layers for a micro-batch: its matrix rate, or
  * reading the weights from RAM, whichever is slower, and the attention. */
-static double
-cpu_flops (const HrSpeedInput *in)
-{
-  return in->cpu_flops > 0 ? in->cpu_flops : HR_SPEED_CPU_FLOPS;
-}
-
 static double
 cpu_ubatch_seconds (const HrSpeedInput *in,
                     double              p0,
@@ -391,9 +440,31 @@ call_seconds (const HrSpeedInput *in,
     {
       double n = MIN (ub, chunk - u * ub), pos = p0 + u * ub, prev = 0, slowest = 0;
 
-      /* Experts the CPU holds: it computes them, bound by reading RAM. */
-      if (in->cpu_expert_bytes > 0)
-        serial += in->cpu_expert_bytes / (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
+      /* Experts the CPU holds: from 32 tokens the first GPU multiplies
+       * them (op offload), after copying them over PCIe once per micro-
+       * batch; below, the CPU computes those the tokens route to. */
+      double gpu0_bytes = 0, gpu0_params = 0;
+
+      if (in->cpu_expert_bytes > 0 && stages > 0)
+        {
+          double exp_params = routed_layer_params (in) * in->cpu_expert_layers;
+
+          if (n >= HR_SPEED_OP_OFFLOAD_MIN_BATCH && in->host_link_gbps > 0)
+            {
+              gpu0_bytes = in->cpu_expert_bytes;
+              serial += in->cpu_expert_bytes /
+                        (HR_SPEED_MMAP_COPY_SHARE * in->host_link_gbps * HR_GB);
+            }
+          else
+            {
+              double touched = 1 - pow (1 - (double) in->experts_active / MAX (in->experts, 1), n);
+
+              gpu0_params = -exp_params;
+              serial += MAX (touched * in->cpu_expert_bytes /
+                             (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB),
+                             2.0 * exp_params * n / cpu_flops (in));
+            }
+        }
 
       /* Layers the CPU holds: the first GPU multiplies them too (op
        * offload from 32 tokens), after copying them over PCIe; below, or
@@ -411,7 +482,13 @@ call_seconds (const HrSpeedInput *in,
 
       for (guint32 s = 0; s < stages; s++)
         {
-          double t = gpu_ubatch (in, used[s], pos, n);
+          double t = s == 0 && (gpu0_bytes != 0 || gpu0_params != 0)
+                     ? ubatch_seconds (in, used[0]->device,
+                                       in->tensor_parallel ? (double) used[0]->layers / in->n_gpus
+                                                           : used[0]->layers,
+                                       used[0]->layer_params + gpu0_params,
+                                       used[0]->layer_bytes + gpu0_bytes, pos, n)
+                     : gpu_ubatch (in, used[s], pos, n);
 
           if (in->tensor_parallel)
             {

@@ -11,7 +11,10 @@
  * per micro-batch, and attention over the whole window.  GPUs of a layer
  * split run one after the other for a token and pipeline micro-batches
  * for a prompt; layers held by the CPU read RAM, and big prompt batches
- * copy them to the first GPU over PCIe.  Pure functions; seconds, bytes.
+ * copy them to the first GPU over PCIe.  MoE prompts read the experts a
+ * micro-batch touches and run the expert products at their own share;
+ * experts in RAM are computed by the CPU for a token and copied over
+ * PCIe for a prompt.  Pure functions; seconds, bytes.
  */
 
 #pragma once
@@ -38,6 +41,12 @@ G_BEGIN_DECLS
 #define HR_SPEED_MMAP_COPY_SHARE   0.5
 #define HR_SPEED_N_BATCH           2048      /* llama_decode call (-b) */
 #define HR_SPEED_OP_OFFLOAD_MIN_BATCH 32     /* CPU-held products go to the GPU */
+ /* A layer whose routed experts the CPU holds cuts llama.cpp's graph
+ * twice more (to the CPU and back: ggml-backend.c,
+ * ggml_backend_sched_split_graph); each cut costs a token what a GPU
+ * boundary does (HR_SPEED_HOP_SECONDS).  Derived, not fitted: no
+ * llama-bench rows with experts in RAM in the calibration. */
+#define HR_SPEED_CPU_EXPERT_SPLITS 2
 #define HR_SPEED_MAX_INFLIGHT      4         /* micro-batches a layer split pipelines */
 #define HR_SPEED_PREFILL_SAMPLES   64        /* engine calls timed one by one; a longer
                                               * prompt is integrated from this many */
@@ -98,8 +107,9 @@ typedef struct _HrSpeedInput
   double cpu_bytes;             /* streamed per decoded token */
   double cpu_layer_bytes;       /* copied to the first GPU per prompt micro-batch */
   double cpu_layer_params;      /*   their matrix weights (active) */
-  double cpu_expert_bytes;      /* experts of GPU layers the CPU computes
-                                 * (--n-cpu-moe): read from RAM per micro-batch */
+  double cpu_expert_bytes;      /* routed experts of GPU layers kept in RAM
+                                 * (--n-cpu-moe, -ot exps=CPU), all of them */
+  guint32 cpu_expert_layers;    /*   the layers whose experts those are */
   double ram_gbps;
   double cpu_flops;             /* the CPU's matrix rate, FLOP/s (0: the
                                  * HR_SPEED_CPU_FLOPS assumption) */

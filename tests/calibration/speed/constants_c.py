@@ -16,6 +16,8 @@ FITTED_C = [
     ('eta_mm_metal', 'HR_SPEED_ETA_MM_METAL', ''),
     ('phi_kq_metal', 'HR_SPEED_PHI_KQ_METAL', 'Metal quantized GEMM vs F16'),
     ('rho_pipe', 'HR_SPEED_RHO_PIPE', 'achieved share of micro-batch overlap'),
+    ('eta_moe', 'HR_SPEED_ETA_MOE', 'share of the matrix peak in grouped expert GEMMs'),
+    ('moe_m_half', 'HR_SPEED_MOE_M_HALF', 'tokens per expert at half that share'),
 ]
 
 

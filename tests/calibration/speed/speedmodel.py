@@ -85,18 +85,35 @@ EMBD_BPW = {'F16': 16.0, 'BF16': 16.0, 'Q8_0': 8.5, 'Q4_0': 4.5, 'Q4_1': 5.0, 'Q
 OUT_BPW = {'F16': 16.0, 'BF16': 16.0, 'Q8_0': 8.5}   # everything else: Q6_K = 6.5625
 
 
+# MXFP4 (gpt-oss experts): 32 4-bit values and one 8-bit scale per block = 17 bytes / 32 weights
+# (ggml-common.h, block_mxfp4)
+EXPERT_BPW = {'MXFP4': 4.25}
+
+
 def shape_from_config(m):
     L, H, nh, nkv = m['layers'], m['hidden'], m['heads'], m['kv_heads']
     dh = m.get('head_dim') or H // nh
     I, V = m['intermediate'], m['vocab']
-    per_layer = H * nh * dh + 2 * H * nkv * dh + nh * dh * H + 3 * H * I
-    return dict(L=L, H=H, nh=nh, nkv=nkv, dh=dh, I=I, V=V, params=m['params'],
+    attn = H * nh * dh + 2 * H * nkv * dh + nh * dh * H
+    E, k = m.get('experts') or 0, m.get('experts_active') or 0
+    if E and k < E:
+        # MoE: attention + router + k of E routed experts (3 matrices of H x expert_intermediate) active
+        Ie = m['expert_intermediate']
+        exp_total = L * E * 3 * H * Ie
+        per_layer = attn + H * E + k * 3 * H * Ie + (m.get('shared_experts') or 0) * 3 * H * Ie
+        moe = dict(E=E, k=k, exp_params=exp_total)
+    else:
+        per_layer = attn + 3 * H * I
+        moe = None
+    return dict(L=L, H=H, nh=nh, nkv=nkv, dh=dh, I=I, V=V, params=m['params'], moe=moe,
                 p_layers=per_layer * L,                       # matmul weights of the repeating layers
                 p_embd=V * H, tied=bool(m.get('tied_embeddings')),
+                active=m.get('active_params') or m['params'],
                 kv_per_token=2 * L * nkv * dh * 2)            # F16 K+V bytes per token, all layers
 
 
-MODEL_IDS = {'llama3-8b': 'meta-llama/Llama-3.1-8B-Instruct',
+MODEL_IDS = {'gpt-oss-20b': 'openai/gpt-oss-20b',
+             'llama3-8b': 'meta-llama/Llama-3.1-8B-Instruct',
              'llama3-70b': 'meta-llama/Llama-3.1-70B-Instruct',
              'llama3.2-3b': 'meta-llama/Llama-3.2-3B-Instruct'}
 
@@ -114,14 +131,32 @@ def load_shapes(path=MODELS_JSON):
 
 def weights(shape, quant, file_bytes):
     """(bytes of repeating layers, output head, token embedding).  The token embedding is only
-    indexed (one row per token), never streamed."""
+    indexed (one row per token), never streamed.  MoE: 'expert_share' = the routed experts' share
+    of the layers' bytes (the C side has it from the GGUF's tensor table)."""
     o = shape['p_embd'] * OUT_BPW.get(quant.upper(), 6.5625) / 8
     if shape['tied']:
         # tied: the one embedding matrix (quantized by the output rule) is also the output head, and the
         # output matmul streams it every token
-        return dict(layers=file_bytes - o, out=o, embd=0.0, file=file_bytes)
-    e = shape['p_embd'] * EMBD_BPW.get(quant.upper(), 4.5) / 8
-    return dict(layers=file_bytes - e - o, out=o, embd=e, file=file_bytes)
+        w = dict(layers=file_bytes - o, out=o, embd=0.0, file=file_bytes)
+    else:
+        e = shape['p_embd'] * EMBD_BPW.get(quant.upper(), 4.5) / 8
+        w = dict(layers=file_bytes - e - o, out=o, embd=e, file=file_bytes)
+    w['expert_share'] = 0.0
+    if shape.get('moe'):
+        bpw = EXPERT_BPW.get(quant.upper(), 8.0 * w['layers'] / shape['p_layers'])
+        w['expert_share'] = min(1.0, shape['moe']['exp_params'] * bpw / 8 / w['layers'])
+    return w
+
+
+def routed_layer_params(shape):
+    """A layer's active routed-expert weights (0: dense), from total and active parameters: the
+    routed experts are (total - active) / (1 - k/E) of the total, k/E of them active.  Same formula
+    as C (hr-speed.c routed_layer_params)."""
+    m = shape.get('moe')
+    if not m:
+        return 0.0
+    rho = m['k'] / m['E']
+    return (shape['params'] - shape['active']) / (1 - rho) * rho / shape['L']
 
 
 # --------------------------------------------------------------------------------------------
@@ -219,6 +254,20 @@ def ubatch_time(fig, shape, w, quant, p0, n, C, layer_frac=1.0, fa=False, path='
     eta = C['eta_mm_' + k]
     if k == 'metal' and fam != 'f16':
         eta *= C['phi_kq_metal'] if fam in ('kquant', 'iq') else 0.5 * (1 + C['phi_kq_metal'])
+    # MoE (README §13): the routed experts are split off the dense products.  Per micro-batch each
+    # MoE layer reads the experts any of its n tokens routes to, E(1-(1-k/E)^n) of E, once, and the
+    # grouped expert products (llama.cpp's mul_mat_id: MMQ per expert, no F16 expansion) run at
+    # their own share of the matrix peak, eta_moe x m/(m + m_half) for m = n k / (E touched) tokens
+    # per touched expert (a tile of an expert's GEMM is only as full as the tokens routed to it).
+    t_exp = 0.0
+    if shape.get('moe') and not C.get('_moe_dense'):
+        routed, sb = min(P, routed_layer_params(shape) * L), w['expert_share']
+        rho = shape['moe']['k'] / shape['moe']['E']
+        touched = 1.0 - (1.0 - rho) ** n
+        m = n * rho / touched           # tokens each touched expert multiplies, on average
+        t_exp = max(2.0 * routed * n * (1 + C['moe_m_half'] / m) / (C['eta_moe'] * gemm_peak(fig, C)),
+                    touched * sb * Wq / (C['eta_w_' + k] * fig['bw']))
+        P, Wq = P - routed, (1 - sb) * Wq
     # linear layers: compute roofline vs reading the weights once per micro-batch
     t_flop = 2.0 * P * n / (eta * gemm_peak(fig, C))
     read = (2.0 * P if (k == 'cuda' and path == 'cublas') or fam == 'f16' else Wq)
@@ -231,7 +280,7 @@ def ubatch_time(fig, shape, w, quant, p0, n, C, layer_frac=1.0, fa=False, path='
     t_att = units * 4 * shape['dh'] / (C['eta_mm_' + k] * gemm_peak(fig, C))
     if not fa:
         t_att += units * C['beta_' + k] / fig['bw']
-    return t_mm + t_deq + t_att
+    return t_mm + t_deq + t_att + t_exp
 
 
 def prefill_seconds(figs, shape, w, quant, N, C, n_batch=2048, n_ubatch=512, fa=False, path='cublas',
@@ -301,3 +350,44 @@ def ubatch_partial_offload(fig, shape, w, quant, p0, n, C, gpu_layers, pcie_bw, 
         return t_gpu_all + cpu_frac * w['layers'] / pcie_bw
     t_gpu = ubatch_time(fig, shape, w, quant, p0, n, C, 1.0 - cpu_frac, fa, path)
     return t_gpu + cpu_frac * w['layers'] / (C['ram_eff'] * ram_bw)
+
+
+# --------------------------------------------------------------------------------------------
+# routed experts in system RAM (--n-cpu-moe N / -ot exps=CPU; README §13; derived, no fitted rows)
+# --------------------------------------------------------------------------------------------
+
+def cpu_expert_parts(shape, w, n_cpu_moe):
+    """(bytes of the routed experts the CPU holds, their active matrix weights per token)."""
+    f = n_cpu_moe / shape['L']
+    return f * w['expert_share'] * w['layers'], n_cpu_moe * routed_layer_params(shape)
+
+
+def decode_cpu_experts_time(shape, w, n_cpu_moe, C, ram_bw, cpu_flops):
+    """Added to a token: the CPU computes the active experts of its layers, reading their bytes from
+    RAM or multiplying, whichever is slower, and each such layer hands its activations to the CPU and
+    back: two more splits of llama.cpp's graph (ggml-backend.c, ggml_backend_sched_split_graph),
+    each costing a GPU boundary t_hop."""
+    if n_cpu_moe <= 0 or not shape.get('moe'):
+        return 0.0
+    rho = shape['moe']['k'] / shape['moe']['E']
+    b, p = cpu_expert_parts(shape, w, n_cpu_moe)
+    return max(rho * b / (C['ram_eff'] * ram_bw), 2.0 * p / cpu_flops) + 2.0 * n_cpu_moe * C['t_hop']
+
+
+def ubatch_cpu_experts_time(fig, shape, w, quant, p0, n, C, n_cpu_moe, pcie_bw, ram_bw, cpu_flops,
+                            fa=False, path='mmq'):
+    """A prompt micro-batch with the experts of n_cpu_moe layers in RAM.  n >= 32 (llama.cpp's
+    op-offload threshold, ggml-cuda.cu ggml_backend_cuda_device_offload_op): the CPU-held expert
+    weights are copied to the GPU (mmap'd: at mmap_share of the pinned link) and multiplied there, so
+    the GPU does the whole model's products.  n < 32: the CPU computes its experts."""
+    b, p = cpu_expert_parts(shape, w, n_cpu_moe)
+    if n >= C['op_offload_min']:
+        return ubatch_time(fig, shape, w, quant, p0, n, C, 1.0, fa, path) + b / (C['mmap_share'] * pcie_bw)
+    rho = shape['moe']['k'] / shape['moe']['E']
+    touched = 1.0 - (1.0 - rho) ** n
+    # the GPU's part: its bytes and weights without the CPU's experts (the expert share of what is
+    # left is taken as the model's, as C does: a rare path, the last micro-batch of a prompt)
+    gpu_w = dict(w, layers=w['layers'] - b)
+    gpu_shape = dict(shape, p_layers=shape['p_layers'] - p)
+    t_cpu = max(touched * b / (C['ram_eff'] * ram_bw), 2.0 * p * n / cpu_flops)
+    return ubatch_time(fig, gpu_shape, gpu_w, quant, p0, n, C, 1.0, fa, path) + t_cpu

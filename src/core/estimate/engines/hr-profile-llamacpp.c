@@ -241,6 +241,24 @@ speed_input (const HrEstimateInput          *input,
   out->cpu_layer_bytes = (double) p->host_layer_bytes;
   out->cpu_layer_params = per_layer_params * p->host_layers;
   out->cpu_expert_bytes = (double) p->host_expert_bytes;
+  out->cpu_expert_layers = p->host_expert_bytes > 0
+                           ? MIN (input->placement.n_cpu_moe, model->n_layers) : 0;
+  /* MoE: the routed experts' share of the layers' bytes */
+  if (input->experts > 0 && input->experts_active < input->experts)
+    {
+      double all = 0, experts = 0;
+
+      for (guint32 i = 0; i < layers->n_layers; i++)
+        {
+          all += (double) (layers->layer_bytes != NULL ? layers->layer_bytes[i]
+                                                       : layers->uniform_layer_bytes);
+          experts += (double) (layers->expert_bytes != NULL ? layers->expert_bytes[i]
+                               : layers->layer_bytes == NULL ? layers->uniform_expert_bytes : 0);
+        }
+      out->experts = input->experts;
+      out->experts_active = input->experts_active;
+      out->expert_share = all > 0 ? CLAMP (experts / all, 0, 1) : 0;
+    }
   out->ram_gbps = ram_gbps;
   out->host_link_gbps = input->device->pcie_gbps;
   out->n_ubatch = params->n_ubatch;
