@@ -179,6 +179,21 @@ hr_cli_add_double_or_null (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
+/* The JSON name of a placement (docs/CLI.md: "placement"). */
+const char *
+hr_cli_placement_name (HrPlacementKind kind)
+{
+  static const char * const names[] = {
+    [HR_PLACEMENT_GPU] = "gpu",
+    [HR_PLACEMENT_SPLIT] = "split",
+    [HR_PLACEMENT_PARTIAL] = "partial",
+    [HR_PLACEMENT_CPU] = "cpu",
+  };
+
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (names), "gpu");
+  return names[kind];
+}
+
 void
 hr_cli_add_string (JsonBuilder *b,
                    const char  *key,

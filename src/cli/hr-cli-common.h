@@ -207,6 +207,7 @@ void     hr_cli_add_double        (JsonBuilder   *b,
 void     hr_cli_add_double_or_null (JsonBuilder  *b,
                                     const char   *key,
                                     double        value);
+const char *hr_cli_placement_name (HrPlacementKind kind);
 void     hr_cli_add_string        (JsonBuilder   *b,
                                    const char    *key,
                                    const char    *value);

@@ -15,19 +15,6 @@
 #include "hr-serving-plan.h"
 #include "hr-units.h"
 
-static const char *
-placement_name (HrPlacementKind kind)
-{
-  static const char * const names[] = {
-    [HR_PLACEMENT_GPU] = "gpu",
-    [HR_PLACEMENT_SPLIT] = "split",
-    [HR_PLACEMENT_PARTIAL] = "partial",
-    [HR_PLACEMENT_CPU] = "cpu",
-  };
-
-  return names[kind];
-}
-
 /* A rate's range, KEY_low and KEY_high (docs/CLI.md "Additions"): null
  * where its group has no measured rows (0), NAN or no rate at all. */
 static void
@@ -49,7 +36,7 @@ static void
 add_placement (JsonBuilder      *b,
                const HrEstimate *e)
 {
-  hr_cli_add_string (b, "placement", placement_name (e->placement));
+  hr_cli_add_string (b, "placement", hr_cli_placement_name (e->placement));
   hr_cli_add_uint (b, "gpu_layers", e->gpu_layers);
   hr_cli_add_uint (b, "layer_count", e->layer_count);
   hr_cli_add_uint (b, "host_bytes", e->host_bytes);

@@ -19,19 +19,6 @@
 #define MIN_TOKENS_PER_S_MIN 0.01
 #define MIN_TOKENS_PER_S_MAX 1e6
 
-static const char *
-placement_name (HrPlacementKind kind)
-{
-  static const char * const names[] = {
-    [HR_PLACEMENT_GPU] = "gpu",
-    [HR_PLACEMENT_SPLIT] = "split",
-    [HR_PLACEMENT_PARTIAL] = "partial",
-    [HR_PLACEMENT_CPU] = "cpu",
-  };
-
-  return names[kind];
-}
-
 static void
 print_json (HrCliOptions           *o,
             const HrRecommendQuery *query,
@@ -61,7 +48,7 @@ print_json (HrCliOptions           *o,
       hr_cli_add_string (b, "engine", hr_engine_to_string (c->engine));
       hr_cli_add_uint (b, "context", c->context);
       hr_cli_add_string (b, "verdict", hr_verdict_to_string (c->verdict));
-      hr_cli_add_string (b, "placement", placement_name (c->placement));
+      hr_cli_add_string (b, "placement", hr_cli_placement_name (c->placement));
       hr_cli_add_uint (b, "total_bytes", c->total_bytes);
       hr_cli_add_uint (b, "host_bytes", c->host_bytes);
       hr_cli_add_double (b, "params", hr_model_spec_get_arch (c->model)->params_total);

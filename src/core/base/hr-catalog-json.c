@@ -265,3 +265,14 @@ hr_json_get_strv (JsonObject   *object,
   *out = (char **) g_ptr_array_free (g_steal_pointer (&items), FALSE);
   return TRUE;
 }
+
+const char *
+hr_json_string_or_null (JsonObject *object,
+                        const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}

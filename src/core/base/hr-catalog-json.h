@@ -38,6 +38,10 @@ gboolean hr_catalog_check_double (const char  *member,
                                   double       value,
                                   GError     **error);
 
+/* A string member, or NULL where it is missing, null or not a string (for
+ * optional members read without an error). */
+const char *hr_json_string_or_null (JsonObject *object,
+                                    const char *member);
 gboolean hr_json_get_string      (JsonObject  *object,
                                   const char  *member,
                                   gboolean     required,

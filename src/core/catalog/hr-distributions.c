@@ -10,6 +10,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "hr-catalog-json.h"
 #include "hr-distributions.h"
 #include "hr-json-load.h"
 
@@ -62,17 +63,6 @@ table (void)
 /* @object's string @member, or %NULL when it is missing or not a string
  * (json_object_get_string_member_with_default() raises a critical on an
  * array or an object). */
-static const char *
-string_member (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 static JsonObject *
 entry_member (const char *model_id,
               const char *member)
@@ -98,7 +88,7 @@ hr_distributions_ollama_tag (const char *model_id,
 
   if (tags == NULL || precision_id == NULL)
     return NULL;
-  return string_member (tags, precision_id);
+  return hr_json_string_or_null (tags, precision_id);
 }
 
 const char *
@@ -107,7 +97,7 @@ hr_distributions_ollama_note (const char *model_id)
   g_autofree char *key = model_id ? g_ascii_strdown (model_id, -1) : NULL;
   JsonObject *entry = key ? g_hash_table_lookup (table (), key) : NULL;
 
-  return string_member (entry, "ollama_note");
+  return hr_json_string_or_null (entry, "ollama_note");
 }
 
 const char *
@@ -122,7 +112,7 @@ hr_distributions_checkpoint (const char *model_id,
       !JSON_NODE_HOLDS_OBJECT (json_object_get_member (checkpoints, precision_id)))
     return NULL;
   one = json_object_get_object_member (checkpoints, precision_id);
-  return string_member (one, "repo");
+  return hr_json_string_or_null (one, "repo");
 }
 
 /* The precision of the weights in the model's own repository, when the
@@ -162,7 +152,7 @@ hr_distributions_gguf_repo (const char *model_id)
   first = json_array_get_length (repos) > 0 ? json_array_get_element (repos, 0) : NULL;
   if (first == NULL || !JSON_NODE_HOLDS_OBJECT (first))
     return NULL;
-  return string_member (json_node_get_object (first), "repo");
+  return hr_json_string_or_null (json_node_get_object (first), "repo");
 }
 
 guint

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
+#include "hr-catalog-json.h"
 #include "hr-json-load.h"
 #include "hr-quality.h"
 
@@ -28,17 +29,6 @@ typedef struct
   GHashTable *precisions;    /* id → Entry */
   GHashTable *kv_types;      /* id → Entry */
 } Table;
-
-static const char *
-string_member (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
 
 /* A number member, or FALSE when it is null, missing or not a number. */
 static gboolean
@@ -74,8 +64,8 @@ read_entries (JsonObject *document,
     {
       JsonNode *element = json_array_get_element (array, i);
       JsonObject *entry = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
-      const char *id = string_member (entry, "id");
-      const char *source_id = string_member (entry, "source");
+      const char *id = hr_json_string_or_null (entry, "id");
+      const char *source_id = hr_json_string_or_null (entry, "source");
       JsonNode *source_node = source_id && sources ? json_object_get_member (sources, source_id)
                                                    : NULL;
       JsonObject *source = source_node && JSON_NODE_HOLDS_OBJECT (source_node)
@@ -90,13 +80,13 @@ read_entries (JsonObject *document,
       e->quality.measured = source != NULL &&
                             number_member (entry, "kld", &e->quality.kld) &&
                             number_member (entry, "ppl_delta", &e->quality.ppl_delta) &&
-                            string_member (source, "url") != NULL &&
-                            string_member (source, "model") != NULL;
+                            hr_json_string_or_null (source, "url") != NULL &&
+                            hr_json_string_or_null (source, "model") != NULL;
       if (e->quality.measured)
         {
-          e->quality.imatrix = string_member (entry, "imatrix");
-          e->quality.source = string_member (source, "url");
-          e->quality.measured_on = string_member (source, "model");
+          e->quality.imatrix = hr_json_string_or_null (entry, "imatrix");
+          e->quality.source = hr_json_string_or_null (source, "url");
+          e->quality.measured_on = hr_json_string_or_null (source, "model");
         }
       else
         e->quality = (HrQuality) { 0 };

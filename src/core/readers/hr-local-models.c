@@ -607,17 +607,6 @@ read_json (HrTree      *tree,
   return g_steal_pointer (&root);
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 static gboolean
 uint_member (JsonObject *object,
              const char *member,
@@ -869,7 +858,7 @@ read_safetensors_header (HrTree      *tree,
           return FALSE;
         }
       tensor = json_node_get_object (node);
-      type = string_member (tensor, "dtype");
+      type = hr_json_string_or_null (tensor, "dtype");
       begin = int_element (json_node_get_array (offsets), 0);
       end = int_element (json_node_get_array (offsets), 1);
       if (begin < 0 || end < begin || (guint64) end > file_size - 8 - header_length)
@@ -935,10 +924,10 @@ scan_hf_snapshot (HrLocalScan *self,
     skipped (self, "", &error);
   else
     {
-      const char *torch_dtype = string_member (json_node_get_object (config), "torch_dtype");
+      const char *torch_dtype = hr_json_string_or_null (json_node_get_object (config), "torch_dtype");
 
       if (torch_dtype == NULL)
-        torch_dtype = string_member (json_node_get_object (config), "dtype");
+        torch_dtype = hr_json_string_or_null (json_node_get_object (config), "dtype");
       dtype = g_strdup (torch_dtype);
     }
 
@@ -1119,10 +1108,10 @@ scan_ollama_manifest (HrLocalScan *self,
       guint64 size = 0;
 
       if (!JSON_NODE_HOLDS_OBJECT (layer) ||
-          g_strcmp0 (string_member (json_node_get_object (layer), "mediaType"),
+          g_strcmp0 (hr_json_string_or_null (json_node_get_object (layer), "mediaType"),
                      OLLAMA_MODEL_LAYER) != 0)
         continue;
-      blob_name = ollama_blob_name (string_member (json_node_get_object (layer), "digest"));
+      blob_name = ollama_blob_name (hr_json_string_or_null (json_node_get_object (layer), "digest"));
       if (blob_name == NULL)
         {
           note (self, "Ollama: %s: the model layer's digest is not a sha256 digest", name);
