@@ -247,6 +247,34 @@ check_ok '"prefill_tokens_per_s_high" : null' "no prompt range where the group h
 check_ok '"decode_tokens_per_s_low" : null' "no range with flash attention on (derived, not measured)" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --engine llamacpp --context 4096 --json --hardware rtx-4090-24gb
 check_ok '"decode_tokens_per_s_high" : null' "no range where nothing fits" -- estimate --model meta-llama/Llama-3.1-405B-Instruct --precision bf16 --engine vllm --hardware rtx-3060-12gb --context 8192 --json
 
+# matrix and hardware place every row as estimate would: --n-cpu-moe and
+# --ram change the verdict, --gpu-layers the GPU's share (they were
+# accepted and ignored).
+OSS="--model openai/gpt-oss-120b --precision mxfp4"
+check_ok 'rtx-4070-12gb,RTX 4070 12GB,12.00,504.2,11.263,93.9,no-fit' "hardware: gpt-oss-120b does not fit a 12 GB card with 32 GiB of RAM" -- hardware $OSS --csv
+n=$((n + 1))
+if "$cli" hardware $OSS --n-cpu-moe 36 --ram 64 --csv >"$tmp/out" 2>"$tmp/err" &&
+   grep '^rtx-4070-12gb,' "$tmp/out" | grep -qv ',no-fit,'; then
+  echo "ok $n - hardware honours --n-cpu-moe and --ram"
+else
+  echo "not ok $n - hardware honours --n-cpu-moe and --ram"; failed=$((failed + 1))
+fi
+n=$((n + 1))
+if "$cli" hardware $OSS --n-cpu-moe 36 --ram 64 --json >"$tmp/out" 2>"$tmp/err" &&
+   python3 - "$tmp/out" "$cli" <<'PY'
+import json, subprocess, sys
+rows = {r['hardware']: r for r in json.load(open(sys.argv[1]))['rows']}
+est = json.loads(subprocess.run([sys.argv[2], 'estimate', '--model', 'openai/gpt-oss-120b',
+                                 '--precision', 'mxfp4', '--hardware', 'rtx-4070-12gb',
+                                 '--n-cpu-moe', '36', '--ram', '64', '--json'],
+                                capture_output=True, text=True, check=True).stdout)
+row = rows['rtx-4070-12gb']
+assert row['verdict'] == est['verdict'], (row['verdict'], est['verdict'])
+PY
+then echo "ok $n - hardware's row and estimate agree with --n-cpu-moe"
+else echo "not ok $n - hardware's row and estimate agree with --n-cpu-moe ($(cat "$tmp/err"))"; failed=$((failed + 1))
+fi
+
 # Serving plan (hr-serving-plan.h): with --users and --target-tokens-per-s
 L70="--model meta-llama/Llama-3.1-70B-Instruct --precision bf16 --engine vllm --hardware h100-sxm-80gb --context 8192"
 check_ok '"tp" : 2' "plan: 70B BF16 needs TP 2 on H100s" -- estimate $L70 --users 1 --target-tokens-per-s 1 --json

@@ -624,6 +624,14 @@ hr_cli_calculator_for (HrCliOptions *o)
   hr_calculator_set_engine (calc, o->scenario.engine);
   hr_calculator_set_gpu_count (calc, o->scenario.gpus);
   hr_calculator_set_engine_options (calc, &o->scenario.options);
+  /* the placement options (llama.cpp, Ollama) and system memory: every
+   * row of the table is placed as estimate would place it */
+  hr_calculator_set_gpu_layers_auto (calc, !o->scenario.placement.gpu_layers_fixed);
+  if (o->scenario.placement.gpu_layers_fixed)
+    hr_calculator_set_gpu_layers (calc, o->scenario.placement.gpu_layers);
+  hr_calculator_set_split_mode (calc, o->scenario.placement.split_mode);
+  hr_calculator_set_n_cpu_moe (calc, o->scenario.placement.n_cpu_moe);
+  hr_calculator_set_ram (calc, &o->scenario.ram);
   hr_calculator_thaw (calc);
   return calc;
 }
