@@ -259,6 +259,8 @@ if "$cli" hardware $OSS --n-cpu-moe 36 --ram 64 --csv >"$tmp/out" 2>"$tmp/err" &
 else
   echo "not ok $n - hardware honours --n-cpu-moe and --ram"; failed=$((failed + 1))
 fi
+check 2 "--tensor-split is for estimate and command" "hardware refuses a fixed split it cannot apply" -- hardware $OSS --tensor-split 3,1
+check 2 "--tensor-split is for estimate and command" "matrix refuses a fixed split it cannot apply" -- matrix --model openai/gpt-oss-120b --tensor-split 3,1
 n=$((n + 1))
 if "$cli" hardware $OSS --n-cpu-moe 36 --ram 64 --json >"$tmp/out" 2>"$tmp/err" &&
    python3 - "$tmp/out" "$cli" <<'PY'

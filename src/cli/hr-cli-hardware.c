@@ -23,6 +23,8 @@ run_hardware (HrCliOptions *o)
   guint n_rows;
 
   calc = hr_cli_calculator_for (o);
+  if (calc == NULL)
+    return hr_cli_exit_status ();
   table = hr_hardware_table_new (calc);
   n_rows = g_list_model_get_n_items (G_LIST_MODEL (table));
   only = o->hardware != NULL ? o->scenario.hardware : NULL;

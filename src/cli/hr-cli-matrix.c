@@ -93,6 +93,8 @@ run_matrix (HrCliOptions *o)
   guint n_contexts, n_rows;
 
   calc = hr_cli_calculator_for (o);
+  if (calc == NULL)
+    return hr_cli_exit_status ();
   matrix = hr_matrix_new (calc);
   if (!configure_matrix (o, matrix))
     return hr_cli_exit_status ();

@@ -611,7 +611,14 @@ hr_cli_resolve_scenario (HrCliOptions *o,
 HrCalculator *
 hr_cli_calculator_for (HrCliOptions *o)
 {
-  HrCalculator *calc = hr_calculator_new (o->catalog);
+  HrCalculator *calc;
+
+  /* The tables split the layers by free memory, as llama.cpp does by
+   * default; a fixed split is one device's (estimate, command). */
+  if (o->tensor_split_arg != NULL)
+    return hr_cli_usage_error ("--tensor-split is for estimate and command: matrix and "
+                               "hardware split the layers by free memory"), NULL;
+  calc = hr_calculator_new (o->catalog);
 
   hr_calculator_freeze (calc);
   hr_calculator_set_model (calc, o->scenario.model);
