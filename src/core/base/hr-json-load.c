@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <gio/gio.h>
 #include <math.h>
 #include <string.h>
 
@@ -682,6 +683,27 @@ hr_json_load_data (const char  *data,
                    GError     **error)
 {
   return hr_json_load_kind_data (HR_JSON_KIND_CATALOG, data, length, name, error);
+}
+
+/**
+ * hr_json_load_resource:
+ * @path: a GResource path of the built-in catalog
+ *
+ * A built-in catalog document, read as every JSON document is (the limits
+ * of a catalog file), for the tables that keep their own index of it.
+ *
+ * Returns: (transfer full) (nullable): the root node, or %NULL when the
+ * resource is missing or does not parse (test-catalog checks they parse)
+ */
+JsonNode *
+hr_json_load_resource (const char *path)
+{
+  g_autoptr(GBytes) bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  gsize size = 0;
+  const char *data = bytes ? g_bytes_get_data (bytes, &size) : NULL;
+
+  return data != NULL ? hr_json_load_kind_data (HR_JSON_KIND_CATALOG, data, size, path, NULL)
+                      : NULL;
 }
 
 /* hr_file_read_regular() (a FIFO, a device, a directory or a file above

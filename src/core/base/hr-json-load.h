@@ -85,6 +85,7 @@ JsonNode *hr_json_load_limited   (const HrJsonLimits *limits,
 
 /* HR_JSON_KIND_CATALOG's limits; hr_json_load_file() with the caller's
  * size limit. */
+JsonNode *hr_json_load_resource (const char *path);
 JsonNode *hr_json_load_data    (const char  *data,
                                 gsize        length,
                                 const char  *name,

@@ -158,21 +158,31 @@ parse_size (const char *p,
   return TRUE;
 }
 
+/* Where the value after @key in @line starts, past spaces and one '=' or
+ * ':' ("KV buffer size =  160.00 MiB" → " 160.00 MiB"); NULL without @key. */
+static const char *
+value_after (const char *line,
+             const char *key)
+{
+  const char *p = strstr (line, key);
+
+  if (p == NULL)
+    return NULL;
+  p = skip_spaces (p + strlen (key));
+  if (*p == '=' || *p == ':')
+    p++;
+  return p;
+}
+
 /* The size after @key in @line ("KV buffer size =  160.00 MiB"). */
 static gboolean
 size_after (const char *line,
             const char *key,
             guint64    *bytes)
 {
-  const char *p = strstr (line, key);
+  const char *p = value_after (line, key);
 
-  if (p == NULL)
-    return FALSE;
-  p += strlen (key);
-  p = skip_spaces (p);
-  if (*p == '=' || *p == ':')
-    p++;
-  return parse_size (p, bytes);
+  return p != NULL && parse_size (p, bytes);
 }
 
 static gboolean
@@ -180,15 +190,9 @@ uint_after (const char *line,
             const char *key,
             guint64    *value)
 {
-  const char *p = strstr (line, key);
+  const char *p = value_after (line, key);
 
-  if (p == NULL)
-    return FALSE;
-  p += strlen (key);
-  p = skip_spaces (p);
-  if (*p == '=' || *p == ':')
-    p++;
-  return parse_uint (p, value);
+  return p != NULL && parse_uint (p, value);
 }
 
 /* The word (letters, digits, _ . - / :) after @key, quotes dropped. */
