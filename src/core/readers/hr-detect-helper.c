@@ -60,8 +60,9 @@ typedef struct
   gboolean wait_done;
   gboolean exited;             /* wait_done, and the helper has ended */
   gboolean timed_out;
-  gboolean cancelled;
+  gint cancelled;              /* atomic: set from the caller's thread */
   gboolean grace_over;
+  GMainContext *context;       /* the loop below, woken when cancelled */
 } Run;
 
 static void
@@ -100,12 +101,19 @@ on_grace_over (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
+/* Runs in the thread that cancels (the window's): a flag and a wake-up,
+ * not a GCancellableSource — GLib 2.74 can leak such a source when it is
+ * cancelled from another thread while this one destroys it (seen by
+ * LeakSanitizer as a lone 120-byte GSource after a window closed during
+ * detection). */
+static void
 on_cancelled (GCancellable *cancellable,
               gpointer      data)
 {
-  ((Run *) data)->cancelled = TRUE;
-  return G_SOURCE_REMOVE;
+  Run *run = data;
+
+  g_atomic_int_set (&run->cancelled, 1);
+  g_main_context_wakeup (run->context);
 }
 
 static GSource *
@@ -152,7 +160,7 @@ judge (GSubprocess      *process,
   HrDetectFindings answer;
   guint first = findings->gpus->len;
 
-  if (run->cancelled)
+  if (g_atomic_int_get (&run->cancelled))
     {
       fail (findings, "cancelled while %s was loading", shown);
       return;
@@ -229,8 +237,11 @@ hr_detect_nvml_in_helper (const char       *library,
   g_autoptr(GMainContext) context = g_main_context_new ();
   g_autoptr(GError) error = NULL;
   const char *argv[] = { helper, library, limit, NULL };
-  GSource *timeout, *cancel = NULL, *grace = NULL;
+  GSource *timeout, *grace = NULL;
+  gulong cancel_handler = 0;
   Run run = { 0 };
+
+  run.context = context;
 
   g_main_context_push_thread_default (context);
 
@@ -254,13 +265,12 @@ hr_detect_nvml_in_helper (const char       *library,
   g_subprocess_wait_async (process, stop, on_ended, &run);
   timeout = attach (g_timeout_source_new (timeout_ms), on_timeout, &run, context);
   if (cancellable != NULL)
-    cancel = attach (g_cancellable_source_new (cancellable), G_SOURCE_FUNC (on_cancelled),
-                     &run, context);
+    cancel_handler = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), &run, NULL);
 
   /* The answer, read whole (or past the limit), and the exit. */
   while (!(run.read_done && run.wait_done) &&
          !(run.read_done && run.length > HR_DETECT_HELPER_MAX_OUTPUT) &&
-         !run.timed_out && !run.cancelled)
+         !run.timed_out && !g_atomic_int_get (&run.cancelled))
     g_main_context_iteration (context, TRUE);
 
   if (!run.wait_done)
@@ -281,11 +291,9 @@ hr_detect_nvml_in_helper (const char       *library,
 
   g_source_destroy (timeout);
   g_source_unref (timeout);
-  if (cancel != NULL)
-    {
-      g_source_destroy (cancel);
-      g_source_unref (cancel);
-    }
+  /* waits for a handler running in the cancelling thread */
+  if (cancel_handler != 0)
+    g_cancellable_disconnect (cancellable, cancel_handler);
   if (grace != NULL)
     {
       g_source_destroy (grace);
