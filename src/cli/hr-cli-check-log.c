@@ -13,196 +13,33 @@
 
 #include "hr-cli-log.h"
 #include "hr-format.h"
-
-typedef enum
-{
-  FIGURE_BYTES,
-  FIGURE_TOKENS,
-  FIGURE_RATE,                  /* tokens/s */
-  FIGURE_RATIO,                 /* ×, concurrency */
-} FigureKind;
-
-/* One figure the log states, and Headroom's for the same settings. */
-typedef struct
-{
-  const char *key;              /* JSON key, docs/CLI.md names */
-  const char *label;
-  FigureKind kind;
-  double measured;
-  gboolean has_estimate;
-  double estimate;
-} Figure;
-
-#define MAX_FIGURES 12
-
-typedef struct
-{
-  Figure figures[MAX_FIGURES];
-  guint n;
-} Figures;
-
-static void
-add_figure (Figures    *f,
-            const char *key,
-            const char *label,
-            FigureKind  kind,
-            double      measured,
-            gboolean    has_estimate,
-            double      estimate)
-{
-  if (f->n == MAX_FIGURES)
-    return;
-  f->figures[f->n++] = (Figure) { key, label, kind, measured, has_estimate, estimate };
-}
-
-/* (estimate − measured) ÷ measured; FALSE when the measured figure is 0. */
-static gboolean
-figure_error (const Figure *fig,
-              double       *error)
-{
-  if (!fig->has_estimate || !(fig->measured > 0))
-    return FALSE;
-  *error = (fig->estimate - fig->measured) / fig->measured;
-  return TRUE;
-}
-
-static guint64
-sum_devices (const HrEngineLog *log,
-             int                what,
-             gboolean           gpus_only,
-             gboolean          *seen)
-{
-  guint64 total = 0;
-
-  *seen = FALSE;
-  for (guint i = 0; i < log->n_devices; i++)
-    {
-      const HrEngineLogDevice *d = &log->devices[i];
-
-      if (gpus_only && strcmp (d->name, "CPU") == 0)
-        continue;
-      switch (what)
-        {
-        case HR_ENGINE_LOG_WEIGHTS: total += d->weights_bytes; *seen |= d->has_weights; break;
-        case HR_ENGINE_LOG_KV: total += d->kv_bytes; *seen |= d->has_kv; break;
-        case HR_ENGINE_LOG_STATE: total += d->state_bytes; *seen |= d->has_state; break;
-        case HR_ENGINE_LOG_COMPUTE: total += d->compute_bytes; *seen |= d->has_compute; break;
-        default: break;
-        }
-    }
-  return total;
-}
-
-static const HrEngineLogDevice *
-first_gpu (const HrEngineLog *log)
-{
-  for (guint i = 0; i < log->n_devices; i++)
-    if (strcmp (log->devices[i].name, "CPU") != 0)
-      return &log->devices[i];
-  return NULL;
-}
-
-static const HrEngineLogDevice *
-host_device (const HrEngineLog *log)
-{
-  for (guint i = 0; i < log->n_devices; i++)
-    if (strcmp (log->devices[i].name, "CPU") == 0)
-      return &log->devices[i];
-  return NULL;
-}
-
-/* Memory figures of a llama.cpp or Ollama log: buffers per device (or
- * Ollama's own plan, when the runner's lines are not in the log). */
-static void
-memory_llamacpp (Figures           *f,
-                 const HrEngineLog *log,
-                 const HrEstimate  *e)
-{
-  gboolean seen;
-  guint64 v;
-  const HrEngineLogDevice *gpu = first_gpu (log);
-  const HrEngineLogDevice *host = host_device (log);
-
-  v = sum_devices (log, HR_ENGINE_LOG_WEIGHTS, FALSE, &seen);
-  if (seen)
-    add_figure (f, "weights_bytes", "weights", FIGURE_BYTES, v, TRUE, e->weights_bytes);
-  else if (log->has_weights)
-    add_figure (f, "weights_bytes", "weights", FIGURE_BYTES, log->weights_bytes, TRUE,
-                e->weights_bytes);
-  v = sum_devices (log, HR_ENGINE_LOG_KV, FALSE, &seen);
-  if (seen)
-    add_figure (f, "kv_bytes", "KV cache", FIGURE_BYTES, v, TRUE, e->kv_bytes);
-  else if (log->has_kv)
-    add_figure (f, "kv_bytes", "KV cache", FIGURE_BYTES, log->kv_bytes, TRUE, e->kv_bytes);
-  v = sum_devices (log, HR_ENGINE_LOG_STATE, FALSE, &seen);
-  if (seen)
-    add_figure (f, "state_bytes", "recurrent state", FIGURE_BYTES, v, FALSE, 0);
-  /* llama.cpp and Ollama's plan: one GPU's compute buffer */
-  if (gpu != NULL && gpu->has_compute)
-    add_figure (f, "compute_bytes", "compute buffer (GPU 1)", FIGURE_BYTES, gpu->compute_bytes,
-                TRUE, e->compute_bytes);
-  else if (gpu == NULL && log->has_compute)
-    add_figure (f, "compute_bytes", "compute graph (one GPU)", FIGURE_BYTES, log->compute_bytes,
-                TRUE, e->compute_bytes);
-  if (host != NULL)
-    add_figure (f, "host_bytes", "in system RAM", FIGURE_BYTES,
-                host->weights_bytes + host->kv_bytes + host->compute_bytes, TRUE, e->host_bytes);
-}
-
-/* vLLM and SGLang print one GPU's share; the figures compared are the
- * whole model's (× the GPUs), as estimate's weights_bytes and kv_bytes. */
-static void
-memory_serving (Figures           *f,
-                const HrEngineLog *log,
-                const HrEstimate  *e,
-                guint32            gpus)
-{
-  if (log->has_weights)
-    add_figure (f, "weights_bytes", "weights", FIGURE_BYTES,
-                (double) log->weights_bytes * (log->weights_per_gpu ? gpus : 1), TRUE,
-                (double) e->per_device_weights_bytes * gpus);
-  if (log->has_kv)
-    add_figure (f, "kv_bytes", "KV cache", FIGURE_BYTES, (double) log->kv_bytes * gpus, TRUE,
-                (double) e->per_device_kv_bytes * gpus);
-  if (log->kv_capacity_tokens > 0)
-    add_figure (f, "kv_capacity_tokens", "KV capacity", FIGURE_TOKENS,
-                log->kv_capacity_tokens, TRUE, e->kv_capacity_tokens);
-  if (log->max_concurrency > 0)
-    add_figure (f, "max_concurrency", "concurrency", FIGURE_RATIO, log->max_concurrency, TRUE,
-                e->max_concurrency);
-  if (log->has_compute)
-    add_figure (f, "compute_bytes", "activations (one GPU)", FIGURE_BYTES, log->compute_bytes,
-                e->activation_bytes > 0, e->activation_bytes);
-  if (log->has_graph)
-    add_figure (f, "cuda_graph_bytes", "CUDA graphs (one GPU)", FIGURE_BYTES, log->graph_bytes,
-                e->cuda_graph_bytes > 0, e->cuda_graph_bytes);
-}
+#include "hr-log-check.h"
 
 static char *
-format_figure (FigureKind kind,
+format_figure (HrLogFigureKind kind,
                double     value)
 {
   switch (kind)
     {
-    case FIGURE_BYTES:
+    case HR_LOG_FIGURE_BYTES:
       return hr_format_size ((guint64) llround (value), HR_UNITS_BINARY);
-    case FIGURE_TOKENS:
+    case HR_LOG_FIGURE_TOKENS:
       return hr_format_tokens ((guint64) llround (value));
-    case FIGURE_RATE:
+    case HR_LOG_FIGURE_RATE:
       return g_strdup_printf ("%.1f t/s", value);
-    case FIGURE_RATIO:
+    case HR_LOG_FIGURE_RATIO:
     default:
       return g_strdup_printf ("%.2f×", value);
     }
 }
 
 static void
-add_number (JsonBuilder *b,
-            const char  *key,
-            FigureKind   kind,
+add_number (JsonBuilder     *b,
+            const char      *key,
+            HrLogFigureKind  kind,
             double       value)
 {
-  if (kind == FIGURE_BYTES || kind == FIGURE_TOKENS)
+  if (kind == HR_LOG_FIGURE_BYTES || kind == HR_LOG_FIGURE_TOKENS)
     hr_cli_add_uint (b, key, (guint64) llround (value));
   else
     hr_cli_add_double (b, key, value);
@@ -213,7 +50,7 @@ print_json (const HrCliOptions *o,
             const char         *file,
             const HrEngineLog  *log,
             const HrEstimate   *e,
-            const Figures      *f,
+            const HrLogCheck   *f,
             const double       *run_estimates,
             guint32             calibrated_runs)
 {
@@ -303,7 +140,7 @@ print_json (const HrCliOptions *o,
     {
       double err;
 
-      if (figure_error (&f->figures[i], &err))
+      if (hr_log_figure_error (&f->figures[i], &err))
         hr_cli_add_double (b, f->figures[i].key, err);
       else
         {
@@ -348,7 +185,7 @@ print_json (const HrCliOptions *o,
 static void
 print_text (const HrCliOptions *o,
             const HrEngineLog  *log,
-            const Figures      *f,
+            const HrLogCheck   *f,
             const double       *run_estimates,
             guint32             calibrated_runs)
 {
@@ -366,14 +203,14 @@ print_text (const HrCliOptions *o,
     g_print ("  %-26s %14s %14s %9s\n", "", "measured", "estimated", "error");
   for (guint i = 0; i < f->n; i++)
     {
-      const Figure *fig = &f->figures[i];
+      const HrLogFigure *fig = &f->figures[i];
       g_autofree char *m = format_figure (fig->kind, fig->measured);
       g_autofree char *est = fig->has_estimate ? format_figure (fig->kind, fig->estimate)
                                                : g_strdup ("—");
       g_autofree char *err = NULL;
       double v;
 
-      err = figure_error (fig, &v) ? g_strdup_printf ("%+.1f %%", v * 100) : g_strdup ("—");
+      err = hr_log_figure_error (fig, &v) ? g_strdup_printf ("%+.1f %%", v * 100) : g_strdup ("—");
       g_print ("  %-26s %14s %14s %9s\n", fig->label, m, est, err);
     }
   if (log->kind == HR_ENGINE_LOG_LLAMA_BENCH)
@@ -385,8 +222,8 @@ print_text (const HrCliOptions *o,
                            r->prompt ? r->n_prompt : r->n_gen, r->depth) :
           g_strdup_printf ("%s%u", r->prompt ? "pp" : "tg", r->prompt ? r->n_prompt : r->n_gen);
         g_autofree char *label = g_strdup_printf ("%s %s", test, r->backend);
-        g_autofree char *m = format_figure (FIGURE_RATE, r->tokens_per_s);
-        g_autofree char *est = run_estimates[i] > 0 ? format_figure (FIGURE_RATE, run_estimates[i])
+        g_autofree char *m = format_figure (HR_LOG_FIGURE_RATE, r->tokens_per_s);
+        g_autofree char *est = run_estimates[i] > 0 ? format_figure (HR_LOG_FIGURE_RATE, run_estimates[i])
                                                     : g_strdup ("—");
         g_autofree char *err = run_estimates[i] > 0 ?
           g_strdup_printf ("%+.1f %%", (run_estimates[i] - r->tokens_per_s) / r->tokens_per_s * 100) :
@@ -427,7 +264,7 @@ run (HrCliOptions *o,
   g_autofree double *run_estimates = NULL;
   gboolean bench;
   HrEstimate e;
-  Figures f = { 0 };
+  HrLogCheck f = { 0 };
   guint32 calibrated_runs = 0;
 
   if (rest == NULL || g_strv_length (rest) != 1)
@@ -458,50 +295,10 @@ run (HrCliOptions *o,
   calibrated_runs = hr_calibration_apply (calibration, hr_hardware_get_id (o->scenario.hardware),
                                           &e);
 
-  switch (log->kind)
-    {
-    case HR_ENGINE_LOG_VLLM:
-    case HR_ENGINE_LOG_SGLANG:
-      memory_serving (&f, log, &e, o->scenario.gpus);
-      break;
-    case HR_ENGINE_LOG_LLAMACPP:
-    case HR_ENGINE_LOG_OLLAMA:
-      memory_llamacpp (&f, log, &e);
-      break;
-    case HR_ENGINE_LOG_LLAMA_BENCH:
-    case HR_ENGINE_LOG_UNKNOWN:
-    default:
-      break;
-    }
-  if (log->prefill_tokens_per_s > 0)
-    add_figure (&f, "prefill_tokens_per_s", "prompt speed", FIGURE_RATE,
-                log->prefill_tokens_per_s, e.prefill_tokens_per_s > 0, e.prefill_tokens_per_s);
-  if (log->decode_tokens_per_s > 0)
-    add_figure (&f, "decode_tokens_per_s", "decode speed", FIGURE_RATE,
-                log->decode_tokens_per_s, e.decode_tokens_per_s > 0, e.decode_tokens_per_s);
-
+  hr_log_check_figures (&f, log, &e, o->scenario.gpus);
   run_estimates = g_new0 (double, MAX (log->n_runs, 1));
-  for (guint i = 0; i < log->n_runs && bench; i++)
-    {
-      g_autoptr(GError) run_error = NULL;
-
-      if (!hr_cli_estimate_run (o, &log->runs[i], calibration, &run_estimates[i], NULL,
-                                 &run_error))
-        run_estimates[i] = 0;
-      /* the summary figures: the first prompt and decode rows from an
-       * empty cache */
-      if (log->runs[i].depth == 0 && run_estimates[i] > 0)
-        {
-          const char *key = log->runs[i].prompt ? "prefill_tokens_per_s" : "decode_tokens_per_s";
-          gboolean have = FALSE;
-
-          for (guint k = 0; k < f.n; k++)
-            have |= strcmp (f.figures[k].key, key) == 0;
-          if (!have)
-            add_figure (&f, key, log->runs[i].prompt ? "prompt speed" : "decode speed",
-                        FIGURE_RATE, log->runs[i].tokens_per_s, TRUE, run_estimates[i]);
-        }
-    }
+  if (bench)
+    hr_log_check_runs (&f, log, &o->scenario, calibration, run_estimates);
   if (o->json)
     print_json (o, rest[0], log, &e, &f, run_estimates, calibrated_runs);
   else
