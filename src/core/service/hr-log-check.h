@@ -22,7 +22,7 @@ G_BEGIN_DECLS
  * is silent.  Strings are static or borrowed from the log. */
 typedef struct
 {
-  const char *engine;               /* "llama.cpp", "ollama", "vllm", "sglang" */
+  const char *engine;               /* an engine id: "llamacpp", "ollama", "vllm", "sglang" */
   const char *model;                /* a catalog id the log names */
   const char *model_in_log;         /*   what it names, known or not */
   const char *precision;            /* a precision id */
