@@ -66,6 +66,24 @@ test_settings_ollama_parallel (void)
   g_assert_cmpuint (said.batch, ==, 4);
   g_assert_cmpuint (said.gpus, ==, 0);
   g_assert_null (said.vllm_version);
+
+  /* the window's scenario, changed where the log says */
+  {
+    HrScenario s = { 0 };
+    HrModelSpec *mine = hr_catalog_find_model (catalog, "Qwen/Qwen2.5-3B-Instruct");
+
+    s.model = mine;
+    s.context = 32768;
+    s.batch = 1;
+    s.gpus = 2;
+    s.engine = HR_ENGINE_VLLM;
+    hr_log_settings_apply (&said, catalog, &s);
+    g_assert_cmpint (s.engine, ==, HR_ENGINE_OLLAMA);
+    g_assert_cmpuint (s.context, ==, 2048);
+    g_assert_cmpuint (s.batch, ==, 4);
+    g_assert_cmpuint (s.gpus, ==, 2);          /* the log is silent: kept */
+    g_assert_true (s.model == mine);          /* the log names none the catalog has */
+  }
 }
 
 /* vLLM 0.6 on an RTX 3090: its version's memory model, its share. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hr-log-check.h"
+#include "hr-vllm-memory.h"
 
 /* ---------------------------------------------------------- settings */
 
@@ -173,6 +174,65 @@ hr_log_settings_read (const HrEngineLog *log,
         }
     }
   out->prompt_tokens = log->prefill_tokens;
+}
+
+/**
+ * hr_log_settings_apply:
+ * @said: what a log says (hr_log_settings_read())
+ * @scenario: (inout): the settings to estimate; where the log is silent,
+ *   they stay as they are
+ *
+ * The window's way to a log's run: its own scenario, changed wherever the
+ * log says otherwise.  (The CLI sets the options the user did not give
+ * instead, hr_cli_log_fill_options().)  A name the catalog does not have
+ * changes nothing.
+ */
+void
+hr_log_settings_apply (const HrLogSettings *said,
+                       HrCatalog           *catalog,
+                       HrScenario          *scenario)
+{
+  HrEngine engine;
+  HrModelSpec *model = said->model != NULL ? hr_catalog_find_model (catalog, said->model) : NULL;
+  HrPrecision *precision = said->precision != NULL ?
+    hr_catalog_find_precision (catalog, said->precision) : NULL;
+  HrKvType *kv = said->kv_type != NULL ? hr_catalog_find_kv_type (catalog, said->kv_type) : NULL;
+
+  if (said->engine != NULL && hr_engine_from_string (said->engine, &engine))
+    scenario->engine = engine;
+  if (model != NULL)
+    scenario->model = model;
+  if (precision != NULL)
+    scenario->precision = precision;
+  if (kv != NULL)
+    scenario->kv_type = kv;
+  /* timing lines without n_ctx: the prompt timed is the cache's fill */
+  if (said->context > 0)
+    scenario->context = said->context;
+  else if (said->prompt_tokens > 0)
+    scenario->context = said->prompt_tokens;
+  scenario->batch = MAX (said->batch, 1);
+  if (said->gpus > 0)
+    scenario->gpus = said->gpus;
+  if (said->prompt_tokens > 0)
+    scenario->prompt_tokens = said->prompt_tokens;
+  if (said->flash_attn != HR_FLASH_ATTN_DEFAULT)
+    scenario->options.flash_attn = said->flash_attn;
+  if (said->gpu_layers_known)
+    {
+      scenario->placement.gpu_layers_fixed = TRUE;
+      scenario->placement.gpu_layers = said->gpu_layers;
+    }
+  if (said->gpu_memory_utilization > 0)
+    scenario->options.gpu_memory_utilization = said->gpu_memory_utilization;
+  if (g_strcmp0 (said->vllm_version, "0.6") == 0)
+    scenario->options.vllm_generation = HR_VLLM_V0_6;
+  else if (g_strcmp0 (said->vllm_version, "0.19") == 0)
+    scenario->options.vllm_generation = HR_VLLM_V1_0_19;
+  if (said->max_num_batched_tokens > 0)
+    scenario->options.max_num_batched_tokens = said->max_num_batched_tokens;
+  else if (said->whole_prompt_tokens > 0 && g_strcmp0 (said->vllm_version, "0.6") == 0)
+    scenario->options.max_num_batched_tokens = said->whole_prompt_tokens;
 }
 
 /* ----------------------------------------------------------- figures */

@@ -47,6 +47,9 @@ void        hr_log_settings_read         (const HrEngineLog *log,
                                           HrCatalog         *catalog,
                                           HrLogSettings     *out);
 const char *hr_log_precision_from_hint   (const char        *hint);
+void        hr_log_settings_apply        (const HrLogSettings *said,
+                                          HrCatalog         *catalog,
+                                          HrScenario        *scenario);
 
 typedef enum
 {
