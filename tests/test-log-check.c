@@ -65,6 +65,7 @@ test_settings_ollama_parallel (void)
   g_assert_cmpuint (said.context, ==, 2048);
   g_assert_cmpuint (said.batch, ==, 4);
   g_assert_cmpuint (said.gpus, ==, 0);
+  g_assert_null (said.model_in_log);     /* a blob path, sha256-…: no name */
   g_assert_null (said.vllm_version);
 
   /* the window's scenario, changed where the log says */

@@ -21,6 +21,7 @@
 #include "hr-precision.h"
 #include "hr-summary.h"
 #include "hr-hardware-view.h"
+#include "hr-log-dialog.h"
 #include "hr-matrix-view.h"
 #include "hr-model-import.h"
 #include "hr-window-private.h"
@@ -461,6 +462,38 @@ on_drop (GtkDropTarget *target,
   return TRUE;
 }
 
+/* ------------------------------------------------------------ check a log */
+
+/**
+ * hr_window_check_log:
+ * @file: (nullable): a log to read at once
+ *
+ * Opens “Check a Log” over the window: @file's figures beside the
+ * estimate for the settings it states (the window's where it is silent).
+ *
+ * Returns: (transfer none): the dialog, shown
+ */
+HrLogDialog *
+hr_window_check_log (HrWindow *self,
+                     GFile    *file)
+{
+  HrLogDialog *dialog = hr_log_dialog_new (self->calculator, self->units);
+
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
+  if (file != NULL)
+    hr_log_dialog_load_file (dialog, file);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return dialog;
+}
+
+static void
+check_log_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  hr_window_check_log (HR_WINDOW (widget), NULL);
+}
+
 /* ---------------------------------------------------------- other actions */
 
 static void
@@ -542,6 +575,9 @@ _hr_window_class_actions_init (HrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL,
                                    toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
+  gtk_widget_class_install_action (widget_class, "win.check-log", NULL, check_log_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK,
+                                       "win.check-log", NULL);
   gtk_widget_class_install_action (widget_class, "win.remove-model", NULL, remove_model_action);
   gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
   gtk_widget_class_install_action (widget_class, "win.copy-summary-markdown", NULL,

@@ -9,6 +9,7 @@
 
 #include "hr-application.h"
 #include "hr-calculator.h"
+#include "hr-log-dialog.h"
 
 G_BEGIN_DECLS
 
@@ -34,5 +35,7 @@ void          hr_window_show_view        (HrWindow      *self,
                                           const char    *name);
 void          hr_window_detect           (HrWindow      *self);
 gboolean      hr_window_is_busy          (HrWindow      *self);
+HrLogDialog  *hr_window_check_log        (HrWindow      *self,
+                                          GFile         *file);
 
 G_END_DECLS

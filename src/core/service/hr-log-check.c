@@ -104,6 +104,27 @@ vllm_version_for (const char *version)
   return NULL;
 }
 
+/* What a log calls the model, when it is a name: a converter that had
+ * none writes "." (general.name); Ollama's runner is given a path to a
+ * content-addressed blob, ".ollama/models/blobs/sha256-…", no name at all;
+ * another path names its file. */
+static const char *
+model_name (const char *model)
+{
+  const char *base;
+  gboolean alnum = FALSE;
+
+  if (model == NULL)
+    return NULL;
+  base = strrchr (model, '/');
+  base = base != NULL && model[0] == '/' ? base + 1 : model;
+  if (g_str_has_prefix (base, "sha256-") || g_str_has_prefix (base, "sha256:"))
+    return NULL;
+  for (const char *c = base; *c != '\0'; c++)
+    alnum |= g_ascii_isalnum (*c);
+  return alnum ? base : NULL;
+}
+
 /**
  * hr_log_settings_read:
  * @catalog: where the log's model name is looked up
@@ -124,7 +145,7 @@ hr_log_settings_read (const HrEngineLog *log,
 
   memset (out, 0, sizeof *out);
   out->engine = hr_engine_log_engine_id (log);
-  out->model_in_log = log->model;
+  out->model_in_log = model_name (log->model);
   if (log->model != NULL && catalog != NULL && hr_catalog_find_model (catalog, log->model) != NULL)
     out->model = log->model;
   if (hint == NULL && log->n_runs > 0)
@@ -204,6 +225,12 @@ hr_log_settings_apply (const HrLogSettings *said,
     scenario->model = model;
   if (precision != NULL)
     scenario->precision = precision;
+  /* vLLM and SGLang load a checkpoint in its own dtype (--dtype auto):
+   * BF16 for the models of the catalog, never a GGUF type */
+  else if ((scenario->engine == HR_ENGINE_VLLM || scenario->engine == HR_ENGINE_SGLANG) &&
+           scenario->precision != NULL &&
+           g_strcmp0 (hr_precision_get_kind (scenario->precision), "gguf") == 0)
+    scenario->precision = hr_catalog_find_precision (catalog, "bf16");
   if (kv != NULL)
     scenario->kv_type = kv;
   /* timing lines without n_ctx: the prompt timed is the cache's fill */
