@@ -503,6 +503,43 @@ rate_of (GtkWidget *row)
   }
 }
 
+/* Keyboard only (issue 30.6): Tab from the vendor filter reaches the
+ * table's rows — the hidden “Fits this computer” toggle used to hold Tab
+ * on the filter — and the focused row is chosen by Enter. */
+static void
+test_hardware_keyboard (void)
+{
+  g_autoptr(HrCalculator) calculator = seed_calculator ();
+  GtkWidget *view = hr_hardware_view_new ();
+  GtkWidget *window, *dropdown, *focus;
+  const char *before;
+
+  g_object_set (view, "calculator", calculator, NULL);
+  window = show_in_window (view);
+  wait_for_row (view, "RTX 3060 12GB");
+  before = hr_hardware_get_id (hr_calculator_get_hardware (calculator));
+
+  dropdown = find_widget (view, GTK_TYPE_DROP_DOWN);
+  g_assert_true (gtk_widget_grab_focus (dropdown));
+  g_assert_true (gtk_widget_child_focus (window, GTK_DIR_TAB_FORWARD));
+  hr_test_iterate ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_true (gtk_widget_is_ancestor (focus, find_widget (view, GTK_TYPE_COLUMN_VIEW)));
+
+  /* the next row down, then Enter */
+  g_assert_true (gtk_widget_child_focus (window, GTK_DIR_DOWN));
+  hr_test_iterate ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  /* what Enter emits on a row (GtkListItemWidget's key binding) */
+  g_assert_cmpstr (G_OBJECT_TYPE_NAME (focus), ==, "GtkListItemWidget");
+  g_signal_emit_by_name (focus, "activate-keybinding");
+  hr_test_iterate ();
+  g_assert_cmpstr (hr_hardware_get_id (hr_calculator_get_hardware (calculator)), !=, before);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_hardware (void)
 {
@@ -1117,6 +1154,7 @@ main (int   argc,
 
   g_test_add_func ("/list-views/matrix", test_matrix);
   g_test_add_func ("/list-views/hardware", test_hardware);
+  g_test_add_func ("/list-views/hardware-keyboard", test_hardware_keyboard);
   g_test_add_func ("/list-views/compare", test_compare);
   g_test_add_func ("/list-views/compare-empty", test_compare_empty);
   g_test_add_func ("/list-views/compare-no-fit-no-speed", test_compare_no_fit_no_speed);

@@ -736,7 +736,15 @@ hr_hardware_view_init (HrHardwareView *self)
    * through the flow box's own children. */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->filter_box));
        child != NULL; child = gtk_widget_get_next_sibling (child))
-    gtk_widget_set_focusable (child, FALSE);
+    {
+      gtk_widget_set_focusable (child, FALSE);
+      /* A flow box child whose control is hidden (“Fits this computer”
+       * before detection) would still be a Tab stop that takes no focus:
+       * GtkFlowBox then keeps Tab on the control before it, and the
+       * table below can never be reached by keyboard. */
+      g_object_bind_property (gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child)), "visible",
+                              child, "visible", G_BINDING_SYNC_CREATE);
+    }
 
   hr_table_view_set_cell_factory (table, self->device_column, CELL_DEVICE);
   hr_table_view_set_cell_factory (table, self->specs_column, CELL_SPECS);

@@ -908,10 +908,25 @@ hr_overview_class_init (HrOverviewClass *klass)
   hr_ui_format_bind_callbacks (widget_class);
 }
 
+/* The figure cards are not controls: a Tab stop on a card shows a focus
+ * ring around text that does nothing (issue 30.6).  Their selectable
+ * labels stay Tab stops. */
+static void
+cards_not_focusable (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_FLOW_BOX_CHILD (child))
+      gtk_widget_set_focusable (child, FALSE);
+    else if (GTK_IS_FLOW_BOX (child) || !GTK_IS_LABEL (child))
+      cards_not_focusable (child);
+}
+
 static void
 hr_overview_init (HrOverview *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  cards_not_focusable (GTK_WIDGET (self));
   /* The verdict changes with every slider step: its labels must not
    * search over widths each time (hr-stack-layout.c). */
   gtk_widget_set_layout_manager (GTK_WIDGET (self->verdict_text),
