@@ -32,6 +32,26 @@ test_builtin_counts (void)
   g_assert_null (hr_catalog_get_problems (catalog)[0]);
 }
 
+/* Every list of precisions (the picker, the matrix, `headroom-cli
+ * precisions`) is the catalog's order: fewest bits last (issue 30). */
+static void
+test_precisions_sorted (void)
+{
+  g_autoptr(HrCatalog) catalog = hr_test_builtin_catalog ();
+  GListModel *precisions = hr_catalog_get_precisions (catalog);
+  double previous = G_MAXDOUBLE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (precisions); i++)
+    {
+      g_autoptr(HrPrecision) p = g_list_model_get_item (precisions, i);
+
+      if (hr_precision_get_bpw (p) > previous)
+        g_error ("%s (%g bpw) comes after a precision of %g bpw", hr_precision_get_id (p),
+                 hr_precision_get_bpw (p), previous);
+      previous = hr_precision_get_bpw (p);
+    }
+}
+
 /* The newest releases added for issue 25 (tools/import-models-2026.py):
  * the catalog holds at least 130 models, and a few of the new entries
  * have the shapes their official cards publish. */
@@ -999,6 +1019,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/catalog/builtin-counts", test_builtin_counts);
+  g_test_add_func ("/catalog/precisions-sorted", test_precisions_sorted);
   g_test_add_func ("/catalog/cli-ids", test_cli_ids);
   g_test_add_func ("/catalog/newest-releases", test_newest_releases);
   g_test_add_func ("/catalog/glm-as-seed", test_glm_as_seed);
