@@ -733,6 +733,24 @@ test_remove_imported_model (void)
   model = hr_catalog_find_model (catalog, id);
   g_assert_nonnull (model);
   g_assert_cmpint (hr_model_spec_get_origin (model), ==, HR_ORIGIN_BUILTIN);
+
+  /* Undo (the toast's button) puts the import back, in the file too */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-remove", NULL));
+  hr_test_wait_idle ();
+  g_assert_true (hr_catalog_is_imported_model (catalog, id));
+  g_assert_cmpint (hr_model_spec_get_origin (hr_calculator_get_model (calc)), ==, HR_ORIGIN_USER);
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (saved, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, id));
+  g_clear_pointer (&text, g_free);
+  /* a second Undo has nothing left to restore */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-remove", NULL);
+  hr_test_wait_idle ();
+  g_assert_true (hr_catalog_is_imported_model (catalog, id));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.remove-model", NULL));
+  hr_test_wait_idle ();
+  g_assert_false (hr_catalog_is_imported_model (catalog, id));
+
   /* the window shows a model that is not an import, and cannot remove it */
   g_assert_false (hr_catalog_is_imported_model (catalog,
                                                 hr_model_spec_get_id (hr_calculator_get_model (calc))));

@@ -653,6 +653,12 @@ test_device_editor (void)
   g_assert_null (find_editor ());
   g_assert_cmpstr (hardware_id (window), ==, "radeon-rx-7900-xtx-24gb");
   g_assert_null (hr_catalog_find_hardware (hr_catalog_get_default (), id));
+
+  /* Undo (the toast's button): the device is back, saved and chosen */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-remove", NULL));
+  hr_test_iterate ();
+  g_assert_cmpstr (hardware_id (window), ==, id);
+  g_assert_nonnull (hr_catalog_find_hardware (hr_catalog_get_default (), id));
   close_window (window);
 }
 

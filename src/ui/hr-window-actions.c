@@ -57,6 +57,80 @@ show_toast (HrWindow   *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+/**
+ * _hr_window_offer_undo:
+ * @removed: (nullable): the imported model or the device added by hand
+ *   that was just removed
+ *
+ * Says @message in a toast with an Undo button that puts @removed back
+ * (win.undo-remove); a later removal replaces what Undo restores.
+ */
+void
+_hr_window_offer_undo (HrWindow   *self,
+                       GObject    *removed,
+                       const char *message)
+{
+  g_autofree char *line = hr_text_escape_line (message, -1);
+  g_autofree char *escaped = g_markup_escape_text (line, -1);
+  AdwToast *toast;
+
+  if (removed == NULL)
+    {
+      show_toast (self, message);
+      return;
+    }
+  g_set_object (&self->undo_removed, removed);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_action_name (toast, "win.undo-remove");
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void update_remove_model (HrWindow *self);
+
+/* Undo: the model or device removed last, saved again in the user's
+ * files and made the current one. */
+static void
+undo_remove_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  HrWindow *self = HR_WINDOW (widget);
+  HrCatalog *catalog = hr_calculator_get_catalog (self->calculator);
+  g_autoptr(GObject) removed = g_steal_pointer (&self->undo_removed);
+  g_autofree char *dir = hr_catalog_dup_user_dir ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  const char *name = NULL;
+  gboolean done = FALSE;
+
+  if (HR_IS_MODEL_SPEC (removed))
+    {
+      name = hr_model_spec_get_name (HR_MODEL_SPEC (removed));
+      done = hr_catalog_import_model (catalog, HR_MODEL_SPEC (removed), dir, &error);
+      if (done)
+        hr_calculator_set_model (self->calculator, HR_MODEL_SPEC (removed));
+      update_remove_model (self);
+    }
+  else if (HR_IS_HARDWARE (removed))
+    {
+      name = hr_hardware_get_name (HR_HARDWARE (removed));
+      done = hr_catalog_save_custom_hardware (catalog, HR_HARDWARE (removed), dir, &error);
+      if (done)
+        hr_calculator_set_hardware (self->calculator, HR_HARDWARE (removed));
+    }
+  else
+    return;
+
+  message = done ?
+    /* TRANSLATORS: a toast after Undo: "Restored Qwen3-8B" */
+    g_strdup_printf (_("Restored %s"), name) :
+    /* TRANSLATORS: "Could not restore Qwen3-8B: …" */
+    g_strdup_printf (_("Could not restore %s: %s"), name, error->message);
+  show_toast (self, message);
+}
+
 static void
 toast_action (GtkWidget  *widget,
               const char *action_name,
@@ -405,7 +479,7 @@ remove_model_action (GtkWidget  *widget,
   update_remove_model (self);
   /* TRANSLATORS: "Removed Qwen3-8B" (an imported model) */
   message = g_strdup_printf (_("Removed %s"), hr_model_spec_get_name (model));
-  show_toast (self, message);
+  _hr_window_offer_undo (self, G_OBJECT (model), message);
 }
 
 static void
@@ -576,6 +650,7 @@ _hr_window_class_actions_init (HrWindowClass *klass)
                                    toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.check-log", NULL, check_log_action);
+  gtk_widget_class_install_action (widget_class, "win.undo-remove", NULL, undo_remove_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK,
                                        "win.check-log", NULL);
   gtk_widget_class_install_action (widget_class, "win.remove-model", NULL, remove_model_action);

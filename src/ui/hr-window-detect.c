@@ -533,7 +533,7 @@ on_device_removed (HrWindow       *self,
   /* TRANSLATORS: a toast: "Removed RTX 2080 Ti 11GB" */
   message = g_strdup_printf (_("Removed %s"),
                              removed != NULL ? hr_hardware_get_name (removed) : id);
-  toast (self, message);
+  _hr_window_offer_undo (self, removed != NULL ? G_OBJECT (removed) : NULL, message);
 }
 
 static void

@@ -69,6 +69,7 @@ struct _HrWindow
 
   /* owned */
   GtkFileChooserNative *chooser;
+  GObject *undo_removed;      /* the model or device just removed, for Undo */
   GSettings *settings;        /* NULL when the schema is not installed */
   gboolean restoring;
   GArray *pending_contexts;   /* matrix contexts restored before the matrix exists */
@@ -96,6 +97,9 @@ GtkWidget *_hr_window_attach_view          (HrWindow      *self,
 /* hr-window-actions.c */
 void       _hr_window_class_actions_init   (HrWindowClass *klass);
 void       _hr_window_actions_init         (HrWindow      *self);
+void       _hr_window_offer_undo           (HrWindow      *self,
+                                            GObject       *removed,
+                                            const char    *message);
 
 /* hr-window-detect.c */
 void       _hr_window_class_detect_init    (HrWindowClass *klass);

@@ -429,6 +429,7 @@ hr_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  g_clear_object (&self->undo_removed);
   _hr_window_settings_dispose (self);
   _hr_window_detect_dispose (self);
   g_clear_handle_id (&self->deferred_idle, g_source_remove);
