@@ -333,6 +333,38 @@ test_hardware_table_follows (void)
         }
     }
   g_assert_cmpuint (found, ==, 2);
+
+  /* Q4_K_M at 32K under llama.cpp: an M1 8 GB that does not hold it
+   * shows the whole set-up in its one memory, more than the 8 GB card
+   * that holds it tightly (issue 30.18) */
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_set_precision (calc, hr_catalog_find_precision (catalog, "q4_k_m"));
+  {
+    double apple = 0, card = 0;
+    guint64 apple_bytes = 0, card_bytes = 0;
+
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(HrHardwareRow) row = g_list_model_get_item (list, i);
+        const char *id = hr_hardware_get_id (hr_hardware_row_get_hardware (row));
+
+        if (g_str_equal (id, "apple-m1-8gb"))
+          {
+            g_assert_cmpint (hr_hardware_row_get_verdict (row), ==, HR_VERDICT_NO_FIT);
+            apple = hr_hardware_row_get_share (row);
+            apple_bytes = hr_hardware_row_get_required_bytes (row);
+          }
+        else if (g_str_equal (id, "rtx-3070-8gb"))
+          {
+            g_assert_cmpint (hr_hardware_row_get_verdict (row), !=, HR_VERDICT_NO_FIT);
+            card = hr_hardware_row_get_share (row);
+            card_bytes = hr_hardware_row_get_required_bytes (row);
+          }
+      }
+    g_assert_cmpfloat (card, >, 0);
+    g_assert_cmpfloat (apple, >, card);
+    g_assert_cmpuint (apple_bytes, >=, card_bytes);
+  }
 }
 
 /* The system memory reaches llama.cpp's placement in one run. */

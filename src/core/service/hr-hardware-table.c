@@ -146,6 +146,18 @@ row_update (HrHardwareRow    *self,
   self->valid = hr_scenario_estimate (&scenario, &estimate, NULL);
   self->required_bytes = estimate.per_device_bytes;
   self->share = estimate.device_share;
+  /* On one memory pool (Apple, an APU) the layers llama.cpp leaves to the
+   * CPU sit in the same memory: the share that explains the verdict is
+   * the whole set-up's, not the GPU's part (issue 30.18: an M1 8 GB read
+   * “66 %, Does not fit” beside an 8 GB card's “93 %, tight”). */
+  if (hr_hardware_is_unified (self->hardware) && estimate.host_bytes > 0)
+    {
+      const HrDevice *device = hr_hardware_get_device (self->hardware);
+
+      self->required_bytes = estimate.per_device_bytes + estimate.host_bytes;
+      if (device->memory_bytes > 0)
+        self->share = (double) self->required_bytes / (double) device->memory_bytes;
+    }
   self->decode_tokens_per_s = estimate.decode_tokens_per_s;
   self->prefill_tokens_per_s = estimate.prefill_tokens_per_s;
   self->joules_per_token =
