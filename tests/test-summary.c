@@ -184,6 +184,20 @@ test_vllm_reason (void)
   assert_has (subtitle, "the KV cache holds ");
   assert_has (subtitle, "tokens, fewer than one sequence of 131,072");
   g_assert_null (strstr (subtitle, "free"));
+
+  /* SGLang at 8,192 tokens fills 99 % of the card by design: the verdict
+   * says what the cache holds, not "free" memory */
+  g_clear_pointer (&title, g_free);
+  g_clear_pointer (&subtitle, g_free);
+  s.engine = HR_ENGINE_SGLANG;
+  s.context = 8192;
+  g_assert_true (hr_scenario_estimate (&s, &e, NULL));
+  g_assert_cmpint (e.verdict, !=, HR_VERDICT_NO_FIT);
+  g_assert_cmpfloat (e.max_concurrency, >, 1);
+  hr_summary_verdict (&s, &e, HR_UNITS_BINARY, &title, &subtitle);
+  assert_has (subtitle, "taken up front; the KV cache holds ");
+  assert_has (subtitle, "× what the sequences need");
+  g_assert_null (strstr (subtitle, "free"));
 }
 
 /* Issue 30, item 12: "what would fit" offers automatic GPU layers only

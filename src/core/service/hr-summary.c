@@ -142,7 +142,8 @@ offload_verdict (const HrEstimate *e,
  *
  * The verdict of a valid estimate, and the figures it rests on.  A vLLM or
  * SGLang set-up that does not fit with memory to spare says why: its KV
- * cache holds fewer tokens than one sequence needs (issue 30 item 13).
+ * cache holds fewer tokens than one sequence needs; one that fits says
+ * how many times over its cache holds the sequences (issue 30 item 13).
  */
 void
 hr_summary_verdict (const HrScenario *s,
@@ -189,6 +190,20 @@ hr_summary_verdict (const HrScenario *s,
          * fewer than one sequence of 32,768" */
         *subtitle = g_strdup_printf (_("the KV cache holds %s tokens, fewer than one "
                                        "sequence of %s"), capacity, context);
+    }
+  else if ((e->engine == HR_ENGINE_VLLM || e->engine == HR_ENGINE_SGLANG) &&
+           e->kv_capacity_tokens > 0)
+    {
+      /* vLLM and SGLang take their share of the GPU up front and fill it
+       * with KV cache: the memory is always nearly all used, and the
+       * verdict rests on the tokens the cache holds (issue 30 item 13:
+       * "Fits comfortably" beside 99 % of memory said nothing). */
+      g_autofree char *capacity = hr_format_tokens (e->kv_capacity_tokens);
+      /* TRANSLATORS: vLLM or SGLang: "23.58 GiB of 23.81 GiB taken up front;
+       * the KV cache holds 35,842 tokens, 4.4 × what the sequences need" */
+      *subtitle = g_strdup_printf (_("%s of %s taken up front; the KV cache holds %s tokens, "
+                                     "%.1f × what the sequences need"),
+                                   per_device, usable, capacity, e->max_concurrency);
     }
   else
     {
