@@ -372,5 +372,53 @@ then echo "ok $n - --cpu: the CPU's bandwidth and rate time the experts in RAM"
 else echo "not ok $n - --cpu: the CPU's bandwidth and rate time the experts in RAM"; failed=$((failed + 1))
 fi
 
+# GPUs of different kinds (docs/CLI.md "Additions": --hardware ID[:N],ID[:N]),
+# and what each keeps for others (--reserve)
+L8="--model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --context 8192"
+check 2 "--gpus and a list of devices cannot be given together" "a list and --gpus" -- estimate $L8 --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --gpus 2
+check 2 "unknown hardware “toaster”" "a list with an unknown device" -- estimate $L8 --hardware rtx-3090-24gb,toaster
+check 2 "--hardware's count" "a list with a bad count" -- estimate $L8 --hardware rtx-3090-24gb:0,rtx-3060-12gb
+check 2 "a list of devices (--hardware ID:N,ID:N) is for estimate and command" "matrix refuses a list" -- matrix --model meta-llama/Llama-3.1-8B-Instruct --hardware rtx-3090-24gb:1,rtx-3060-12gb:1
+check 2 "a list of devices (--hardware ID:N,ID:N) is for estimate and command" "recommend refuses a list" -- recommend --hardware rtx-3090-24gb:1,rtx-3060-12gb:1
+check 2 "tensor parallelism needs identical GPUs" "vLLM refuses TP over different GPUs" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware rtx-3090-24gb:1,rtx-3060-12gb:1
+check 2 "--hardware lists 2 GPUs; --tp × --pp × --dp make 4" "a layout that does not match the list" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --pp 4
+check 2 "--reserve takes one value or one per GPU (2), not 3" "--reserve count" -- estimate $L8 --hardware rtx-3090-24gb --gpus 2 --reserve 1,1,1
+check 2 "--reserve 30 GiB leaves RTX 3090 24GB nothing" "--reserve past the memory" -- estimate $L8 --hardware rtx-3090-24gb --reserve 30
+check 2 "--reserve must be GiB ≥ 0" "--reserve negative" -- estimate $L8 --hardware rtx-3090-24gb --reserve -1
+stray matrix --model meta-llama/Llama-3.1-8B-Instruct -- --reserve 1
+stray recommend --hardware rtx-3060-12gb -- --reserve 1
+n=$((n + 1))
+"$cli" estimate $L8 --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --json >"$tmp/mixed" 2>/dev/null
+"$cli" estimate $L8 --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --reserve 1.5,0.5 --json >"$tmp/kept" 2>/dev/null
+"$cli" estimate $L8 --hardware rtx-3090-24gb --gpus 2 --json >"$tmp/twins" 2>/dev/null
+"$cli" command llamacpp $L8 --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 >"$tmp/cmd" 2>/dev/null
+"$cli" estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --tp 1 --pp 2 --json >"$tmp/pp" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+mixed, kept, twins, pp = (json.load(open(t + f)) for f in ('/mixed', '/kept', '/twins', '/pp'))
+GIB = 2 ** 30
+assert mixed['hardware'] == 'rtx-3090-24gb:1,rtx-3060-12gb:1' and mixed['gpus'] == 2, mixed['hardware']
+assert [d['hardware'] for d in mixed['devices']] == ['rtx-3090-24gb', 'rtx-3060-12gb']
+# by free memory: 23.81 and 11.81 GiB usable, 23 + 10 of 33 indices
+assert [d['layers'] for d in mixed['devices']] == [23, 10], [d['layers'] for d in mixed['devices']]
+assert [round(d['usable_bytes'] / GIB, 2) for d in mixed['devices']] == [23.81, 11.81]
+# the slow card's share of every token: slower than two 3090s
+assert mixed['decode_tokens_per_s'] < twins['decode_tokens_per_s']
+# --reserve per GPU: shown, and taken off what each can give
+assert [round(d['reserve_bytes'] / GIB, 2) for d in kept['devices']] == [1.5, 0.5]
+assert [round(d['usable_bytes'] / GIB, 2) for d in kept['devices']] == [22.5, 11.5]
+assert [d['reserve_bytes'] for d in twins['devices']] == [int(0.19 * GIB)] * 2 or \
+       all(abs(d['reserve_bytes'] / GIB - 0.19) < 0.001 for d in twins['devices'])
+# vLLM, one stage per GPU: both hold the smaller GPU's plan
+assert pp['layout'] == {'tp': 1, 'pp': 2, 'dp': 1, 'nodes': 1}, pp['layout']
+assert pp['devices'][0]['usable_bytes'] > pp['devices'][1]['usable_bytes']
+cmd = open(t + '/cmd').read()
+assert '--tensor-split 23,10' in cmd, cmd
+PY
+then echo "ok $n - a list of GPUs: split by free memory, reserves, the command's --tensor-split, vLLM stages"
+else echo "not ok $n - a list of GPUs: split by free memory, reserves, the command's --tensor-split, vLLM stages"; failed=$((failed + 1))
+fi
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -87,7 +87,23 @@ hr_cli_add_setup (GArray       *entries,
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine,
       "Engine profile: auto (default), generic, llamacpp, ollama, vllm, sglang", "E" },
     { "hardware", 0, 0, G_OPTION_ARG_STRING, &o->hardware,
-      "Device id (headroom-cli devices), or “local” for this computer's", "H" },
+      "Device id (headroom-cli devices), “local” for this computer's, or a list "
+      "ID[:N],ID[:N] of GPUs of different kinds", "H" },
+  };
+
+  ADD (entries, group);
+}
+
+/* docs/CLI.md "Additions": what each GPU keeps for others (estimate,
+ * command, matrix, hardware). */
+void
+hr_cli_add_reserve (GArray       *entries,
+                    HrCliOptions *o)
+{
+  const GOptionEntry group[] = {
+    { "reserve", 0, 0, G_OPTION_ARG_STRING, &o->reserve_arg,
+      "GiB each GPU keeps for the desktop and other processes: one value, or one per GPU "
+      "(default: the device kind's; with --hardware local, what is in use now)", "GIB[,GIB…]" },
   };
 
   ADD (entries, group);
@@ -390,7 +406,7 @@ hr_cli_options_clear (HrCliOptions *o)
 {
   char **strings[] = {
     &o->model, &o->precision, &o->context_arg, &o->batch_arg, &o->kv_type, &o->engine,
-    &o->hardware, &o->gpus_arg, &o->flash_attn, &o->ubatch_arg,
+    &o->hardware, &o->reserve_arg, &o->gpus_arg, &o->flash_attn, &o->ubatch_arg,
     &o->gpu_memory_utilization_arg, &o->max_num_batched_tokens_arg, &o->vllm_version_arg,
     &o->gpu_layers_arg, &o->split_mode_arg, &o->tensor_split_arg, &o->n_cpu_moe_arg,
     &o->ram_arg, &o->ram_bandwidth_arg, &o->tp_arg, &o->pp_arg, &o->dp_arg, &o->nodes_arg,

@@ -438,6 +438,8 @@ parse_serving (HrCliOptions *o)
       tp = per_node;
       pp = nodes / MAX (dp, 1) > 0 ? nodes / MAX (dp, 1) : 1;
     }
+  if (tp == 0 && o->hardware_list && o->scenario.gpus % (MAX (pp, 1) * MAX (dp, 1)) == 0)
+    tp = o->scenario.gpus / (MAX (pp, 1) * MAX (dp, 1));
   l->tp = tp > 0 ? tp : (guint32) (o->gpus_arg ? o->scenario.gpus : (per_node > 0 ? per_node : 1));
   l->pp = pp > 0 ? pp : 1;
   l->dp = dp > 0 ? dp : 1;
@@ -483,6 +485,105 @@ resolve_local_hardware (HrCliOptions *o)
       return FALSE;
     }
   o->scenario.hardware = hr_local_device_get_hardware (picked);
+  /* what is in use now stays in use: the detected free memory is what
+   * the model can have (a --reserve replaces it) */
+  if (hr_local_device_get_free_known (picked))
+    {
+      guint64 memory = hr_hardware_get_device (o->scenario.hardware)->memory_bytes;
+      guint64 free = MIN (hr_local_device_get_free_bytes (picked), memory);
+
+      o->local_reserve_bytes = memory - free;
+      o->local_reserve_known = TRUE;
+    }
+  return TRUE;
+}
+
+/* --hardware ID[:N][,ID[:N]…] (docs/CLI.md "Additions"): GPUs of
+ * different kinds, in the order llama.cpp numbers them. */
+static gboolean
+resolve_hardware_list (HrCliOptions *o)
+{
+  g_auto(GStrv) entries = g_strsplit (o->hardware, ",", -1);
+  guint32 n = 0;
+
+  if (!o->accepts_device_list)
+    return hr_cli_usage_error ("a list of devices (--hardware ID:N,ID:N) is for estimate and "
+                               "command; this command plans one kind of device"), FALSE;
+  if (o->gpus_arg != NULL)
+    return hr_cli_usage_error ("--gpus and a list of devices cannot be given together: "
+                               "the list counts the GPUs (--hardware ID:N,ID:N)"), FALSE;
+  memset (o->scenario.devices, 0, sizeof o->scenario.devices);
+  for (guint i = 0; entries[i] != NULL; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (g_strstrip (entries[i]), ":", 2);
+      HrHardware *hw;
+      gint64 count = 1;
+
+      if (parts[0] == NULL || *parts[0] == '\0')
+        return hr_cli_usage_error ("--hardware “%s”: an empty device in the list",
+                                   o->hardware), FALSE;
+      if (g_ascii_strcasecmp (parts[0], HR_LOCAL_HARDWARE_ARGUMENT) == 0)
+        return hr_cli_usage_error ("--hardware local stands alone: a list names catalog "
+                                   "devices (see headroom-cli detect for their ids)"), FALSE;
+      hw = hr_catalog_find_hardware (o->catalog, parts[0]);
+      if (hw == NULL &&
+          g_ascii_strncasecmp (parts[0], HR_LOCAL_DEVICE_ID, strlen (HR_LOCAL_DEVICE_ID)) == 0)
+        {
+          g_autoptr(GListModel) devices = add_detected_devices (o);
+
+          hw = hr_catalog_find_hardware (o->catalog, parts[0]);
+        }
+      if (hw == NULL)
+        return hr_cli_usage_error ("unknown hardware “%s” (see headroom-cli devices)",
+                                   parts[0]), FALSE;
+      if (parts[1] != NULL &&
+          !hr_cli_parse_count ("--hardware's count", parts[1], 1, HR_MAX_DEVICES, 1, &count))
+        return FALSE;
+      if (n + count > HR_MAX_DEVICES)
+        return hr_cli_usage_error ("--hardware “%s”: a list holds at most %d GPUs, as "
+                                   "llama.cpp counts them", o->hardware, HR_MAX_DEVICES), FALSE;
+      for (gint64 k = 0; k < count; k++)
+        o->scenario.devices[n++] = hw;
+    }
+  o->scenario.hardware = o->scenario.devices[0];
+  o->scenario.gpus = n;
+  o->hardware_list = TRUE;
+  return TRUE;
+}
+
+/* --reserve GIB[,GIB…]: what each GPU keeps for the desktop and other
+ * processes; one value for every GPU, or one per GPU.  Without it,
+ * --hardware local keeps what is in use now (the detected free memory)
+ * and a catalog device its kind's default (hr_device_usable_bytes). */
+static gboolean
+parse_reserve (HrCliOptions *o)
+{
+  g_auto(GStrv) parts = NULL;
+  guint n;
+
+  if (o->reserve_arg == NULL)
+    return TRUE;
+  parts = g_strsplit (o->reserve_arg, ",", -1);
+  n = g_strv_length (parts);
+  if (n != 1 && n != MIN (o->scenario.gpus, HR_MAX_DEVICES))
+    return hr_cli_usage_error ("--reserve takes one value or one per GPU (%u), not %u",
+                               o->scenario.gpus, n), FALSE;
+  for (guint32 d = 0; d < MIN (o->scenario.gpus, HR_MAX_DEVICES); d++)
+    {
+      const char *text = g_strstrip (parts[n == 1 ? 0 : d]);
+      HrHardware *hw = hr_scenario_gpu (&o->scenario, d);
+      char *end = NULL;
+      double gib = g_ascii_strtod (text, &end);
+
+      if (end == text || *end != '\0' || !(gib >= 0) || !isfinite (gib))
+        return hr_cli_usage_error ("--reserve must be GiB ≥ 0, not “%s”", text), FALSE;
+      if (gib * HR_GIB >= (double) hr_hardware_get_device (hw)->memory_bytes)
+        return hr_cli_usage_error ("--reserve %s GiB leaves %s nothing of its %.2f GiB", text,
+                                   hr_hardware_get_name (hw),
+                                   hr_hardware_get_device (hw)->memory_bytes / HR_GIB), FALSE;
+      o->scenario.reserve_set[d] = TRUE;
+      o->scenario.reserve_bytes[d] = (guint64) llround (gib * HR_GIB);
+    }
   return TRUE;
 }
 
@@ -493,6 +594,8 @@ hr_cli_resolve_hardware (HrCliOptions *o)
 {
   const char *hardware = o->hardware ? o->hardware : HR_DEFAULT_HARDWARE;
 
+  if (o->hardware != NULL && strpbrk (o->hardware, ",:") != NULL)
+    return resolve_hardware_list (o);
   if (g_ascii_strcasecmp (hardware, HR_LOCAL_HARDWARE_ARGUMENT) == 0)
     {
       if (!resolve_local_hardware (o))
@@ -528,6 +631,7 @@ hr_cli_resolve_scenario (HrCliOptions *o,
                          gboolean      with_precision)
 {
   const char *kv = o->kv_type ? o->kv_type : HR_DEFAULT_KV_TYPE;
+  guint32 list_gpus;
 
   if (!hr_cli_no_arguments (o) || !resolve_model (o))
     return FALSE;
@@ -569,7 +673,8 @@ hr_cli_resolve_scenario (HrCliOptions *o,
                              HR_DEFAULT_CONTEXT, &context) ||
         !hr_cli_parse_count ("--batch", o->batch_arg, 1, HR_BATCH_MAX, HR_DEFAULT_BATCH,
                              &batch) ||
-        !hr_cli_parse_count ("--gpus", o->gpus_arg, 1, HR_GPUS_MAX, HR_DEFAULT_GPUS, &gpus) ||
+        !hr_cli_parse_count ("--gpus", o->gpus_arg, 1, HR_GPUS_MAX,
+                             o->hardware_list ? o->scenario.gpus : HR_DEFAULT_GPUS, &gpus) ||
         !hr_cli_parse_count ("--ubatch", o->ubatch_arg, 1, UBATCH_MAX, UBATCH_DEFAULT,
                              &ubatch) ||
         !hr_cli_parse_count ("--max-num-batched-tokens", o->max_num_batched_tokens_arg, 1,
@@ -602,7 +707,19 @@ hr_cli_resolve_scenario (HrCliOptions *o,
       o->scenario.options.gpu_memory_utilization = f;
     }
 
-  return parse_placement (o) && parse_serving (o) && parse_speed (o) && parse_backend (o) &&
+  list_gpus = o->scenario.gpus;
+  if (!parse_placement (o) || !parse_serving (o))
+    return FALSE;
+  if (o->hardware_list && o->scenario.gpus != list_gpus)
+    return hr_cli_usage_error ("--hardware lists %u GPUs; --tp × --pp × --dp make %u",
+                               list_gpus, o->scenario.gpus), FALSE;
+  if (o->local_reserve_known && o->reserve_arg == NULL && o->accepts_device_list)
+    for (guint32 d = 0; d < MIN (o->scenario.gpus, HR_MAX_DEVICES); d++)
+      {
+        o->scenario.reserve_set[d] = TRUE;
+        o->scenario.reserve_bytes[d] = o->local_reserve_bytes;
+      }
+  return parse_reserve (o) && parse_speed (o) && parse_backend (o) &&
          parse_cpu (o) && hr_cli_parse_price (o);
 }
 

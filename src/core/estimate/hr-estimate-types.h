@@ -134,8 +134,16 @@ typedef struct
   guint64 context;             /* tokens per sequence */
   guint32 batch;               /* parallel sequences */
   HrEngine engine;
-  const HrDevice *device;
+  const HrDevice *device;      /* the first GPU (and every GPU of a plain count) */
   guint32 n_gpus;              /* tensor-parallel degree */
+  /* Several devices of different kinds (docs/CLI.md "Additions": --hardware
+   * ID[:N],ID[:N]): GPU d is gpu_devices[d], or input->device where NULL.
+   * What each keeps for the desktop and other processes (--reserve):
+   * reserve_set[d] FALSE takes the device kind's default
+   * (hr_device_usable_bytes). */
+  const HrDevice *gpu_devices[HR_MAX_DEVICES];
+  gboolean reserve_set[HR_MAX_DEVICES];
+  guint64 reserve_bytes[HR_MAX_DEVICES];
 
   /* Engine profiles only (hr_scenario_estimate() fills them), but for
    * weights_bytes, which the nominal method takes too when the model is an
@@ -182,6 +190,8 @@ typedef struct
   guint64 compute_bytes;       /* compute buffer and backend reserve */
   guint64 total_bytes;
   guint64 usable_bytes;
+  guint64 reserve_bytes;       /* what the device keeps for others (desktop,
+                                * driver, other processes): memory − usable */
   guint32 layers;              /* layers as llama.cpp counts them (output too) */
   gboolean output_layer;
 } HrDeviceLoad;
@@ -219,7 +229,9 @@ typedef struct
   guint64 per_device_kv_bytes;
   guint64 per_device_state_bytes;
   guint64 per_device_overhead_bytes;
-  guint64 usable_bytes;        /* what one device can give the model */
+  guint64 usable_bytes;        /* what one device can give the model (the
+                                * fullest device's, with several kinds) */
+  guint32 fullest_device;      /* the device the per-device figures are of */
   guint64 free_bytes;          /* usable − per device, 0 when over */
   guint64 excess_bytes;        /* per device − usable, 0 when it fits */
   double device_share;         /* per_device_bytes / device memory */

@@ -149,7 +149,7 @@ hr_profile_ram (const HrEstimateInput *input,
    * layers left to the CPU get what the GPU and the system leave. */
   if (device->kind == HR_DEVICE_UNIFIED)
     reserve = MIN (reserve, HR_RAM_UNIFIED_RESERVE_SHARE * (double) device->memory_bytes) +
-              (double) hr_device_usable_bytes (device);
+              (double) hr_estimate_input_usable (input, 0);
   result->ram_usable_bytes = (double) result->ram_bytes > reserve
                              ? result->ram_bytes - (guint64) reserve : 0;
 }
@@ -272,13 +272,13 @@ hr_profile_finish (const HrEstimateInput  *input,
   result->state_share = result->state_bytes / total;
   result->overhead_share = result->overhead_bytes / total;
 
-  result->usable_bytes = hr_device_usable_bytes (input->device);
+  result->usable_bytes = hr_estimate_input_usable (input, result->fullest_device);
   if (result->per_device_bytes <= result->usable_bytes)
     result->free_bytes = result->usable_bytes - result->per_device_bytes;
   else
     result->excess_bytes = result->per_device_bytes - result->usable_bytes;
   result->device_share = (double) result->per_device_bytes /
-                         (double) input->device->memory_bytes;
+                         (double) hr_estimate_input_gpu (input, result->fullest_device)->memory_bytes;
   result->verdict = verdict_for (result->per_device_bytes, result->usable_bytes);
   result->max_context_past_trained = result->max_context > model->max_context;
 
@@ -297,6 +297,8 @@ hr_profile_finish (const HrEstimateInput  *input,
           .compute_bytes = result->per_device_overhead_bytes,
           .total_bytes = result->per_device_bytes,
           .usable_bytes = result->usable_bytes,
+          .reserve_bytes = input->device->memory_bytes - MIN (result->usable_bytes,
+                                                              input->device->memory_bytes),
           .layers = model->n_layers + 1,
           .output_layer = TRUE,
         };

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "hr-estimate-types.h"
+#include "hr-estimate.h"
 
 G_BEGIN_DECLS
 

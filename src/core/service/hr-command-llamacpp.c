@@ -43,6 +43,30 @@ tensor_split_text (const HrEstimate *e)
   return g_string_free (out, FALSE);
 }
 
+/* Whether the layer split is Headroom's own rather than the equal one
+ * llama.cpp finds on identical GPUs with nothing else on them. */
+static gboolean
+planned_split (const HrScenario *scenario)
+{
+  if (scenario->devices[0] != NULL)
+    return TRUE;
+  for (guint d = 0; d < MIN (scenario->gpus, HR_MAX_DEVICES); d++)
+    if (scenario->reserve_set[d])
+      return TRUE;
+  return FALSE;
+}
+
+static char *
+gpu_order (const HrScenario *scenario)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint d = 0; d < MIN (scenario->gpus, HR_MAX_DEVICES); d++)
+    g_string_append_printf (out, "%s%u %s", d > 0 ? ", " : "", d,
+                            hr_hardware_get_name (hr_scenario_gpu (scenario, d)));
+  return g_string_free (out, FALSE);
+}
+
 gboolean
 hr_command_build_llamacpp (HrCommand         *command,
                            const HrScenario  *scenario,
@@ -110,11 +134,25 @@ hr_command_build_llamacpp (HrCommand         *command,
         /* TRANSLATORS: about llama.cpp's row split mode */
         hr_command_note (command, _("Row split is deprecated: llama.cpp b9890 removed it from "
                                     "CUDA; it runs with SYCL or older builds"));
-      if (mode != HR_SPLIT_NONE && p->n_tensor_split > 0)
+      /* The split Headroom planned, pinned: one the user gave, or over
+       * GPUs of different kinds or with memory kept for others, whose
+       * shares llama.cpp would otherwise take from the free memory it
+       * finds at load. */
+      if (mode != HR_SPLIT_NONE &&
+          (p->n_tensor_split > 0 ||
+           (mode == HR_SPLIT_LAYER && planned_split (scenario))))
         {
           g_autofree char *split = tensor_split_text (e);
 
           hr_command_arg (run, "--tensor-split", split);
+        }
+      if (scenario->devices[0] != NULL)
+        {
+          g_autofree char *order = gpu_order (scenario);
+
+          /* TRANSLATORS: %s lists the GPUs, "0 RTX 3090 24GB, 1 RTX 3060 12GB" */
+          hr_command_note (command, _("The GPUs in llama.cpp's order (CUDA_DEVICE_ORDER=PCI_BUS_ID "
+                                      "keeps it fixed): %s"), order);
         }
     }
   if (p->n_cpu_moe > 0)

@@ -244,6 +244,23 @@ hr_scenario_engine (const HrScenario *scenario)
   return HR_ENGINE_LLAMACPP;
 }
 
+/**
+ * hr_scenario_gpu:
+ *
+ * The catalog device of GPU @d: its entry of a device list, or the
+ * scenario's hardware.
+ */
+HrHardware *
+hr_scenario_gpu (const HrScenario *scenario,
+                 guint32           d)
+{
+  g_return_val_if_fail (scenario != NULL, NULL);
+
+  if (d < HR_MAX_DEVICES && scenario->devices[d] != NULL)
+    return scenario->devices[d];
+  return scenario->hardware;
+}
+
 /* The files an engine reads weights of a precision of @kind from: a
  * precision with both forms (MXFP4) is a GGUF file for llama.cpp and
  * Ollama (and the nominal method), a safetensors checkpoint for vLLM
@@ -287,6 +304,13 @@ scenario_input (const HrScenario  *scenario,
   input->batch = scenario->batch;
   input->device = hr_hardware_get_device (scenario->hardware);
   input->n_gpus = scenario->gpus;
+  for (guint32 d = 0; d < HR_MAX_DEVICES; d++)
+    {
+      if (scenario->devices[d] != NULL)
+        input->gpu_devices[d] = hr_hardware_get_device (scenario->devices[d]);
+      input->reserve_set[d] = scenario->reserve_set[d];
+      input->reserve_bytes[d] = scenario->reserve_bytes[d];
+    }
   input->options = scenario->options;
   input->placement = scenario->placement;
   input->ram = scenario->ram;
@@ -358,15 +382,19 @@ hr_scenario_estimate (const HrScenario  *scenario,
     }
   /* A unified-memory device (an Apple chip) is the whole computer: its
    * memory is the system's, and a second one is another computer. */
-  if (hr_hardware_is_unified (scenario->hardware) &&
-      (scenario->gpus > 1 || scenario->layout.nodes > 1))
+  for (guint32 d = 0; d < MIN (scenario->gpus, HR_MAX_DEVICES); d++)
     {
-      memset (result, 0, sizeof *result);
-      g_set_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_INVALID,
-                   "%s is one unified-memory device: the count is 1, not %u",
-                   hr_hardware_get_name (scenario->hardware),
-                   MAX (scenario->gpus, scenario->layout.nodes));
-      return FALSE;
+      HrHardware *gpu = hr_scenario_gpu (scenario, d);
+
+      if (hr_hardware_is_unified (gpu) && (scenario->gpus > 1 || scenario->layout.nodes > 1))
+        {
+          memset (result, 0, sizeof *result);
+          g_set_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_INVALID,
+                       "%s is one unified-memory device: the count is 1, not %u",
+                       hr_hardware_get_name (gpu),
+                       MAX (scenario->gpus, scenario->layout.nodes));
+          return FALSE;
+        }
     }
 
   return hr_estimate (&input, result, error);

@@ -29,6 +29,13 @@ typedef struct
   guint32 batch;
   HrEngine engine;
   guint32 gpus;
+  /* GPUs of different kinds (--hardware ID:N,ID:N): GPU d is devices[d]
+   * (borrowed; NULL: hardware, which is devices[0]); gpus counts them all.
+   * What each keeps for others (--reserve): reserve_set[d] FALSE takes
+   * the device kind's default. */
+  HrHardware *devices[HR_MAX_DEVICES];
+  gboolean reserve_set[HR_MAX_DEVICES];
+  guint64 reserve_bytes[HR_MAX_DEVICES];
   HrEngineOptions options;   /* zero = the engine's defaults */
   HrPlacementOptions placement; /* zero = auto: as many layers as fit */
   HrSystemMemory ram;        /* zero = the stated assumption */
@@ -44,6 +51,8 @@ gboolean hr_scenario_estimate       (const HrScenario  *scenario,
                                      HrEstimate        *result,
                                      GError           **error);
 HrEngine hr_scenario_engine         (const HrScenario  *scenario);
+HrHardware *hr_scenario_gpu         (const HrScenario  *scenario,
+                                     guint32            d);
 void     hr_scenario_explain        (const HrScenario  *scenario,
                                      const HrEstimate  *result,
                                      HrFormulas        *formulas);
