@@ -385,6 +385,7 @@ check 2 "--hardware lists 2 GPUs; --tp × --pp × --dp make 4" "a layout that do
 check 2 "--reserve takes one value or one per GPU (2), not 3" "--reserve count" -- estimate $L8 --hardware rtx-3090-24gb --gpus 2 --reserve 1,1,1
 check 2 "--reserve 30 GiB leaves RTX 3090 24GB nothing" "--reserve past the memory" -- estimate $L8 --hardware rtx-3090-24gb --reserve 30
 check 2 "--reserve must be GiB ≥ 0" "--reserve negative" -- estimate $L8 --hardware rtx-3090-24gb --reserve -1
+check 2 "vLLM asks for 21.69 GiB (--gpu-memory-utilization 0.92) but only 21.00 GiB are free" "vLLM refuses to start with less free than it asks" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware rtx-4090-24gb --reserve 3
 stray matrix --model meta-llama/Llama-3.1-8B-Instruct -- --reserve 1
 stray recommend --hardware rtx-3060-12gb -- --reserve 1
 n=$((n + 1))
