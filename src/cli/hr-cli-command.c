@@ -43,6 +43,7 @@ add_options (GArray       *entries,
   hr_cli_add_setup (entries, o);
   hr_cli_add_gpus (entries, o);
   hr_cli_add_reserve (entries, o);
+  hr_cli_add_extras (entries, o);
   hr_cli_add_tuning (entries, o);
   hr_cli_add_placement (entries, o);
   hr_cli_add_backend (entries, o);

@@ -51,6 +51,13 @@ typedef struct
   char *engine;
   char *hardware;
   char *reserve_arg;        /* --reserve GIB[,GIB…] */
+  /* the whole load group */
+  char *mmproj_arg;
+  char *images_arg;
+  char *draft_arg;
+  char *draft_precision_arg;
+  char *draft_max_arg;
+  char *acceptance_arg;
   /* gpus group */
   char *gpus_arg;
   /* engine tuning group */
@@ -151,6 +158,7 @@ void     hr_cli_add_batch         (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_setup         (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_gpus          (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_reserve       (GArray *entries, HrCliOptions *o);
+void     hr_cli_add_extras        (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_tuning        (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_placement     (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_layout        (GArray *entries, HrCliOptions *o);

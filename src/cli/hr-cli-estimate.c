@@ -88,6 +88,8 @@ add_placement (JsonBuilder      *b,
        * hardware) and what it keeps for others */
       hr_cli_add_string (b, "hardware", hr_hardware_get_id (hr_scenario_gpu (s, d)));
       hr_cli_add_uint (b, "reserve_bytes", load->reserve_bytes);
+      hr_cli_add_uint (b, "mmproj_bytes", load->mmproj_bytes);
+      hr_cli_add_uint (b, "draft_bytes", load->draft_bytes);
       hr_cli_add_uint (b, "weights_bytes", load->weights_bytes);
       hr_cli_add_uint (b, "kv_bytes", load->kv_bytes);
       hr_cli_add_uint (b, "state_bytes", load->state_bytes);
@@ -217,6 +219,18 @@ run_estimate (HrCliOptions *o)
       hr_cli_add_uint (b, "state_bytes_per_sequence", e.state_bytes_per_sequence);
       hr_cli_add_layer_kinds (b, hr_model_spec_get_arch (s->model));
       hr_cli_add_uint (b, "overhead_bytes", e.overhead_bytes);
+      /* the whole load (docs/CLI.md "Additions"): a vision projector and a
+       * draft model beside the model, and what the draft does to decoding */
+      hr_cli_add_uint (b, "mmproj_bytes", e.mmproj_bytes);
+      hr_cli_add_uint (b, "image_tokens", e.image_tokens);
+      hr_cli_add_uint (b, "draft_bytes", e.draft_bytes);
+      hr_cli_add_double_or_null (b, "speculative_speedup", e.speculative_speedup);
+      if (s->draft_model != NULL)
+        {
+          hr_cli_add_double (b, "draft_acceptance", e.draft_acceptance);
+          hr_cli_add_uint (b, "draft_max", e.draft_max);
+          hr_cli_add_double (b, "draft_cost_ratio", e.draft_cost_ratio);
+        }
       hr_cli_add_uint (b, "total_bytes", e.total_bytes);
       hr_cli_add_uint (b, "per_device_bytes", e.per_device_bytes);
       hr_cli_add_uint (b, "usable_bytes", e.usable_bytes);
@@ -329,6 +343,28 @@ run_estimate (HrCliOptions *o)
     g_print ("  total       %12s\n", total);
     g_print ("  per device  %12s of %s usable: %s\n", per_device, usable,
              hr_verdict_to_string (e.verdict));
+    if (e.mmproj_bytes > 0)
+      {
+        g_autofree char *all = hr_format_size (e.mmproj_bytes, u);
+        g_autofree char *w = hr_format_size (e.mmproj_weights_bytes, u);
+        g_autofree char *c = hr_format_size (e.mmproj_compute_bytes, u);
+        g_autofree char *tokens = hr_format_tokens (e.image_tokens);
+
+        g_print ("  projector   %12s (weights %s + encoder %s) on GPU 0; images take %s "
+                 "tokens of the context\n", all, w, c, tokens);
+      }
+    if (e.draft_bytes > 0 || s->draft_model != NULL)
+      {
+        g_autofree char *all = hr_format_size (e.draft_bytes, u);
+
+        g_print ("  draft       %12s (%s %s: weights, KV, buffers)\n", all,
+                 hr_model_spec_get_name (s->draft_model),
+                 hr_precision_get_label (s->draft_precision));
+        g_print ("  speculation ×%.2f at %.0f %% acceptance, %u drafted a step, a draft token "
+                 "costing %.2f of the model's%s\n", e.speculative_speedup,
+                 e.draft_acceptance * 100, e.draft_max, e.draft_cost_ratio,
+                 e.speculative_speedup < 1 ? ": it makes decoding SLOWER" : "");
+      }
     /* GPUs of different kinds, or memory kept for others: each GPU */
     if (s->devices[0] != NULL || o->reserve_arg != NULL || s->reserve_set[0])
       for (guint32 d = 0; d < e.n_devices; d++)
@@ -424,6 +460,7 @@ add_options (GArray       *entries,
   hr_cli_add_setup (entries, o);
   hr_cli_add_gpus (entries, o);
   hr_cli_add_reserve (entries, o);
+  hr_cli_add_extras (entries, o);
   hr_cli_add_json (entries, o);
   hr_cli_add_tuning (entries, o);
   hr_cli_add_placement (entries, o);

@@ -17,6 +17,9 @@
 #include "hr-model-import.h"
 #include "hr-units.h"
 #include "hr-vllm-memory.h"
+#include "hr-extras.h"
+#include "hr-vision.h"
+#include "hr-gguf.h"
 
 /* Plausibility limits of the decimal options (issue 28, item 8): a value
  * past them is a typo or a probe, not a machine, and would otherwise give
@@ -587,6 +590,112 @@ parse_reserve (HrCliOptions *o)
   return TRUE;
 }
 
+/* --mmproj FILE|auto and --images N: a vision projector's weights and
+ * encoder buffer, from the file's tensors and clip.vision hparams, or
+ * from the catalog model's vision config (resources/catalog/vision.json). */
+static gboolean
+parse_mmproj (HrCliOptions *o)
+{
+  HrScenario *s = &o->scenario;
+  HrVisionConfig v = { 0 };
+  gint64 images;
+
+  if (o->mmproj_arg == NULL)
+    return o->images_arg == NULL ||
+           (hr_cli_usage_error ("--images is for a vision projector: add --mmproj FILE|auto"),
+            FALSE);
+  if (!hr_cli_parse_count ("--images", o->images_arg, 1, HR_BATCH_MAX, 1, &images))
+    return FALSE;
+
+  if (g_strcmp0 (o->mmproj_arg, "auto") == 0)
+    {
+      if (!hr_vision_find (hr_model_spec_get_id (s->model), &v))
+        return hr_cli_usage_error ("--mmproj auto: the catalog has no vision encoder for %s; "
+                                   "give its mmproj GGUF file", hr_model_spec_get_id (s->model)),
+               FALSE;
+      s->mmproj_weights_bytes = hr_mmproj_weights_bytes (&v);
+    }
+  else
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrGguf) gguf = hr_gguf_open (o->mmproj_arg, &error);
+      guint64 value, merge = 1;
+
+      if (gguf == NULL)
+        return hr_cli_fail (HR_CLI_EXIT_FILE, "%s: %s", o->mmproj_arg, error->message), FALSE;
+      if (g_strcmp0 (hr_gguf_get_architecture (gguf), "clip") != 0)
+        return hr_cli_usage_error ("--mmproj %s is a “%s” file, not a vision projector (clip)",
+                                   o->mmproj_arg, hr_gguf_get_architecture (gguf)), FALSE;
+#define CLIP_UINT(key, field) \
+      if (hr_gguf_get_uint (gguf, "clip.vision." key, &value) && value <= G_MAXUINT32) \
+        v.field = (guint32) value
+      CLIP_UINT ("embedding_length", hidden);
+      CLIP_UINT ("feed_forward_length", intermediate);
+      CLIP_UINT ("block_count", layers);
+      CLIP_UINT ("attention.head_count", heads);
+      CLIP_UINT ("image_size", image_size);
+      CLIP_UINT ("patch_size", patch_size);
+#undef CLIP_UINT
+      /* patches merged into one token (Gemma 3: 4 × 4) */
+      if (hr_gguf_get_uint (gguf, "clip.vision.projector.scale_factor", &value) && value > 0 &&
+          value <= 64)
+        merge = value;
+      if (v.hidden == 0 || v.intermediate == 0 || v.patch_size == 0 ||
+          v.image_size < v.patch_size)
+        return hr_cli_fail (HR_CLI_EXIT_FILE, "%s: the vision projector lacks its "
+                            "clip.vision sizes", o->mmproj_arg), FALSE;
+      v.tokens_per_image = MAX (1, (guint32) ((v.image_size / v.patch_size) *
+                                              (v.image_size / v.patch_size) / (merge * merge)));
+      s->mmproj_weights_bytes = hr_gguf_get_weights_bytes (gguf);
+      s->mmproj_path = o->mmproj_arg;
+    }
+  s->mmproj_compute_bytes = hr_mmproj_compute_bytes (&v);
+  s->tokens_per_image = v.tokens_per_image;
+  s->images = (guint32) images;
+  return TRUE;
+}
+
+/* --draft MODEL --draft-precision P [--draft-max N] [--acceptance R]. */
+static gboolean
+parse_draft (HrCliOptions *o)
+{
+  HrScenario *s = &o->scenario;
+  gint64 max;
+
+  if (o->draft_arg == NULL)
+    {
+      if (o->draft_precision_arg != NULL || o->draft_max_arg != NULL ||
+          o->acceptance_arg != NULL)
+        return hr_cli_usage_error ("--draft-precision, --draft-max and --acceptance are for "
+                                   "a draft model: add --draft MODEL"), FALSE;
+      return TRUE;
+    }
+  s->draft_model = hr_catalog_find_model (o->catalog, o->draft_arg);
+  if (s->draft_model == NULL)
+    return hr_cli_usage_error ("unknown draft model “%s” (see headroom-cli models)",
+                               o->draft_arg), FALSE;
+  if (o->draft_precision_arg == NULL)
+    return hr_cli_usage_error ("--draft-precision is required with --draft"), FALSE;
+  s->draft_precision = hr_catalog_find_precision (o->catalog, o->draft_precision_arg);
+  if (s->draft_precision == NULL)
+    return hr_cli_usage_error ("unknown precision “%s” (see headroom-cli precisions)",
+                               o->draft_precision_arg), FALSE;
+  if (!hr_cli_parse_count ("--draft-max", o->draft_max_arg, 1, 128, 0, &max))
+    return FALSE;
+  s->draft_max = (guint32) max;
+  if (o->acceptance_arg != NULL)
+    {
+      char *end = NULL;
+      double r = g_ascii_strtod (o->acceptance_arg, &end);
+
+      if (end == o->acceptance_arg || *end != '\0' || !(r > 0 && r < 1))
+        return hr_cli_usage_error ("--acceptance must be in (0, 1), not “%s”",
+                                   o->acceptance_arg), FALSE;
+      s->acceptance = r;
+    }
+  return TRUE;
+}
+
 /* --hardware H (or the default) into the scenario's device; “local”:
  * this computer's. */
 gboolean
@@ -719,7 +828,8 @@ hr_cli_resolve_scenario (HrCliOptions *o,
         o->scenario.reserve_set[d] = TRUE;
         o->scenario.reserve_bytes[d] = o->local_reserve_bytes;
       }
-  return parse_reserve (o) && parse_speed (o) && parse_backend (o) &&
+  return parse_reserve (o) && parse_mmproj (o) && parse_draft (o) && parse_speed (o) &&
+         parse_backend (o) &&
          parse_cpu (o) && hr_cli_parse_price (o);
 }
 

@@ -95,52 +95,6 @@ vendor (HrHardwareFamily family)
     }
 }
 
-const HrDevice *
-hr_estimate_input_gpu (const HrEstimateInput *input,
-                       guint32                d)
-{
-  g_return_val_if_fail (input != NULL, NULL);
-
-  if (d < HR_MAX_DEVICES && input->gpu_devices[d] != NULL)
-    return input->gpu_devices[d];
-  return input->device;
-}
-
-/**
- * hr_estimate_input_usable:
- *
- * What GPU @d can give the model: its memory less the reserve asked for
- * it (--reserve: the desktop, other processes; on an Apple chip the RAM
- * above the wired limit, on an AMD APU the RAM outside the GPU's pool),
- * or by default less its kind's (hr_device_usable_bytes).
- */
-guint64
-hr_estimate_input_usable (const HrEstimateInput *input,
-                          guint32                d)
-{
-  const HrDevice *device = hr_estimate_input_gpu (input, d);
-
-  g_return_val_if_fail (device != NULL, 0);
-
-  if (d < HR_MAX_DEVICES && input->reserve_set[d])
-    return device->memory_bytes > input->reserve_bytes[d]
-           ? device->memory_bytes - input->reserve_bytes[d] : 0;
-  return hr_device_usable_bytes (device);
-}
-
-/* Whether two GPUs of the input differ (a device list of several kinds). */
-gboolean
-hr_estimate_input_mixed (const HrEstimateInput *input)
-{
-  g_return_val_if_fail (input != NULL, FALSE);
-
-  for (guint32 d = 1; d < MIN (input->n_gpus, HR_MAX_DEVICES); d++)
-    if (memcmp (hr_estimate_input_gpu (input, d), hr_estimate_input_gpu (input, 0),
-                sizeof (HrDevice)) != 0)
-      return TRUE;
-  return FALSE;
-}
-
 #define invalid(error, ...) \
   hr_profile_fail ((error), HR_ESTIMATE_ERROR_INVALID, __VA_ARGS__)
 
@@ -190,6 +144,21 @@ validate_input (const HrEstimateInput  *input,
                         input->reserve_bytes[d] / HR_GIB, d + 1,
                         hr_estimate_input_gpu (input, d)->memory_bytes / HR_GIB);
     }
+  {
+    gboolean extras = input->mmproj_weights_bytes > 0 || input->mmproj_compute_bytes > 0;
+
+    for (guint32 d = 0; d < HR_MAX_DEVICES; d++)
+      extras = extras || input->draft_device_bytes[d] > 0;
+    if (extras && input->engine != HR_ENGINE_LLAMACPP && input->engine != HR_ENGINE_OLLAMA)
+      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                              _("A vision projector file and a draft model are planned "
+                                "for llama.cpp and Ollama; vLLM and SGLang load the vision "
+                                "encoder with the checkpoint"));
+    if (input->image_tokens >= input->context)
+      return invalid (error, "the images take %" G_GUINT64_FORMAT " tokens, a context of %"
+                      G_GUINT64_FORMAT " leaves no room for text", input->image_tokens,
+                      input->context);
+  }
   if (hr_estimate_input_mixed (input) && input->n_gpus > HR_MAX_DEVICES)
     return invalid (error, "a list of devices holds at most %d GPUs", HR_MAX_DEVICES);
   if (input->engine >= HR_N_ENGINES)

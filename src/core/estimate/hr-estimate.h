@@ -31,13 +31,6 @@ void         hr_estimate_explain         (const HrEstimateInput *input,
 
 gboolean     hr_estimate_fits_gpu        (const HrEstimate      *estimate);
 
-/* Several devices (input->gpu_devices, input->reserve_bytes): GPU @d's
- * device, what it can give the model, and whether the GPUs differ. */
-const HrDevice *hr_estimate_input_gpu    (const HrEstimateInput *input,
-                                          guint32                d);
-guint64      hr_estimate_input_usable    (const HrEstimateInput *input,
-                                          guint32                d);
-gboolean     hr_estimate_input_mixed     (const HrEstimateInput *input);
 
 const char  *hr_verdict_to_string        (HrVerdict              verdict);
 const char  *hr_engine_to_string         (HrEngine               engine);

@@ -263,10 +263,15 @@ hr_profile_finish (const HrEstimateInput  *input,
   result->per_device_bytes = result->per_device_weights_bytes +
                              result->per_device_kv_bytes +
                              result->per_device_state_bytes +
-                             result->per_device_overhead_bytes;
+                             result->per_device_overhead_bytes +
+                             result->per_device_mmproj_bytes +
+                             result->per_device_draft_bytes;
   result->total_bytes = result->weights_bytes + result->kv_bytes + result->state_bytes +
                         result->overhead_bytes;
+  /* the shares are of the model's own memory; a projector and a draft
+   * come on top */
   total = (double) result->total_bytes;
+  result->total_bytes += result->mmproj_bytes + result->draft_bytes;
   result->weights_share = result->weights_bytes / total;
   result->kv_share = result->kv_bytes / total;
   result->state_share = result->state_bytes / total;
@@ -330,4 +335,50 @@ hr_profile_finish (const HrEstimateInput  *input,
                        ? 1.0 - kv_total_one / result->kv_mha_bytes
                        : 0;
   return TRUE;
+}
+
+const HrDevice *
+hr_estimate_input_gpu (const HrEstimateInput *input,
+                       guint32                d)
+{
+  g_return_val_if_fail (input != NULL, NULL);
+
+  if (d < HR_MAX_DEVICES && input->gpu_devices[d] != NULL)
+    return input->gpu_devices[d];
+  return input->device;
+}
+
+/**
+ * hr_estimate_input_usable:
+ *
+ * What GPU @d can give the model: its memory less the reserve asked for
+ * it (--reserve: the desktop, other processes; on an Apple chip the RAM
+ * above the wired limit, on an AMD APU the RAM outside the GPU's pool),
+ * or by default less its kind's (hr_device_usable_bytes).
+ */
+guint64
+hr_estimate_input_usable (const HrEstimateInput *input,
+                          guint32                d)
+{
+  const HrDevice *device = hr_estimate_input_gpu (input, d);
+
+  g_return_val_if_fail (device != NULL, 0);
+
+  if (d < HR_MAX_DEVICES && input->reserve_set[d])
+    return device->memory_bytes > input->reserve_bytes[d]
+           ? device->memory_bytes - input->reserve_bytes[d] : 0;
+  return hr_device_usable_bytes (device);
+}
+
+/* Whether two GPUs of the input differ (a device list of several kinds). */
+gboolean
+hr_estimate_input_mixed (const HrEstimateInput *input)
+{
+  g_return_val_if_fail (input != NULL, FALSE);
+
+  for (guint32 d = 1; d < MIN (input->n_gpus, HR_MAX_DEVICES); d++)
+    if (memcmp (hr_estimate_input_gpu (input, d), hr_estimate_input_gpu (input, 0),
+                sizeof (HrDevice)) != 0)
+      return TRUE;
+  return FALSE;
 }

@@ -6,7 +6,6 @@
 #pragma once
 
 #include "hr-estimate-types.h"
-#include "hr-estimate.h"
 
 G_BEGIN_DECLS
 
@@ -49,5 +48,13 @@ gboolean hr_profile_finish          (const HrEstimateInput *input,
                                      double                 kv_decode_dev,
                                      double                 decode_fixed_seconds,
                                      GError               **error);
+
+/* Several devices (input->gpu_devices, input->reserve_bytes): GPU @d's
+ * device, what it can give the model, and whether the GPUs differ. */
+const HrDevice *hr_estimate_input_gpu    (const HrEstimateInput *input,
+                                          guint32                d);
+guint64      hr_estimate_input_usable    (const HrEstimateInput *input,
+                                          guint32                d);
+gboolean     hr_estimate_input_mixed     (const HrEstimateInput *input);
 
 G_END_DECLS

@@ -56,6 +56,20 @@ planned_split (const HrScenario *scenario)
   return FALSE;
 }
 
+/* The projector of a catalog model: a placeholder for its mmproj file. */
+static char *
+mmproj_placeholder (HrCommand        *command,
+                    const HrScenario *scenario)
+{
+  g_autofree char *name = hr_command_safe_name (hr_model_spec_get_name (scenario->model), FALSE);
+  char *path = g_strdup_printf ("./mmproj-%s-F16.gguf", name);
+
+  /* TRANSLATORS: what to put in place of a placeholder in a command */
+  hr_command_placeholder (command, path, _("the path of the model's vision projector "
+                                           "(mmproj) GGUF file"));
+  return path;
+}
+
 static char *
 gpu_order (const HrScenario *scenario)
 {
@@ -157,6 +171,36 @@ hr_command_build_llamacpp (HrCommand         *command,
     }
   if (p->n_cpu_moe > 0)
     hr_command_arg_uint (run, "--n-cpu-moe", p->n_cpu_moe);
+  /* The vision projector: the file given, or the model's mmproj GGUF. */
+  if (scenario->mmproj_weights_bytes > 0)
+    {
+      g_autofree char *mmproj = scenario->mmproj_path != NULL
+                                ? g_canonicalize_filename (scenario->mmproj_path, NULL)
+                                : mmproj_placeholder (command, scenario);
+
+      hr_command_arg (run, "--mmproj", mmproj);
+    }
+  /* The draft model, all its layers on the GPUs, and the draft length
+   * the speed-up was computed for. */
+  if (scenario->draft_model != NULL)
+    {
+      HrScenario draft = *scenario;
+      g_autofree char *model = NULL;
+
+      draft.model = scenario->draft_model;
+      draft.precision = scenario->draft_precision;
+      model = hr_command_gguf_file (command, &draft, error);
+      if (model == NULL)
+        return FALSE;
+      hr_command_arg (run, "--model-draft", model);
+      hr_command_arg_uint (run, "--gpu-layers-draft",
+                           hr_model_spec_get_arch (scenario->draft_model)->n_layers + 1);
+      hr_command_arg_uint (run, "--draft-max", MAX (e->draft_max, 1));
+      if (e->speculative_speedup < 1)
+        /* TRANSLATORS: a note above a llama-server command; %.2f is the speed-up, "0.85" */
+        hr_command_note (command, _("Speculation makes decoding slower here (×%.2f): drop "
+                                    "--model-draft"), e->speculative_speedup);
+    }
   hr_command_arg (run, "--flash-attn", e->flash_attn ? "on" : "off");
   if (g_strcmp0 (cache, "f16") != 0)
     {

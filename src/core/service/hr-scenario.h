@@ -36,6 +36,20 @@ typedef struct
   HrHardware *devices[HR_MAX_DEVICES];
   gboolean reserve_set[HR_MAX_DEVICES];
   guint64 reserve_bytes[HR_MAX_DEVICES];
+  /* A vision projector (llama.cpp, Ollama): its weights and encoder
+   * buffer (0: none), the tokens an image takes and how many images. */
+  guint64 mmproj_weights_bytes;
+  guint64 mmproj_compute_bytes;
+  guint32 tokens_per_image;
+  guint32 images;
+  const char *mmproj_path;     /* borrowed; NULL: from the catalog (auto) */
+  /* A draft model for speculative decoding (llama-server): NULL for
+   * none; draft_max 0 = the best length up to llama-server's 16;
+   * acceptance 0 = the pairing's default. */
+  HrModelSpec *draft_model;    /* borrowed */
+  HrPrecision *draft_precision; /* borrowed */
+  guint32 draft_max;
+  double acceptance;
   HrEngineOptions options;   /* zero = the engine's defaults */
   HrPlacementOptions placement; /* zero = auto: as many layers as fit */
   HrSystemMemory ram;        /* zero = the stated assumption */

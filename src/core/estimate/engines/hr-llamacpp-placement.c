@@ -262,8 +262,12 @@ place_counts (const HrLlamaCppPlacementInput *in,
       if (d == 0 && in->op_offload)
         load->compute_bytes += copied;
       load->usable_bytes = hr_llamacpp_usable (in, d);
+      /* the projector on the first GPU (llama.cpp's clip: "CLIP using
+       * CUDA0 backend"), the draft on the GPUs its own placement chose */
+      load->mmproj_bytes = d == 0 ? in->mmproj_bytes : 0;
+      load->draft_bytes = in->draft_bytes[d];
       load->total_bytes = load->weights_bytes + load->kv_bytes + load->state_bytes +
-                          load->compute_bytes;
+                          load->compute_bytes + load->mmproj_bytes + load->draft_bytes;
       if (load->total_bytes > load->usable_bytes)
         out->fits = FALSE;
       out->gpu_weights_read_bytes[d] = (guint64) llround (gpu_read[d]);

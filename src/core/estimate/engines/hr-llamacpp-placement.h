@@ -42,6 +42,8 @@ typedef struct
   guint64 usable_bytes;               /* what each GPU can give */
   guint64 device_usable[HR_MAX_DEVICES]; /* GPUs of different kinds: what
                                        * GPU d can give (0: usable_bytes) */
+  guint64 mmproj_bytes;               /* a vision projector, on GPU 0 */
+  guint64 draft_bytes[HR_MAX_DEVICES]; /* a draft model's part on each GPU */
   HrSplitMode split_mode;             /* LAYER or ROW (NONE: n_devices 1) */
   double split[HR_MAX_DEVICES];       /* shares, summing to 1 */
   guint32 n_cpu_moe;

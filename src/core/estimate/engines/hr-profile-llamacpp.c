@@ -112,7 +112,9 @@ placement_input (const HrEstimateInput    *input,
     .usable_bytes = hr_estimate_input_usable (input, 0),
     .split_mode = mode,
     .n_cpu_moe = input->placement.n_cpu_moe,
+    .mmproj_bytes = input->mmproj_weights_bytes + input->mmproj_compute_bytes,
   };
+  memcpy (in->draft_bytes, input->draft_device_bytes, sizeof in->draft_bytes);
 
   /* --tensor-split, or in proportion to each GPU's free memory, what it
    * reports at load less what others hold (llama.cpp src/llama-model.cpp,
@@ -384,6 +386,14 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   result->per_device_kv_bytes = p.devices[heaviest].kv_bytes;
   result->per_device_state_bytes = p.devices[heaviest].state_bytes;
   result->per_device_overhead_bytes = p.devices[heaviest].compute_bytes;
+  result->per_device_mmproj_bytes = p.devices[heaviest].mmproj_bytes;
+  result->per_device_draft_bytes = p.devices[heaviest].draft_bytes;
+  for (guint32 d = 0; d < p.n_devices; d++)
+    result->draft_bytes += p.devices[d].draft_bytes;
+  result->mmproj_bytes = p.devices[0].mmproj_bytes;
+  result->mmproj_weights_bytes = input->mmproj_weights_bytes;
+  result->mmproj_compute_bytes = input->mmproj_compute_bytes;
+  result->image_tokens = input->image_tokens;
   result->overhead_bytes = 0;
   for (guint32 d = 0; d < p.n_devices; d++)
     result->overhead_bytes += p.devices[d].compute_bytes;
