@@ -470,6 +470,60 @@ test_log_mixed_devices (void)
   g_assert_cmpuint (e.usable_bytes, ==, (guint64) (9862 * MIB));
 }
 
+/* Two different cards, the log kept in tests/data/logs
+ * (llamacpp-2024-mixed-4070ti-3090ti.log, llama.cpp#6122): Command-R v01
+ * Q4_K_S (its tied embedding Q6_K: 1640.62 MiB in RAM, as logged) on an
+ * RTX 4070 Ti + RTX 3090 Ti, 4096 tokens, all 41 layers.  The log does
+ * not print the free memory its split came from; its 12 + 28 layers (the
+ * KV buffers, 128 MiB a layer) are given as --tensor-split 12,29 (the
+ * output layer with the last).  Each GPU's model buffer within 2 %, its
+ * cache exact, the first GPU's compute buffer (four pipeline copies)
+ * within 3 %. */
+static void
+test_log_mixed_cards_split (void)
+{
+  static const double split[] = { 12, 29 };
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "CohereForAI/c4ai-command-r-v01"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_s"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4070-ti-12gb"),
+    .context = 4096,
+    .batch = 1,
+    .engine = HR_ENGINE_LLAMACPP,
+    .gpus = 2,
+    .devices = { hr_catalog_find_hardware (catalog, "rtx-4070-ti-12gb"),
+                 hr_catalog_find_hardware (catalog, "rtx-3090-ti-24gb") },
+  };
+  g_autoptr(GError) error = NULL;
+  const double model_mib[] = { 5434.38, 13989.53 }, kv_mib[] = { 1536.00, 3584.00 };
+  HrEstimate e;
+
+  g_assert_nonnull (s.model);
+  g_assert_nonnull (s.devices[1]);
+  s.options.flash_attn = HR_FLASH_ATTN_OFF;
+  s.placement.gpu_layers_fixed = TRUE;
+  s.placement.gpu_layers = 41;
+  s.placement.n_tensor_split = 2;
+  memcpy (s.placement.tensor_split, split, sizeof split);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (e.devices[0].layers, ==, 12);
+  g_assert_cmpuint (e.devices[1].layers, ==, 29);
+  for (guint d = 0; d < 2; d++)
+    {
+      g_test_message ("GPU %u: model %.2f MiB (log %.2f), KV %.2f (log %.2f)", d,
+                      e.devices[d].weights_bytes / MIB, model_mib[d],
+                      e.devices[d].kv_bytes / MIB, kv_mib[d]);
+      assert_close (e.devices[d].weights_bytes / MIB, model_mib[d], 0.02 * model_mib[d]);
+      assert_close (e.devices[d].kv_bytes / MIB, kv_mib[d], 0.01);
+    }
+  g_test_message ("GPU 0 compute %.2f MiB (log 672.01)",
+                  (e.devices[0].compute_bytes - e.reserve_bytes) / MIB);
+  assert_close ((e.devices[0].compute_bytes - e.reserve_bytes) / MIB, 672.01, 0.03 * 672.01);
+  assert_close (e.host_weights_bytes / MIB, 1640.62, 0.02 * 1640.62);
+}
+
 /* A 3090 beside a 3060, default reserves: the layers go 2 : 1 as their
  * usable memory (23.81 and 11.81 GiB), and a token costs what the slow
  * card's share costs at its own bandwidth — slower than two 3090s,
@@ -789,6 +843,7 @@ main (int   argc,
   g_test_add_func ("/placement/rules/row-split", test_row_split);
   g_test_add_func ("/placement/logs/qwen3-moe-two-gpus", test_log_qwen3_moe_two_gpus);
   g_test_add_func ("/placement/logs/mixed-devices", test_log_mixed_devices);
+  g_test_add_func ("/placement/logs/mixed-cards-split", test_log_mixed_cards_split);
   g_test_add_func ("/placement/mixed-speed", test_mixed_speed);
   g_test_add_func ("/placement/mixed-serving", test_mixed_serving);
   g_test_add_func ("/placement/logs/llama8b-partial", test_log_llama8b_partial);
