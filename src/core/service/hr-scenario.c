@@ -439,6 +439,7 @@ estimate_with_draft (const HrScenario  *scenario,
   draft.model = scenario->draft_model;
   draft.precision = scenario->draft_precision;
   draft.draft_model = NULL;
+  draft.engine = HR_ENGINE_LLAMACPP;   /* llama-server loads it, whatever its precision */
   draft.mmproj_weights_bytes = draft.mmproj_compute_bytes = 0;
   draft.placement.gpu_layers_fixed = FALSE;
   draft.placement.n_cpu_moe = 0;
