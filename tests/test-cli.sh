@@ -372,5 +372,119 @@ then echo "ok $n - --cpu: the CPU's bandwidth and rate time the experts in RAM"
 else echo "not ok $n - --cpu: the CPU's bandwidth and rate time the experts in RAM"; failed=$((failed + 1))
 fi
 
+# GPUs of different kinds (docs/CLI.md "Additions": --hardware ID[:N],ID[:N]),
+# and what each keeps for others (--reserve)
+L8="--model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --context 8192"
+check 2 "--gpus and a list of devices cannot be given together" "a list and --gpus" -- estimate $L8 --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --gpus 2
+check 2 "unknown hardware “toaster”" "a list with an unknown device" -- estimate $L8 --hardware rtx-3090-24gb,toaster
+check 2 "--hardware's count" "a list with a bad count" -- estimate $L8 --hardware rtx-3090-24gb:0,rtx-3060-12gb
+check 2 "a list of devices (--hardware ID:N,ID:N) is for estimate and command" "matrix refuses a list" -- matrix --model meta-llama/Llama-3.1-8B-Instruct --hardware rtx-3090-24gb:1,rtx-3060-12gb:1
+check 2 "a list of devices (--hardware ID:N,ID:N) is for estimate and command" "recommend refuses a list" -- recommend --hardware rtx-3090-24gb:1,rtx-3060-12gb:1
+check 2 "tensor parallelism needs identical GPUs" "vLLM refuses TP over different GPUs" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware rtx-3090-24gb:1,rtx-3060-12gb:1
+check 2 "--hardware lists 2 GPUs; --tp × --pp × --dp make 4" "a layout that does not match the list" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --pp 4
+check 2 "--reserve takes one value or one per GPU (2), not 3" "--reserve count" -- estimate $L8 --hardware rtx-3090-24gb --gpus 2 --reserve 1,1,1
+check 2 "--reserve 30 GiB leaves RTX 3090 24GB nothing" "--reserve past the memory" -- estimate $L8 --hardware rtx-3090-24gb --reserve 30
+check 2 "--reserve must be GiB ≥ 0" "--reserve negative" -- estimate $L8 --hardware rtx-3090-24gb --reserve -1
+check 2 "vLLM asks for 21.69 GiB (--gpu-memory-utilization 0.92) but only 21.00 GiB are free" "vLLM refuses to start with less free than it asks" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware rtx-4090-24gb --reserve 3
+stray matrix --model meta-llama/Llama-3.1-8B-Instruct -- --reserve 1
+stray recommend --hardware rtx-3060-12gb -- --reserve 1
+n=$((n + 1))
+"$cli" estimate $L8 --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --json >"$tmp/mixed" 2>/dev/null
+"$cli" estimate $L8 --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --reserve 1.5,0.5 --json >"$tmp/kept" 2>/dev/null
+"$cli" estimate $L8 --hardware rtx-3090-24gb --gpus 2 --json >"$tmp/twins" 2>/dev/null
+"$cli" command llamacpp $L8 --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 >"$tmp/cmd" 2>/dev/null
+"$cli" estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware rtx-3090-24gb:1,rtx-3060-12gb:1 --tp 1 --pp 2 --json >"$tmp/pp" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+mixed, kept, twins, pp = (json.load(open(t + f)) for f in ('/mixed', '/kept', '/twins', '/pp'))
+GIB = 2 ** 30
+assert mixed['hardware'] == 'rtx-3090-24gb:1,rtx-3060-12gb:1' and mixed['gpus'] == 2, mixed['hardware']
+assert [d['hardware'] for d in mixed['devices']] == ['rtx-3090-24gb', 'rtx-3060-12gb']
+# by free memory: 23.81 and 11.81 GiB usable, 23 + 10 of 33 indices
+assert [d['layers'] for d in mixed['devices']] == [23, 10], [d['layers'] for d in mixed['devices']]
+assert [round(d['usable_bytes'] / GIB, 2) for d in mixed['devices']] == [23.81, 11.81]
+# the slow card's share of every token: slower than two 3090s
+assert mixed['decode_tokens_per_s'] < twins['decode_tokens_per_s']
+# --reserve per GPU: shown, and taken off what each can give
+assert [round(d['reserve_bytes'] / GIB, 2) for d in kept['devices']] == [1.5, 0.5]
+assert [round(d['usable_bytes'] / GIB, 2) for d in kept['devices']] == [22.5, 11.5]
+assert [d['reserve_bytes'] for d in twins['devices']] == [int(0.19 * GIB)] * 2 or \
+       all(abs(d['reserve_bytes'] / GIB - 0.19) < 0.001 for d in twins['devices'])
+# vLLM, one stage per GPU: both hold the smaller GPU's plan
+assert pp['layout'] == {'tp': 1, 'pp': 2, 'dp': 1, 'nodes': 1}, pp['layout']
+assert pp['devices'][0]['usable_bytes'] > pp['devices'][1]['usable_bytes']
+cmd = open(t + '/cmd').read()
+assert '--tensor-split 23,10' in cmd, cmd
+PY
+then echo "ok $n - a list of GPUs: split by free memory, reserves, the command's --tensor-split, vLLM stages"
+else echo "not ok $n - a list of GPUs: split by free memory, reserves, the command's --tensor-split, vLLM stages"; failed=$((failed + 1))
+fi
+
+# The whole load (docs/CLI.md "Additions"): a vision projector and a draft
+G4="--model google/gemma-3-4b-it --precision q4_k_m --hardware rtx-3060-12gb --context 8192"
+check 2 "--mmproj auto: the catalog has no vision encoder for meta-llama/Llama-3.1-8B-Instruct" "--mmproj auto without a vision config" -- estimate $L8 --mmproj auto
+check 2 "--images is for a vision projector" "--images without --mmproj" -- estimate $G4 --images 2
+check 2 "--images 0 is out of range" "--images zero" -- estimate $G4 --mmproj auto --images 0
+check 1 "no-such.gguf" "--mmproj of a missing file" -- estimate $G4 --mmproj "$tmp/no-such.gguf"
+check 2 "--draft-precision is required with --draft" "--draft without its precision" -- estimate $L8 --draft meta-llama/Llama-3.2-1B-Instruct
+check 2 "are for a draft model: add --draft MODEL" "--acceptance without --draft" -- estimate $L8 --acceptance 0.5
+check 2 "--acceptance must be in (0, 1)" "--acceptance 1" -- estimate $L8 --draft meta-llama/Llama-3.2-1B-Instruct --draft-precision q8_0 --acceptance 1
+check 2 "unknown draft model" "--draft unknown" -- estimate $L8 --draft nobody/nothing --draft-precision q8_0
+check 2 "give one with --acceptance" "a pairing without a measured acceptance" -- estimate --model Qwen/Qwen3-32B --precision q4_k_m --draft Qwen/Qwen2.5-0.5B-Instruct --draft-precision q8_0
+check 2 "A draft model is planned for llama-server" "Ollama is not planned with a draft" -- estimate $L8 --engine ollama --draft meta-llama/Llama-3.2-1B-Instruct --draft-precision q8_0
+stray matrix --model meta-llama/Llama-3.1-8B-Instruct -- --mmproj auto
+stray hardware $L8 -- --draft meta-llama/Llama-3.2-1B-Instruct
+# a projector file: its tensors are its weights, its clip.vision sizes its
+# encoder buffer (a 64-wide, 28-pixel ViT of 2 × 2 patches: one F16 64 × 64
+# matrix, 8192 bytes; 4 patches × (256 + 3 × 64) × 4 B = 7168 bytes)
+python3 - "$tmp/mmproj.gguf" "$tmp/text.gguf" <<'PY'
+import struct, sys
+def gguf(path, arch, kvs):
+    def s(x): b = x.encode(); return struct.pack('<Q', len(b)) + b
+    out = b'GGUF' + struct.pack('<IQQ', 3, 1, len(kvs) + 1)
+    out += s('general.architecture') + struct.pack('<I', 8) + s(arch)
+    for k, v in kvs:
+        out += s(k) + struct.pack('<II', 4, v)
+    out += s('v.blk.0.attn_q.weight') + struct.pack('<I', 2) + struct.pack('<QQ', 64, 64) + struct.pack('<IQ', 1, 0)
+    out += b'\0' * (-len(out) % 32) + b'\0' * 8192
+    open(path, 'wb').write(out)
+clip = [('clip.vision.embedding_length', 64), ('clip.vision.feed_forward_length', 256),
+        ('clip.vision.block_count', 1), ('clip.vision.attention.head_count', 4),
+        ('clip.vision.image_size', 28), ('clip.vision.patch_size', 14)]
+gguf(sys.argv[1], 'clip', clip)
+gguf(sys.argv[2], 'llama', [])
+PY
+check 2 "is a “llama” file, not a vision projector" "--mmproj of a model file" -- estimate $G4 --mmproj "$tmp/text.gguf"
+n=$((n + 1))
+"$cli" estimate $G4 --mmproj "$tmp/mmproj.gguf" --images 3 --json >"$tmp/mm-file" 2>/dev/null
+"$cli" estimate $G4 --mmproj auto --json >"$tmp/mm-auto" 2>/dev/null
+"$cli" estimate $G4 --json >"$tmp/mm-none" 2>/dev/null
+"$cli" command llamacpp $G4 --mmproj "$tmp/mmproj.gguf" >"$tmp/mm-cmd" 2>/dev/null
+"$cli" estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q8_0 --hardware rtx-3060-12gb --context 4096 --draft meta-llama/Llama-3.2-1B-Instruct --draft-precision q8_0 --json >"$tmp/draft" 2>/dev/null
+"$cli" estimate --model meta-llama/Llama-3.1-8B-Instruct --precision q8_0 --hardware rtx-3060-12gb --context 4096 --draft meta-llama/Llama-3.2-1B-Instruct --draft-precision q8_0 --acceptance 0.1 --draft-max 16 >"$tmp/slow" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+f, a, none, d = (json.load(open(t + x)) for x in ('/mm-file', '/mm-auto', '/mm-none', '/draft'))
+assert f['mmproj_bytes'] == 8192 + 7168, f['mmproj_bytes']
+assert f['image_tokens'] == 3 * 4, f['image_tokens']
+assert f['devices'][0]['mmproj_bytes'] == f['mmproj_bytes']
+# Gemma 3's projector from the catalog: 811.79 + 121.25 MiB
+assert abs(a['mmproj_bytes'] / 2**20 - (811.79 + 121.25)) < 0.01, a['mmproj_bytes'] / 2**20
+assert a['image_tokens'] == 256
+assert abs(a['total_bytes'] - none['total_bytes'] - a['mmproj_bytes']) <= 1
+assert none['mmproj_bytes'] == 0 and none['speculative_speedup'] is None and none['draft_bytes'] == 0
+assert d['draft_acceptance'] == 0.72 and 1 < d['speculative_speedup'] < 3, d['speculative_speedup']
+assert d['draft_bytes'] > 0 and d['devices'][0]['draft_bytes'] == d['draft_bytes']
+cmd = open(t + '/mm-cmd').read()
+assert '--mmproj ' + t + '/mmproj.gguf' in cmd, cmd
+slow = open(t + '/slow').read()
+assert 'it makes decoding SLOWER' in slow, slow
+PY
+then echo "ok $n - the whole load: a projector file or auto, images, a draft and its speed-up"
+else echo "not ok $n - the whole load: a projector file or auto, images, a draft and its speed-up"; failed=$((failed + 1))
+fi
+
 echo "1..$n"
 [ $failed -eq 0 ]

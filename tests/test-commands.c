@@ -1301,6 +1301,75 @@ test_gguf_type (void)
 
 /* What Ollama cannot be told, and a context past the trained one, is
  * said in the command, never dropped silently. */
+/* The whole machine in the command (issue 29): the planned split over
+ * GPUs of different kinds, a vision projector, a draft model — every
+ * option in llama-server's table, and the note when speculation slows. */
+static void
+test_whole_load (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-3090-24gb"),
+    .context = 8192, .batch = 1, .gpus = 2,
+    .devices = { hr_catalog_find_hardware (catalog, "rtx-3090-24gb"),
+                 hr_catalog_find_hardware (catalog, "rtx-3060-12gb") },
+  };
+  g_autoptr(GError) error = NULL;
+
+  {
+    g_autoptr(HrCommand) command = hr_command_build (HR_COMMAND_LLAMACPP, &s, &error);
+    g_autofree char *text = NULL;
+
+    g_assert_no_error (error);
+    check_command (command);
+    text = hr_command_to_shell (command);
+    g_assert_nonnull (strstr (text, "--tensor-split 23,10"));
+    g_assert_nonnull (strstr (text, "0 RTX 3090 24GB, 1 RTX 3060 12GB"));
+  }
+
+  memset (s.devices, 0, sizeof s.devices);
+  s.gpus = 1;
+  s.model = hr_catalog_find_model (catalog, "google/gemma-3-4b-it");
+  s.mmproj_weights_bytes = 851229696;
+  s.mmproj_compute_bytes = 127139840;
+  s.tokens_per_image = 256;
+  s.images = 1;
+  {
+    g_autoptr(HrCommand) command = hr_command_build (HR_COMMAND_LLAMACPP, &s, &error);
+    g_autofree char *text = NULL;
+
+    g_assert_no_error (error);
+    check_command (command);
+    text = hr_command_to_shell (command);
+    g_assert_nonnull (strstr (text, "--mmproj ./mmproj-"));
+    g_assert_null (strstr (text, "--tensor-split"));
+  }
+
+  s.mmproj_weights_bytes = s.mmproj_compute_bytes = 0;
+  s.model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct");
+  s.draft_model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.2-1B-Instruct");
+  s.draft_precision = hr_catalog_find_precision (catalog, "q8_0");
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(HrCommand) command = NULL;
+      g_autofree char *text = NULL;
+
+      /* a poor pairing drafting long is slower than none */
+      s.acceptance = k == 0 ? 0 : 0.1;
+      s.draft_max = k == 0 ? 0 : 16;
+      command = hr_command_build (HR_COMMAND_LLAMACPP, &s, &error);
+      g_assert_no_error (error);
+      check_command (command);
+      text = hr_command_to_shell (command);
+      g_assert_nonnull (strstr (text, "--model-draft ./Llama-3.2-1B-Instruct-Q8_0.gguf"));
+      g_assert_nonnull (strstr (text, "--gpu-layers-draft 17"));
+      g_assert_nonnull (strstr (text, k == 0 ? "--draft-max " : "--draft-max 16"));
+      g_assert_true ((strstr (text, "makes decoding slower") != NULL) == (k == 1));
+    }
+}
+
 static void
 test_unsaid (void)
 {
@@ -1377,6 +1446,7 @@ main (int   argc,
   g_test_add_func ("/commands/checkpoint-path", test_checkpoint_path);
   g_test_add_func ("/commands/gguf-type", test_gguf_type);
   g_test_add_func ("/commands/unsaid", test_unsaid);
+  g_test_add_func ("/commands/whole-load", test_whole_load);
 
   status = g_test_run ();
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)

@@ -414,6 +414,194 @@ test_log_qwen3_moe_two_gpus (void)
   assert_device (&e, 1, 648.66, 1152.00, 1080.00);
 }
 
+/* Case 1 again, as the user has it: two different GPUs (--hardware
+ * rtx-4090-24gb:1,rtx-5090-32gb:1), each with what the log says was free
+ * at load ("using device CUDA0 (NVIDIA GeForce RTX 4090) - 9862 MiB
+ * free", CUDA1 RTX 5090 31518 MiB free) as its reserve's complement, and
+ * no --tensor-split: llama.cpp's default split by free memory must give
+ * the logged 12 + 37 layers and each device's buffers within 2 %. */
+static void
+test_log_mixed_devices (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "Qwen/Qwen3-30B-A3B"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4090-24gb"),
+    .context = 16384,
+    .batch = 1,
+    .engine = HR_ENGINE_LLAMACPP,
+    .gpus = 2,
+    .devices = { hr_catalog_find_hardware (catalog, "rtx-4090-24gb"),
+                 hr_catalog_find_hardware (catalog, "rtx-5090-32gb") },
+    .reserve_set = { TRUE, TRUE },
+    .reserve_bytes = { (guint64) ((24576 - 9862) * MIB), (guint64) ((32768 - 31518) * MIB) },
+  };
+  g_autoptr(GError) error = NULL;
+  HrEstimate e;
+  const double model_mib[] = { 135.76, 648.66 }, kv_mib[] = { 384.00, 1152.00 };
+
+  g_assert_nonnull (s.devices[1]);
+  s.options.flash_attn = HR_FLASH_ATTN_OFF;
+  s.placement.gpu_layers_fixed = TRUE;
+  s.placement.gpu_layers = 49;
+  s.placement.n_cpu_moe = 48;
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (e.devices[0].layers, ==, 12);
+  g_assert_cmpuint (e.devices[1].layers, ==, 37);
+  for (guint d = 0; d < 2; d++)
+    {
+      double ours = (e.devices[d].total_bytes - e.reserve_bytes) / MIB;
+      double logged = model_mib[d] + kv_mib[d] + 1080.00;
+
+      g_test_message ("GPU %u: model %.2f (log %.2f), all %.2f (log %.2f) MiB", d,
+                      e.devices[d].weights_bytes / MIB, model_mib[d], ours, logged);
+      assert_close (e.devices[d].weights_bytes / MIB, model_mib[d], 0.02 * model_mib[d]);
+      assert_close (e.devices[d].kv_bytes / MIB, kv_mib[d], 0.01);
+      assert_close (ours, logged, 0.02 * logged);
+      /* each GPU can give what was free on it */
+      g_assert_cmpuint (e.devices[d].usable_bytes, ==,
+                        hr_hardware_get_device (s.devices[d])->memory_bytes -
+                        s.reserve_bytes[d]);
+    }
+  /* the usable figures are the fuller GPU's: the 4090 with 9862 MiB */
+  g_assert_cmpuint (e.fullest_device, ==, 0);
+  g_assert_cmpuint (e.usable_bytes, ==, (guint64) (9862 * MIB));
+}
+
+/* Two different cards, the log kept in tests/data/logs
+ * (llamacpp-2024-mixed-4070ti-3090ti.log, llama.cpp#6122): Command-R v01
+ * Q4_K_S (its tied embedding Q6_K: 1640.62 MiB in RAM, as logged) on an
+ * RTX 4070 Ti + RTX 3090 Ti, 4096 tokens, all 41 layers.  The log does
+ * not print the free memory its split came from; its 12 + 28 layers (the
+ * KV buffers, 128 MiB a layer) are given as --tensor-split 12,29 (the
+ * output layer with the last).  Each GPU's model buffer within 2 %, its
+ * cache exact, the first GPU's compute buffer (four pipeline copies)
+ * within 3 %. */
+static void
+test_log_mixed_cards_split (void)
+{
+  static const double split[] = { 12, 29 };
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "CohereForAI/c4ai-command-r-v01"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_s"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-4070-ti-12gb"),
+    .context = 4096,
+    .batch = 1,
+    .engine = HR_ENGINE_LLAMACPP,
+    .gpus = 2,
+    .devices = { hr_catalog_find_hardware (catalog, "rtx-4070-ti-12gb"),
+                 hr_catalog_find_hardware (catalog, "rtx-3090-ti-24gb") },
+  };
+  g_autoptr(GError) error = NULL;
+  const double model_mib[] = { 5434.38, 13989.53 }, kv_mib[] = { 1536.00, 3584.00 };
+  HrEstimate e;
+
+  g_assert_nonnull (s.model);
+  g_assert_nonnull (s.devices[1]);
+  s.options.flash_attn = HR_FLASH_ATTN_OFF;
+  s.placement.gpu_layers_fixed = TRUE;
+  s.placement.gpu_layers = 41;
+  s.placement.n_tensor_split = 2;
+  memcpy (s.placement.tensor_split, split, sizeof split);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (e.devices[0].layers, ==, 12);
+  g_assert_cmpuint (e.devices[1].layers, ==, 29);
+  for (guint d = 0; d < 2; d++)
+    {
+      g_test_message ("GPU %u: model %.2f MiB (log %.2f), KV %.2f (log %.2f)", d,
+                      e.devices[d].weights_bytes / MIB, model_mib[d],
+                      e.devices[d].kv_bytes / MIB, kv_mib[d]);
+      assert_close (e.devices[d].weights_bytes / MIB, model_mib[d], 0.02 * model_mib[d]);
+      assert_close (e.devices[d].kv_bytes / MIB, kv_mib[d], 0.01);
+    }
+  g_test_message ("GPU 0 compute %.2f MiB (log 672.01)",
+                  (e.devices[0].compute_bytes - e.reserve_bytes) / MIB);
+  assert_close ((e.devices[0].compute_bytes - e.reserve_bytes) / MIB, 672.01, 0.03 * 672.01);
+  assert_close (e.host_weights_bytes / MIB, 1640.62, 0.02 * 1640.62);
+}
+
+/* A 3090 beside a 3060, default reserves: the layers go 2 : 1 as their
+ * usable memory (23.81 and 11.81 GiB), and a token costs what the slow
+ * card's share costs at its own bandwidth — slower than two 3090s,
+ * faster than the 3090 with the rest on the CPU. */
+static void
+test_mixed_speed (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "q8_0"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-3090-24gb"),
+    .context = 8192,
+    .batch = 1,
+    .engine = HR_ENGINE_LLAMACPP,
+    .gpus = 2,
+  };
+  g_autoptr(GError) error = NULL;
+  HrEstimate mixed, twins;
+
+  g_assert_true (hr_scenario_estimate (&s, &twins, &error));
+  s.devices[0] = s.hardware;
+  s.devices[1] = hr_catalog_find_hardware (catalog, "rtx-3060-12gb");
+  g_assert_true (hr_scenario_estimate (&s, &mixed, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (twins.devices[0].layers, ==, 17);
+  /* 33 indices at the cumulative share 23.81 / 35.62: ceil (22.06) = 23 */
+  g_assert_cmpuint (mixed.devices[0].layers, ==, 23);
+  g_assert_cmpuint (mixed.devices[1].layers, ==, 10);
+  g_assert_cmpfloat (mixed.decode_tokens_per_s, <, twins.decode_tokens_per_s);
+  /* the 3060 reads its third at 360 of the 3090's 936 GB/s: the token
+   * takes longer by about (1/3)(936/360 − 1) of the 3090's time */
+  g_assert_cmpfloat (twins.decode_tokens_per_s / mixed.decode_tokens_per_s, >, 1.3);
+  g_assert_cmpfloat (twins.decode_tokens_per_s / mixed.decode_tokens_per_s, <, 1.8);
+}
+
+/* vLLM and SGLang: tensor parallelism over different GPUs is refused;
+ * one pipeline stage per GPU is planned as two of the smaller. */
+static void
+test_mixed_serving (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "bf16"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-3090-24gb"),
+    .context = 8192,
+    .batch = 1,
+    .engine = HR_ENGINE_VLLM,
+    .gpus = 2,
+    .devices = { hr_catalog_find_hardware (catalog, "rtx-3090-24gb"),
+                 hr_catalog_find_hardware (catalog, "rtx-3060-12gb") },
+  };
+  HrScenario small = s;
+  GError *error = NULL;
+  HrEstimate e, twins;
+
+  g_assert_false (hr_scenario_estimate (&s, &e, &error));
+  g_assert_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "--pp 2"));
+  g_clear_error (&error);
+
+  s.layout = (HrLayout) { .tp = 1, .pp = 2, .dp = 1, .nodes = 1 };
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  small.layout = s.layout;
+  small.hardware = s.devices[1];
+  memset (small.devices, 0, sizeof small.devices);
+  g_assert_true (hr_scenario_estimate (&small, &twins, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (e.kv_capacity_tokens, ==, twins.kv_capacity_tokens);
+  g_assert_cmpuint (e.devices[0].usable_bytes, >, e.devices[1].usable_bytes);
+
+  s.engine = HR_ENGINE_GENERIC;
+  g_assert_false (hr_scenario_estimate (&s, &e, &error));
+  g_assert_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+}
+
 /* Case 3: Ollama ≥ 0.30 launching llama-server with --fit, Hermes 3
  * (Llama-3.1-8B shape) Q4_0, 32K context, RTX 2060: 15 of 33 layers
  * (a public Ollama server log, 2026-06-28; "offload-logs.md" case 3). */
@@ -654,6 +842,10 @@ main (int   argc,
   g_test_add_func ("/placement/rules/pipeline-copies", test_pipeline_copies);
   g_test_add_func ("/placement/rules/row-split", test_row_split);
   g_test_add_func ("/placement/logs/qwen3-moe-two-gpus", test_log_qwen3_moe_two_gpus);
+  g_test_add_func ("/placement/logs/mixed-devices", test_log_mixed_devices);
+  g_test_add_func ("/placement/logs/mixed-cards-split", test_log_mixed_cards_split);
+  g_test_add_func ("/placement/mixed-speed", test_mixed_speed);
+  g_test_add_func ("/placement/mixed-serving", test_mixed_serving);
   g_test_add_func ("/placement/logs/llama8b-partial", test_log_llama8b_partial);
   g_test_add_func ("/placement/logs/llama70b-two-gpus", test_log_llama70b_two_gpus);
   g_test_add_func ("/placement/logs/fit-params-moe", test_log_fit_params_moe);

@@ -42,6 +42,8 @@ add_options (GArray       *entries,
   hr_cli_add_batch (entries, o);
   hr_cli_add_setup (entries, o);
   hr_cli_add_gpus (entries, o);
+  hr_cli_add_reserve (entries, o);
+  hr_cli_add_extras (entries, o);
   hr_cli_add_tuning (entries, o);
   hr_cli_add_placement (entries, o);
   hr_cli_add_backend (entries, o);
@@ -56,6 +58,7 @@ run (HrCliOptions *o,
 
   if (rest == NULL || g_strv_length (rest) != 1)
     return hr_cli_usage_error ("command needs exactly one of vllm, sglang, llamacpp, ollama");
+  o->accepts_device_list = TRUE;
   if (!hr_cli_resolve_scenario (o, TRUE))
     return hr_cli_exit_status ();
   return run_command (o, rest[0]);

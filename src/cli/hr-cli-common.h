@@ -50,6 +50,14 @@ typedef struct
   char *kv_type;
   char *engine;
   char *hardware;
+  char *reserve_arg;        /* --reserve GIB[,GIB…] */
+  /* the whole load group */
+  char *mmproj_arg;
+  char *images_arg;
+  char *draft_arg;
+  char *draft_precision_arg;
+  char *draft_max_arg;
+  char *acceptance_arg;
   /* gpus group */
   char *gpus_arg;
   /* engine tuning group */
@@ -109,6 +117,10 @@ typedef struct
   char *hub_repo;           /* the hub's repository and revision, for "hub" */
   char *hub_revision;
   guint32 gpus_per_node;    /* --gpus-per-node, 0 when not given */
+  gboolean hardware_list;   /* --hardware named a list of devices */
+  gboolean accepts_device_list; /* set by estimate and command */
+  gboolean local_reserve_known; /* --hardware local: memory in use now */
+  guint64 local_reserve_bytes;
   HrPrice price;            /* --price-kwh / --price-per-hour; zero: none */
 } HrCliOptions;
 
@@ -145,6 +157,8 @@ void     hr_cli_add_context       (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_batch         (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_setup         (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_gpus          (GArray *entries, HrCliOptions *o);
+void     hr_cli_add_reserve       (GArray *entries, HrCliOptions *o);
+void     hr_cli_add_extras        (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_tuning        (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_placement     (GArray *entries, HrCliOptions *o);
 void     hr_cli_add_layout        (GArray *entries, HrCliOptions *o);

@@ -31,9 +31,43 @@ add_range (JsonBuilder *b,
   hr_cli_add_double_or_null (b, high_key, known ? high : 0);
 }
 
+/* The devices as --hardware names them: "rtx-3090-24gb:1,rtx-3060-12gb:1"
+ * for a list (runs of one kind counted), the id alone otherwise. */
+static char *
+hardware_text (const HrScenario *s,
+               gboolean          names)
+{
+  GString *out = g_string_new (NULL);
+  guint32 n = MIN (s->gpus, HR_MAX_DEVICES);
+
+  if (s->devices[0] == NULL)
+    {
+      g_string_append (out, names ? hr_hardware_get_name (s->hardware)
+                                  : hr_hardware_get_id (s->hardware));
+      return g_string_free (out, FALSE);
+    }
+  for (guint32 d = 0; d < n;)
+    {
+      HrHardware *hw = hr_scenario_gpu (s, d);
+      guint32 run = 1;
+
+      while (d + run < n && hr_scenario_gpu (s, d + run) == hw)
+        run++;
+      if (names)
+        g_string_append_printf (out, "%s%s × %u", out->len > 0 ? " + " : "",
+                                hr_hardware_get_name (hw), run);
+      else
+        g_string_append_printf (out, "%s%s:%u", out->len > 0 ? "," : "",
+                                hr_hardware_get_id (hw), run);
+      d += run;
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* Where everything lives: docs/CLI.md "Additions" (placement). */
 static void
 add_placement (JsonBuilder      *b,
+               const HrScenario *s,
                const HrEstimate *e)
 {
   hr_cli_add_string (b, "placement", hr_cli_placement_name (e->placement));
@@ -50,6 +84,12 @@ add_placement (JsonBuilder      *b,
       const HrDeviceLoad *load = &e->devices[d];
 
       json_builder_begin_object (b);
+      /* the device of this GPU (docs/CLI.md "Additions": devices[] gains
+       * hardware) and what it keeps for others */
+      hr_cli_add_string (b, "hardware", hr_hardware_get_id (hr_scenario_gpu (s, d)));
+      hr_cli_add_uint (b, "reserve_bytes", load->reserve_bytes);
+      hr_cli_add_uint (b, "mmproj_bytes", load->mmproj_bytes);
+      hr_cli_add_uint (b, "draft_bytes", load->draft_bytes);
       hr_cli_add_uint (b, "weights_bytes", load->weights_bytes);
       hr_cli_add_uint (b, "kv_bytes", load->kv_bytes);
       hr_cli_add_uint (b, "state_bytes", load->state_bytes);
@@ -146,6 +186,7 @@ run_estimate (HrCliOptions *o)
   HrEstimate e;
   g_autoptr(GError) error = NULL;
   const HrScenario *s = &o->scenario;
+  g_autofree char *hardware = hardware_text (s, FALSE);
 
   g_autoptr(HrCalibration) calibration = NULL;
   guint32 calibrated_runs;
@@ -170,7 +211,7 @@ run_estimate (HrCliOptions *o)
       hr_cli_add_string (b, "kv_type", hr_kv_type_get_id (s->kv_type));
       hr_cli_add_string (b, "engine", hr_engine_to_string (e.engine));
       hr_cli_add_string (b, "engine_requested", hr_engine_to_string (s->engine));
-      hr_cli_add_string (b, "hardware", hr_hardware_get_id (s->hardware));
+      hr_cli_add_string (b, "hardware", hardware);
       hr_cli_add_uint (b, "gpus", s->gpus);
       hr_cli_add_uint (b, "weights_bytes", e.weights_bytes);
       hr_cli_add_uint (b, "kv_bytes", e.kv_bytes);
@@ -178,6 +219,18 @@ run_estimate (HrCliOptions *o)
       hr_cli_add_uint (b, "state_bytes_per_sequence", e.state_bytes_per_sequence);
       hr_cli_add_layer_kinds (b, hr_model_spec_get_arch (s->model));
       hr_cli_add_uint (b, "overhead_bytes", e.overhead_bytes);
+      /* the whole load (docs/CLI.md "Additions"): a vision projector and a
+       * draft model beside the model, and what the draft does to decoding */
+      hr_cli_add_uint (b, "mmproj_bytes", e.mmproj_bytes);
+      hr_cli_add_uint (b, "image_tokens", e.image_tokens);
+      hr_cli_add_uint (b, "draft_bytes", e.draft_bytes);
+      hr_cli_add_double_or_null (b, "speculative_speedup", e.speculative_speedup);
+      if (s->draft_model != NULL)
+        {
+          hr_cli_add_double (b, "draft_acceptance", e.draft_acceptance);
+          hr_cli_add_uint (b, "draft_max", e.draft_max);
+          hr_cli_add_double (b, "draft_cost_ratio", e.draft_cost_ratio);
+        }
       hr_cli_add_uint (b, "total_bytes", e.total_bytes);
       hr_cli_add_uint (b, "per_device_bytes", e.per_device_bytes);
       hr_cli_add_uint (b, "usable_bytes", e.usable_bytes);
@@ -228,7 +281,7 @@ run_estimate (HrCliOptions *o)
            * the stated assumptions */
           hr_cli_add_string (b, "cpu", s->cpu != NULL ? hr_cpu_get_id (s->cpu) : NULL);
         }
-      add_placement (b, &e);
+      add_placement (b, s, &e);
       if (e.engine == HR_ENGINE_VLLM || e.engine == HR_ENGINE_SGLANG)
         {
           json_builder_set_member_name (b, "layout");
@@ -273,16 +326,58 @@ run_estimate (HrCliOptions *o)
     g_autofree char *mha = hr_format_size (e.kv_mha_bytes, u);
     g_autofree char *ctx = hr_format_tokens (s->context);
 
-    g_print ("%s · %s · %s tokens × %u · KV %s · %s × %u\n",
-             hr_model_spec_get_name (s->model), hr_precision_get_label (s->precision),
-             ctx, s->batch, hr_kv_type_get_label (s->kv_type),
-             hr_hardware_get_name (s->hardware), s->gpus);
+    g_autofree char *names = hardware_text (s, TRUE);
+
+    if (s->devices[0] != NULL)
+      g_print ("%s · %s · %s tokens × %u · KV %s · %s\n",
+               hr_model_spec_get_name (s->model), hr_precision_get_label (s->precision),
+               ctx, s->batch, hr_kv_type_get_label (s->kv_type), names);
+    else
+      g_print ("%s · %s · %s tokens × %u · KV %s · %s × %u\n",
+               hr_model_spec_get_name (s->model), hr_precision_get_label (s->precision),
+               ctx, s->batch, hr_kv_type_get_label (s->kv_type),
+               hr_hardware_get_name (s->hardware), s->gpus);
     g_print ("  weights     %12s  %5.1f %%\n", weights, e.weights_share * 100);
     g_print ("  KV cache    %12s  %5.1f %%\n", kv, e.kv_share * 100);
     g_print ("  overhead    %12s  %5.1f %%\n", overhead, e.overhead_share * 100);
     g_print ("  total       %12s\n", total);
     g_print ("  per device  %12s of %s usable: %s\n", per_device, usable,
              hr_verdict_to_string (e.verdict));
+    if (e.mmproj_bytes > 0)
+      {
+        g_autofree char *all = hr_format_size (e.mmproj_bytes, u);
+        g_autofree char *w = hr_format_size (e.mmproj_weights_bytes, u);
+        g_autofree char *c = hr_format_size (e.mmproj_compute_bytes, u);
+        g_autofree char *tokens = hr_format_tokens (e.image_tokens);
+
+        g_print ("  projector   %12s (weights %s + encoder %s) on GPU 0; images take %s "
+                 "tokens of the context\n", all, w, c, tokens);
+      }
+    if (e.draft_bytes > 0 || s->draft_model != NULL)
+      {
+        g_autofree char *all = hr_format_size (e.draft_bytes, u);
+
+        g_print ("  draft       %12s (%s %s: weights, KV, buffers)\n", all,
+                 hr_model_spec_get_name (s->draft_model),
+                 hr_precision_get_label (s->draft_precision));
+        g_print ("  speculation ×%.2f at %.0f %% acceptance, %u drafted a step, a draft token "
+                 "costing %.2f of the model's%s\n", e.speculative_speedup,
+                 e.draft_acceptance * 100, e.draft_max, e.draft_cost_ratio,
+                 e.speculative_speedup < 1 ? ": it makes decoding SLOWER" : "");
+      }
+    /* GPUs of different kinds, or memory kept for others: each GPU */
+    if (s->devices[0] != NULL || o->reserve_arg != NULL || s->reserve_set[0])
+      for (guint32 d = 0; d < e.n_devices; d++)
+        {
+          const HrDeviceLoad *load = &e.devices[d];
+          g_autofree char *held = hr_format_size (load->total_bytes, u);
+          g_autofree char *can = hr_format_size (load->usable_bytes, u);
+          g_autofree char *kept = hr_format_size (load->reserve_bytes, u);
+
+          g_print ("  GPU %-2u      %12s of %s usable (%s kept for others) · %s, %u layers\n",
+                   d, held, can, kept, hr_hardware_get_name (hr_scenario_gpu (s, d)),
+                   load->layers);
+        }
     if (e.verdict == HR_VERDICT_NO_FIT)
       g_print ("  decode      %12s (it does not fit)\n", "—");
     else
@@ -364,6 +459,8 @@ add_options (GArray       *entries,
   hr_cli_add_batch (entries, o);
   hr_cli_add_setup (entries, o);
   hr_cli_add_gpus (entries, o);
+  hr_cli_add_reserve (entries, o);
+  hr_cli_add_extras (entries, o);
   hr_cli_add_json (entries, o);
   hr_cli_add_tuning (entries, o);
   hr_cli_add_placement (entries, o);
@@ -380,6 +477,7 @@ static int
 run (HrCliOptions *o,
      const char   *name)
 {
+  o->accepts_device_list = TRUE;
   if (!hr_cli_resolve_scenario (o, TRUE))
     return hr_cli_exit_status ();
   return run_estimate (o);

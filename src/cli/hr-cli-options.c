@@ -87,7 +87,48 @@ hr_cli_add_setup (GArray       *entries,
     { "engine", 0, 0, G_OPTION_ARG_STRING, &o->engine,
       "Engine profile: auto (default), generic, llamacpp, ollama, vllm, sglang", "E" },
     { "hardware", 0, 0, G_OPTION_ARG_STRING, &o->hardware,
-      "Device id (headroom-cli devices), or “local” for this computer's", "H" },
+      "Device id (headroom-cli devices), “local” for this computer's, or a list "
+      "ID[:N],ID[:N] of GPUs of different kinds", "H" },
+  };
+
+  ADD (entries, group);
+}
+
+/* docs/CLI.md "Additions": the whole load — a vision projector and a
+ * draft model beside the model (estimate, command). */
+void
+hr_cli_add_extras (GArray       *entries,
+                   HrCliOptions *o)
+{
+  const GOptionEntry group[] = {
+    { "mmproj", 0, 0, G_OPTION_ARG_STRING, &o->mmproj_arg,
+      "llama.cpp, Ollama: a vision projector, its GGUF file or “auto” (the catalog's "
+      "vision config)", "FILE|auto" },
+    { "images", 0, 0, G_OPTION_ARG_STRING, &o->images_arg,
+      "Images in the context, with --mmproj (default 1)", "N" },
+    { "draft", 0, 0, G_OPTION_ARG_STRING, &o->draft_arg,
+      "llama-server: a draft model for speculative decoding (a catalog id)", "MODEL" },
+    { "draft-precision", 0, 0, G_OPTION_ARG_STRING, &o->draft_precision_arg,
+      "The draft's precision", "P" },
+    { "draft-max", 0, 0, G_OPTION_ARG_STRING, &o->draft_max_arg,
+      "Tokens drafted a step (default: the best up to llama-server's 16)", "N" },
+    { "acceptance", 0, 0, G_OPTION_ARG_STRING, &o->acceptance_arg,
+      "Share of drafted tokens accepted, 0–1 (default: the pairing's measured rate)", "R" },
+  };
+
+  ADD (entries, group);
+}
+
+/* docs/CLI.md "Additions": what each GPU keeps for others (estimate,
+ * command, matrix, hardware). */
+void
+hr_cli_add_reserve (GArray       *entries,
+                    HrCliOptions *o)
+{
+  const GOptionEntry group[] = {
+    { "reserve", 0, 0, G_OPTION_ARG_STRING, &o->reserve_arg,
+      "GiB each GPU keeps for the desktop and other processes: one value, or one per GPU "
+      "(default: the device kind's; with --hardware local, what is in use now)", "GIB[,GIB…]" },
   };
 
   ADD (entries, group);
@@ -390,7 +431,8 @@ hr_cli_options_clear (HrCliOptions *o)
 {
   char **strings[] = {
     &o->model, &o->precision, &o->context_arg, &o->batch_arg, &o->kv_type, &o->engine,
-    &o->hardware, &o->gpus_arg, &o->flash_attn, &o->ubatch_arg,
+    &o->hardware, &o->reserve_arg, &o->mmproj_arg, &o->images_arg, &o->draft_arg,
+    &o->draft_precision_arg, &o->draft_max_arg, &o->acceptance_arg, &o->gpus_arg, &o->flash_attn, &o->ubatch_arg,
     &o->gpu_memory_utilization_arg, &o->max_num_batched_tokens_arg, &o->vllm_version_arg,
     &o->gpu_layers_arg, &o->split_mode_arg, &o->tensor_split_arg, &o->n_cpu_moe_arg,
     &o->ram_arg, &o->ram_bandwidth_arg, &o->tp_arg, &o->pp_arg, &o->dp_arg, &o->nodes_arg,

@@ -17,6 +17,9 @@
 #include "hr-model-import.h"
 #include "hr-units.h"
 #include "hr-vllm-memory.h"
+#include "hr-extras.h"
+#include "hr-vision.h"
+#include "hr-gguf.h"
 
 /* Plausibility limits of the decimal options (issue 28, item 8): a value
  * past them is a typo or a probe, not a machine, and would otherwise give
@@ -438,6 +441,8 @@ parse_serving (HrCliOptions *o)
       tp = per_node;
       pp = nodes / MAX (dp, 1) > 0 ? nodes / MAX (dp, 1) : 1;
     }
+  if (tp == 0 && o->hardware_list && o->scenario.gpus % (MAX (pp, 1) * MAX (dp, 1)) == 0)
+    tp = o->scenario.gpus / (MAX (pp, 1) * MAX (dp, 1));
   l->tp = tp > 0 ? tp : (guint32) (o->gpus_arg ? o->scenario.gpus : (per_node > 0 ? per_node : 1));
   l->pp = pp > 0 ? pp : 1;
   l->dp = dp > 0 ? dp : 1;
@@ -483,6 +488,211 @@ resolve_local_hardware (HrCliOptions *o)
       return FALSE;
     }
   o->scenario.hardware = hr_local_device_get_hardware (picked);
+  /* what is in use now stays in use: the detected free memory is what
+   * the model can have (a --reserve replaces it) */
+  if (hr_local_device_get_free_known (picked))
+    {
+      guint64 memory = hr_hardware_get_device (o->scenario.hardware)->memory_bytes;
+      guint64 free = MIN (hr_local_device_get_free_bytes (picked), memory);
+
+      o->local_reserve_bytes = memory - free;
+      o->local_reserve_known = TRUE;
+    }
+  return TRUE;
+}
+
+/* --hardware ID[:N][,ID[:N]…] (docs/CLI.md "Additions"): GPUs of
+ * different kinds, in the order llama.cpp numbers them. */
+static gboolean
+resolve_hardware_list (HrCliOptions *o)
+{
+  g_auto(GStrv) entries = g_strsplit (o->hardware, ",", -1);
+  guint32 n = 0;
+
+  if (!o->accepts_device_list)
+    return hr_cli_usage_error ("a list of devices (--hardware ID:N,ID:N) is for estimate and "
+                               "command; this command plans one kind of device"), FALSE;
+  if (o->gpus_arg != NULL)
+    return hr_cli_usage_error ("--gpus and a list of devices cannot be given together: "
+                               "the list counts the GPUs (--hardware ID:N,ID:N)"), FALSE;
+  memset (o->scenario.devices, 0, sizeof o->scenario.devices);
+  for (guint i = 0; entries[i] != NULL; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (g_strstrip (entries[i]), ":", 2);
+      HrHardware *hw;
+      gint64 count = 1;
+
+      if (parts[0] == NULL || *parts[0] == '\0')
+        return hr_cli_usage_error ("--hardware “%s”: an empty device in the list",
+                                   o->hardware), FALSE;
+      if (g_ascii_strcasecmp (parts[0], HR_LOCAL_HARDWARE_ARGUMENT) == 0)
+        return hr_cli_usage_error ("--hardware local stands alone: a list names catalog "
+                                   "devices (see headroom-cli detect for their ids)"), FALSE;
+      hw = hr_catalog_find_hardware (o->catalog, parts[0]);
+      if (hw == NULL &&
+          g_ascii_strncasecmp (parts[0], HR_LOCAL_DEVICE_ID, strlen (HR_LOCAL_DEVICE_ID)) == 0)
+        {
+          g_autoptr(GListModel) devices = add_detected_devices (o);
+
+          hw = hr_catalog_find_hardware (o->catalog, parts[0]);
+        }
+      if (hw == NULL)
+        return hr_cli_usage_error ("unknown hardware “%s” (see headroom-cli devices)",
+                                   parts[0]), FALSE;
+      if (parts[1] != NULL &&
+          !hr_cli_parse_count ("--hardware's count", parts[1], 1, HR_MAX_DEVICES, 1, &count))
+        return FALSE;
+      if (n + count > HR_MAX_DEVICES)
+        return hr_cli_usage_error ("--hardware “%s”: a list holds at most %d GPUs, as "
+                                   "llama.cpp counts them", o->hardware, HR_MAX_DEVICES), FALSE;
+      for (gint64 k = 0; k < count; k++)
+        o->scenario.devices[n++] = hw;
+    }
+  o->scenario.hardware = o->scenario.devices[0];
+  o->scenario.gpus = n;
+  o->hardware_list = TRUE;
+  return TRUE;
+}
+
+/* --reserve GIB[,GIB…]: what each GPU keeps for the desktop and other
+ * processes; one value for every GPU, or one per GPU.  Without it,
+ * --hardware local keeps what is in use now (the detected free memory)
+ * and a catalog device its kind's default (hr_device_usable_bytes). */
+static gboolean
+parse_reserve (HrCliOptions *o)
+{
+  g_auto(GStrv) parts = NULL;
+  guint n;
+
+  if (o->reserve_arg == NULL)
+    return TRUE;
+  parts = g_strsplit (o->reserve_arg, ",", -1);
+  n = g_strv_length (parts);
+  if (n != 1 && n != MIN (o->scenario.gpus, HR_MAX_DEVICES))
+    return hr_cli_usage_error ("--reserve takes one value or one per GPU (%u), not %u",
+                               o->scenario.gpus, n), FALSE;
+  for (guint32 d = 0; d < MIN (o->scenario.gpus, HR_MAX_DEVICES); d++)
+    {
+      const char *text = g_strstrip (parts[n == 1 ? 0 : d]);
+      HrHardware *hw = hr_scenario_gpu (&o->scenario, d);
+      char *end = NULL;
+      double gib = g_ascii_strtod (text, &end);
+
+      if (end == text || *end != '\0' || !(gib >= 0) || !isfinite (gib))
+        return hr_cli_usage_error ("--reserve must be GiB ≥ 0, not “%s”", text), FALSE;
+      if (gib * HR_GIB >= (double) hr_hardware_get_device (hw)->memory_bytes)
+        return hr_cli_usage_error ("--reserve %s GiB leaves %s nothing of its %.2f GiB", text,
+                                   hr_hardware_get_name (hw),
+                                   hr_hardware_get_device (hw)->memory_bytes / HR_GIB), FALSE;
+      o->scenario.reserve_set[d] = TRUE;
+      o->scenario.reserve_bytes[d] = (guint64) llround (gib * HR_GIB);
+    }
+  return TRUE;
+}
+
+/* --mmproj FILE|auto and --images N: a vision projector's weights and
+ * encoder buffer, from the file's tensors and clip.vision hparams, or
+ * from the catalog model's vision config (resources/catalog/vision.json). */
+static gboolean
+parse_mmproj (HrCliOptions *o)
+{
+  HrScenario *s = &o->scenario;
+  HrVisionConfig v = { 0 };
+  gint64 images;
+
+  if (o->mmproj_arg == NULL)
+    return o->images_arg == NULL ||
+           (hr_cli_usage_error ("--images is for a vision projector: add --mmproj FILE|auto"),
+            FALSE);
+  if (!hr_cli_parse_count ("--images", o->images_arg, 1, HR_BATCH_MAX, 1, &images))
+    return FALSE;
+
+  if (g_strcmp0 (o->mmproj_arg, "auto") == 0)
+    {
+      if (!hr_vision_find (hr_model_spec_get_id (s->model), &v))
+        return hr_cli_usage_error ("--mmproj auto: the catalog has no vision encoder for %s; "
+                                   "give its mmproj GGUF file", hr_model_spec_get_id (s->model)),
+               FALSE;
+      s->mmproj_weights_bytes = hr_mmproj_weights_bytes (&v);
+    }
+  else
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(HrGguf) gguf = hr_gguf_open (o->mmproj_arg, &error);
+      guint64 value, merge = 1;
+
+      if (gguf == NULL)
+        return hr_cli_fail (HR_CLI_EXIT_FILE, "%s: %s", o->mmproj_arg, error->message), FALSE;
+      if (g_strcmp0 (hr_gguf_get_architecture (gguf), "clip") != 0)
+        return hr_cli_usage_error ("--mmproj %s is a “%s” file, not a vision projector (clip)",
+                                   o->mmproj_arg, hr_gguf_get_architecture (gguf)), FALSE;
+#define CLIP_UINT(key, field) \
+      if (hr_gguf_get_uint (gguf, "clip.vision." key, &value) && value <= G_MAXUINT32) \
+        v.field = (guint32) value
+      CLIP_UINT ("embedding_length", hidden);
+      CLIP_UINT ("feed_forward_length", intermediate);
+      CLIP_UINT ("block_count", layers);
+      CLIP_UINT ("attention.head_count", heads);
+      CLIP_UINT ("image_size", image_size);
+      CLIP_UINT ("patch_size", patch_size);
+#undef CLIP_UINT
+      /* patches merged into one token (Gemma 3: 4 × 4) */
+      if (hr_gguf_get_uint (gguf, "clip.vision.projector.scale_factor", &value) && value > 0 &&
+          value <= 64)
+        merge = value;
+      if (v.hidden == 0 || v.intermediate == 0 || v.patch_size == 0 ||
+          v.image_size < v.patch_size)
+        return hr_cli_fail (HR_CLI_EXIT_FILE, "%s: the vision projector lacks its "
+                            "clip.vision sizes", o->mmproj_arg), FALSE;
+      v.tokens_per_image = MAX (1, (guint32) ((v.image_size / v.patch_size) *
+                                              (v.image_size / v.patch_size) / (merge * merge)));
+      s->mmproj_weights_bytes = hr_gguf_get_weights_bytes (gguf);
+      s->mmproj_path = o->mmproj_arg;
+    }
+  s->mmproj_compute_bytes = hr_mmproj_compute_bytes (&v);
+  s->tokens_per_image = v.tokens_per_image;
+  s->images = (guint32) images;
+  return TRUE;
+}
+
+/* --draft MODEL --draft-precision P [--draft-max N] [--acceptance R]. */
+static gboolean
+parse_draft (HrCliOptions *o)
+{
+  HrScenario *s = &o->scenario;
+  gint64 max;
+
+  if (o->draft_arg == NULL)
+    {
+      if (o->draft_precision_arg != NULL || o->draft_max_arg != NULL ||
+          o->acceptance_arg != NULL)
+        return hr_cli_usage_error ("--draft-precision, --draft-max and --acceptance are for "
+                                   "a draft model: add --draft MODEL"), FALSE;
+      return TRUE;
+    }
+  s->draft_model = hr_catalog_find_model (o->catalog, o->draft_arg);
+  if (s->draft_model == NULL)
+    return hr_cli_usage_error ("unknown draft model “%s” (see headroom-cli models)",
+                               o->draft_arg), FALSE;
+  if (o->draft_precision_arg == NULL)
+    return hr_cli_usage_error ("--draft-precision is required with --draft"), FALSE;
+  s->draft_precision = hr_catalog_find_precision (o->catalog, o->draft_precision_arg);
+  if (s->draft_precision == NULL)
+    return hr_cli_usage_error ("unknown precision “%s” (see headroom-cli precisions)",
+                               o->draft_precision_arg), FALSE;
+  if (!hr_cli_parse_count ("--draft-max", o->draft_max_arg, 1, 128, 0, &max))
+    return FALSE;
+  s->draft_max = (guint32) max;
+  if (o->acceptance_arg != NULL)
+    {
+      char *end = NULL;
+      double r = g_ascii_strtod (o->acceptance_arg, &end);
+
+      if (end == o->acceptance_arg || *end != '\0' || !(r > 0 && r < 1))
+        return hr_cli_usage_error ("--acceptance must be in (0, 1), not “%s”",
+                                   o->acceptance_arg), FALSE;
+      s->acceptance = r;
+    }
   return TRUE;
 }
 
@@ -493,6 +703,8 @@ hr_cli_resolve_hardware (HrCliOptions *o)
 {
   const char *hardware = o->hardware ? o->hardware : HR_DEFAULT_HARDWARE;
 
+  if (o->hardware != NULL && strpbrk (o->hardware, ",:") != NULL)
+    return resolve_hardware_list (o);
   if (g_ascii_strcasecmp (hardware, HR_LOCAL_HARDWARE_ARGUMENT) == 0)
     {
       if (!resolve_local_hardware (o))
@@ -528,6 +740,7 @@ hr_cli_resolve_scenario (HrCliOptions *o,
                          gboolean      with_precision)
 {
   const char *kv = o->kv_type ? o->kv_type : HR_DEFAULT_KV_TYPE;
+  guint32 list_gpus;
 
   if (!hr_cli_no_arguments (o) || !resolve_model (o))
     return FALSE;
@@ -569,7 +782,8 @@ hr_cli_resolve_scenario (HrCliOptions *o,
                              HR_DEFAULT_CONTEXT, &context) ||
         !hr_cli_parse_count ("--batch", o->batch_arg, 1, HR_BATCH_MAX, HR_DEFAULT_BATCH,
                              &batch) ||
-        !hr_cli_parse_count ("--gpus", o->gpus_arg, 1, HR_GPUS_MAX, HR_DEFAULT_GPUS, &gpus) ||
+        !hr_cli_parse_count ("--gpus", o->gpus_arg, 1, HR_GPUS_MAX,
+                             o->hardware_list ? o->scenario.gpus : HR_DEFAULT_GPUS, &gpus) ||
         !hr_cli_parse_count ("--ubatch", o->ubatch_arg, 1, UBATCH_MAX, UBATCH_DEFAULT,
                              &ubatch) ||
         !hr_cli_parse_count ("--max-num-batched-tokens", o->max_num_batched_tokens_arg, 1,
@@ -602,7 +816,20 @@ hr_cli_resolve_scenario (HrCliOptions *o,
       o->scenario.options.gpu_memory_utilization = f;
     }
 
-  return parse_placement (o) && parse_serving (o) && parse_speed (o) && parse_backend (o) &&
+  list_gpus = o->scenario.gpus;
+  if (!parse_placement (o) || !parse_serving (o))
+    return FALSE;
+  if (o->hardware_list && o->scenario.gpus != list_gpus)
+    return hr_cli_usage_error ("--hardware lists %u GPUs; --tp × --pp × --dp make %u",
+                               list_gpus, o->scenario.gpus), FALSE;
+  if (o->local_reserve_known && o->reserve_arg == NULL && o->accepts_device_list)
+    for (guint32 d = 0; d < MIN (o->scenario.gpus, HR_MAX_DEVICES); d++)
+      {
+        o->scenario.reserve_set[d] = TRUE;
+        o->scenario.reserve_bytes[d] = o->local_reserve_bytes;
+      }
+  return parse_reserve (o) && parse_mmproj (o) && parse_draft (o) && parse_speed (o) &&
+         parse_backend (o) &&
          parse_cpu (o) && hr_cli_parse_price (o);
 }
 

@@ -127,4 +127,31 @@ static const double hr_decode_efficiency_by_family[HR_N_FAMILIES] = {
 #define HR_ENERGY_JOULES_PER_KWH         3.6e6
 #define HR_ENERGY_TOKENS_PER_PRICE       1e6
 
+/* ---- what loads beside the model (hr-extras.c) ---- */
+
+/* A vision encoder's compute buffer, flash attention on, is the patches
+ * × (FFN width + this many hidden widths) of F32 activations: fitted on
+ * the one published CLIP log of a model in the catalog, Gemma 3 4B's
+ * mmproj at 896 × 896 (4096 patches, FFN 4304, hidden 1152): "CUDA0
+ * compute buffer size = 121.25 MiB" = 4096 × (4304 + 3 × 1152) × 4 B
+ * (https://github.com/ggml-org/llama.cpp/pull/22790, comment by angt). */
+#define HR_MMPROJ_COMPUTE_FLOATS_HIDDEN  3.0
+
+/* The acceptance rate of a draft of the target's own family (same
+ * tokenizer), when none is given (--acceptance): Llama 3.2 1B Q8_0
+ * drafting for Llama 3.1 8B Q8_0 accepted 72.055 % of 730 drafted tokens
+ * (https://github.com/ggml-org/llama.cpp/issues/5877, comment by
+ * oxfighterjet, 2024-11-19).  Other pairings have no default. */
+#define HR_DRAFT_ACCEPTANCE_SAME_FAMILY  0.72
+
+/* llama-server's longest draft (--draft-max, default 16: common/common.h,
+ * common_params_speculative n_max); Headroom writes the best length up to
+ * it for the pairing's acceptance rate. */
+#define HR_DRAFT_MAX_DEFAULT             16
+
+/* llama.cpp refuses a draft whose vocabulary differs from the target's
+ * by more than this many tokens (common/speculative.cpp,
+ * SPEC_VOCAB_MAX_SIZE_DIFFERENCE). */
+#define HR_DRAFT_VOCAB_MAX_DIFFERENCE    128
+
 G_END_DECLS

@@ -134,8 +134,16 @@ typedef struct
   guint64 context;             /* tokens per sequence */
   guint32 batch;               /* parallel sequences */
   HrEngine engine;
-  const HrDevice *device;
+  const HrDevice *device;      /* the first GPU (and every GPU of a plain count) */
   guint32 n_gpus;              /* tensor-parallel degree */
+  /* Several devices of different kinds (docs/CLI.md "Additions": --hardware
+   * ID[:N],ID[:N]): GPU d is gpu_devices[d], or input->device where NULL.
+   * What each keeps for the desktop and other processes (--reserve):
+   * reserve_set[d] FALSE takes the device kind's default
+   * (hr_device_usable_bytes). */
+  const HrDevice *gpu_devices[HR_MAX_DEVICES];
+  gboolean reserve_set[HR_MAX_DEVICES];
+  guint64 reserve_bytes[HR_MAX_DEVICES];
 
   /* Engine profiles only (hr_scenario_estimate() fills them), but for
    * weights_bytes, which the nominal method takes too when the model is an
@@ -160,6 +168,12 @@ typedef struct
   double cpu_flops;            /* the CPU's matrix rate, FLOP/s (0: the assumption) */
   guint32 users;               /* vLLM, SGLang: concurrent users (0: none asked) */
   double target_tokens_per_s;  /*   the speed each should get (0: none) */
+  /* What loads beside the model (llama.cpp, Ollama; hr-extras.h): a
+   * vision projector on the first GPU, a draft model's part on each GPU. */
+  guint64 mmproj_weights_bytes;  /* the projector's weights (0: none) */
+  guint64 mmproj_compute_bytes;  /*   and its encoder's compute buffer */
+  guint64 image_tokens;          /* images × tokens per image: context cells */
+  guint64 draft_device_bytes[HR_MAX_DEVICES]; /* weights, KV, buffers */
 } HrEstimateInput;
 
 /* The answer length timed when none is given (docs/CLI.md: --generate). */
@@ -182,6 +196,10 @@ typedef struct
   guint64 compute_bytes;       /* compute buffer and backend reserve */
   guint64 total_bytes;
   guint64 usable_bytes;
+  guint64 reserve_bytes;       /* what the device keeps for others (desktop,
+                                * driver, other processes): memory − usable */
+  guint64 mmproj_bytes;        /* a vision projector: weights + encoder buffer */
+  guint64 draft_bytes;         /* a draft model's weights, KV and buffers */
   guint32 layers;              /* layers as llama.cpp counts them (output too) */
   gboolean output_layer;
 } HrDeviceLoad;
@@ -219,7 +237,9 @@ typedef struct
   guint64 per_device_kv_bytes;
   guint64 per_device_state_bytes;
   guint64 per_device_overhead_bytes;
-  guint64 usable_bytes;        /* what one device can give the model */
+  guint64 usable_bytes;        /* what one device can give the model (the
+                                * fullest device's, with several kinds) */
+  guint32 fullest_device;      /* the device the per-device figures are of */
   guint64 free_bytes;          /* usable − per device, 0 when over */
   guint64 excess_bytes;        /* per device − usable, 0 when it fits */
   double device_share;         /* per_device_bytes / device memory */
@@ -316,6 +336,21 @@ typedef struct
   guint32 max_users;           /* the most users at ≥ the target each (or
                                 * the cache's limit without a target) */
   guint64 max_num_batched_tokens;
+
+  /* What loads beside the model (on the GPUs; in total_bytes and
+   * per_device_bytes, not in the shares). */
+  guint64 mmproj_bytes;        /* vision projector: weights + encoder buffer */
+  guint64 mmproj_weights_bytes;
+  guint64 mmproj_compute_bytes;
+  guint64 image_tokens;        /* context cells the images take */
+  guint64 draft_bytes;         /* draft model, all GPUs */
+  guint64 per_device_mmproj_bytes;
+  guint64 per_device_draft_bytes;
+  /* Speculative decoding (hr-extras.h; 0 without a draft). */
+  double speculative_speedup;  /* < 1: the draft makes decoding slower */
+  double draft_acceptance;     /* α used */
+  guint32 draft_max;           /* γ used */
+  double draft_cost_ratio;     /* c: a draft token's time / a target token's */
 
   HrFix fix;                   /* with HR_ESTIMATE_ERROR_UNSUPPORTED */
   guint32 fix_gpus;            /* with HR_FIX_GPU_COUNT: the nearest valid count */

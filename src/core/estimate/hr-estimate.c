@@ -8,10 +8,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <glib/gi18n-lib.h>
 
 #include "hr-estimate.h"
 #include "hr-profile.h"
 #include "hr-profile-common.h"
+#include "engines/hr-parallel-layout.h"
 
 G_DEFINE_QUARK (hr-estimate-error-quark, hr_estimate_error)
 
@@ -127,6 +129,38 @@ validate_input (const HrEstimateInput  *input,
     return invalid (error, "device bandwidth must be positive");
   if (input->device->family >= HR_N_FAMILIES)
     return invalid (error, "unknown hardware family");
+  for (guint32 d = 0; d < HR_MAX_DEVICES; d++)
+    {
+      const HrDevice *gpu = input->gpu_devices[d];
+
+      if ((gpu != NULL || input->reserve_set[d]) && d >= input->n_gpus)
+        return invalid (error, "device %u is past the %u GPUs", d + 1, input->n_gpus);
+      if (gpu != NULL && (gpu->memory_bytes == 0 || !is_positive (gpu->bandwidth_gbps) ||
+                          gpu->family >= HR_N_FAMILIES))
+        return invalid (error, "device %u needs a memory, a bandwidth and a family", d + 1);
+      if (input->reserve_set[d] &&
+          input->reserve_bytes[d] >= hr_estimate_input_gpu (input, d)->memory_bytes)
+        return invalid (error, "a reserve of %.2f GiB leaves device %u nothing of its %.2f GiB",
+                        input->reserve_bytes[d] / HR_GIB, d + 1,
+                        hr_estimate_input_gpu (input, d)->memory_bytes / HR_GIB);
+    }
+  {
+    gboolean extras = input->mmproj_weights_bytes > 0 || input->mmproj_compute_bytes > 0;
+
+    for (guint32 d = 0; d < HR_MAX_DEVICES; d++)
+      extras = extras || input->draft_device_bytes[d] > 0;
+    if (extras && input->engine != HR_ENGINE_LLAMACPP && input->engine != HR_ENGINE_OLLAMA)
+      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                              _("A vision projector file and a draft model are planned "
+                                "for llama.cpp and Ollama; vLLM and SGLang load the vision "
+                                "encoder with the checkpoint"));
+    if (input->image_tokens >= input->context)
+      return invalid (error, "the images take %" G_GUINT64_FORMAT " tokens, a context of %"
+                      G_GUINT64_FORMAT " leaves no room for text", input->image_tokens,
+                      input->context);
+  }
+  if (hr_estimate_input_mixed (input) && input->n_gpus > HR_MAX_DEVICES)
+    return invalid (error, "a list of devices holds at most %d GPUs", HR_MAX_DEVICES);
   if (input->engine >= HR_N_ENGINES)
     return invalid (error, "unknown engine profile");
   if (input->options.gpu_memory_utilization < 0 ||
@@ -167,6 +201,75 @@ validate_input (const HrEstimateInput  *input,
   return TRUE;
 }
 
+/* vLLM and SGLang over GPUs of different kinds.  Tensor parallelism
+ * shards every matrix evenly, so the GPUs of one tensor-parallel group
+ * (ranks tp·k … tp·k + tp − 1) must be alike; pipeline stages may differ.
+ * Both engines give every stage an even share of the layers
+ * (hr-parallel-layout.h) and every worker the same number of KV blocks,
+ * the smallest any worker can hold (vllm/v1/core/kv_cache_utils.py,
+ * get_kv_cache_configs: "the smallest among all ranks"), and a step waits
+ * for the slowest stage: the plan is that of N GPUs each as small and as
+ * slow as the weakest. */
+static gboolean
+estimate_stages (const HrEstimateInput  *input,
+                 HrEstimate             *result,
+                 GError                **error)
+{
+  const char *engine = input->engine == HR_ENGINE_VLLM ? "vLLM" : "SGLang";
+  HrEstimateInput weakest_input = *input;
+  HrDevice weakest = *input->device;
+  guint64 least_usable = G_MAXUINT64;
+  guint32 n = MIN (input->n_gpus, HR_MAX_DEVICES);
+  HrLayout layout;
+
+  if (!hr_layout_resolve (input, &layout, error))
+    return FALSE;
+  for (guint32 d = 0; d < n; d++)
+    {
+      const HrDevice *gpu = hr_estimate_input_gpu (input, d);
+      const HrDevice *rank0 = hr_estimate_input_gpu (input, d - d % MAX (layout.tp, 1));
+
+      if (memcmp (gpu, rank0, sizeof *gpu) != 0)
+        return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                                /* TRANSLATORS: vLLM or SGLang; the GPU count */
+                                _("%s's tensor parallelism needs identical GPUs and these "
+                                  "differ: give each GPU its own pipeline stage (--tp 1 "
+                                  "--pp %u)"), engine, n);
+      if (hr_estimate_input_usable (input, d) < least_usable)
+        {
+          least_usable = hr_estimate_input_usable (input, d);
+          weakest.kind = gpu->kind;
+          weakest.family = gpu->family;
+          weakest.memory_bytes = gpu->memory_bytes;
+          weakest.hbm = gpu->hbm;
+          weakest.fabric = gpu->fabric;
+          weakest_input.reserve_set[0] = input->reserve_set[d];
+          weakest_input.reserve_bytes[0] = input->reserve_bytes[d];
+        }
+      weakest.bandwidth_gbps = MIN (weakest.bandwidth_gbps, gpu->bandwidth_gbps);
+      weakest.matrix_tflops = MIN (weakest.matrix_tflops, gpu->matrix_tflops);
+      weakest.pcie_gbps = MIN (weakest.pcie_gbps, gpu->pcie_gbps);
+    }
+  weakest_input.device = &weakest;
+  memset (weakest_input.gpu_devices, 0, sizeof weakest_input.gpu_devices);
+  for (guint32 d = 1; d < HR_MAX_DEVICES; d++)
+    {
+      weakest_input.reserve_set[d] = weakest_input.reserve_set[0];
+      weakest_input.reserve_bytes[d] = weakest_input.reserve_bytes[0];
+    }
+  if (!profiles[input->engine]->estimate (&weakest_input, result, error))
+    return FALSE;
+  /* each GPU holds the weakest's plan, out of its own memory */
+  for (guint32 d = 0; d < MIN (result->n_devices, n); d++)
+    {
+      const HrDevice *gpu = hr_estimate_input_gpu (input, d);
+
+      result->devices[d].usable_bytes = hr_estimate_input_usable (input, d);
+      result->devices[d].reserve_bytes = gpu->memory_bytes - result->devices[d].usable_bytes;
+    }
+  return TRUE;
+}
+
 gboolean
 hr_estimate (const HrEstimateInput  *input,
              HrEstimate             *result,
@@ -181,6 +284,16 @@ hr_estimate (const HrEstimateInput  *input,
     return FALSE;
 
   result->engine = input->engine;
+  if (hr_estimate_input_mixed (input))
+    {
+      if (input->engine == HR_ENGINE_GENERIC)
+        return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                                _("The nominal method plans identical GPUs; GPUs of "
+                                  "different kinds are planned by llama.cpp, Ollama, vLLM "
+                                  "or SGLang"));
+      if (input->engine == HR_ENGINE_VLLM || input->engine == HR_ENGINE_SGLANG)
+        return estimate_stages (input, result, error);
+    }
   return profiles[input->engine]->estimate (input, result, error);
 }
 

@@ -31,6 +31,7 @@ void         hr_estimate_explain         (const HrEstimateInput *input,
 
 gboolean     hr_estimate_fits_gpu        (const HrEstimate      *estimate);
 
+
 const char  *hr_verdict_to_string        (HrVerdict              verdict);
 const char  *hr_engine_to_string         (HrEngine               engine);
 gboolean     hr_engine_from_string       (const char            *str,

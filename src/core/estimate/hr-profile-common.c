@@ -149,7 +149,7 @@ hr_profile_ram (const HrEstimateInput *input,
    * layers left to the CPU get what the GPU and the system leave. */
   if (device->kind == HR_DEVICE_UNIFIED)
     reserve = MIN (reserve, HR_RAM_UNIFIED_RESERVE_SHARE * (double) device->memory_bytes) +
-              (double) hr_device_usable_bytes (device);
+              (double) hr_estimate_input_usable (input, 0);
   result->ram_usable_bytes = (double) result->ram_bytes > reserve
                              ? result->ram_bytes - (guint64) reserve : 0;
 }
@@ -263,22 +263,27 @@ hr_profile_finish (const HrEstimateInput  *input,
   result->per_device_bytes = result->per_device_weights_bytes +
                              result->per_device_kv_bytes +
                              result->per_device_state_bytes +
-                             result->per_device_overhead_bytes;
+                             result->per_device_overhead_bytes +
+                             result->per_device_mmproj_bytes +
+                             result->per_device_draft_bytes;
   result->total_bytes = result->weights_bytes + result->kv_bytes + result->state_bytes +
                         result->overhead_bytes;
+  /* the shares are of the model's own memory; a projector and a draft
+   * come on top */
   total = (double) result->total_bytes;
+  result->total_bytes += result->mmproj_bytes + result->draft_bytes;
   result->weights_share = result->weights_bytes / total;
   result->kv_share = result->kv_bytes / total;
   result->state_share = result->state_bytes / total;
   result->overhead_share = result->overhead_bytes / total;
 
-  result->usable_bytes = hr_device_usable_bytes (input->device);
+  result->usable_bytes = hr_estimate_input_usable (input, result->fullest_device);
   if (result->per_device_bytes <= result->usable_bytes)
     result->free_bytes = result->usable_bytes - result->per_device_bytes;
   else
     result->excess_bytes = result->per_device_bytes - result->usable_bytes;
   result->device_share = (double) result->per_device_bytes /
-                         (double) input->device->memory_bytes;
+                         (double) hr_estimate_input_gpu (input, result->fullest_device)->memory_bytes;
   result->verdict = verdict_for (result->per_device_bytes, result->usable_bytes);
   result->max_context_past_trained = result->max_context > model->max_context;
 
@@ -297,6 +302,8 @@ hr_profile_finish (const HrEstimateInput  *input,
           .compute_bytes = result->per_device_overhead_bytes,
           .total_bytes = result->per_device_bytes,
           .usable_bytes = result->usable_bytes,
+          .reserve_bytes = input->device->memory_bytes - MIN (result->usable_bytes,
+                                                              input->device->memory_bytes),
           .layers = model->n_layers + 1,
           .output_layer = TRUE,
         };
@@ -328,4 +335,50 @@ hr_profile_finish (const HrEstimateInput  *input,
                        ? 1.0 - kv_total_one / result->kv_mha_bytes
                        : 0;
   return TRUE;
+}
+
+const HrDevice *
+hr_estimate_input_gpu (const HrEstimateInput *input,
+                       guint32                d)
+{
+  g_return_val_if_fail (input != NULL, NULL);
+
+  if (d < HR_MAX_DEVICES && input->gpu_devices[d] != NULL)
+    return input->gpu_devices[d];
+  return input->device;
+}
+
+/**
+ * hr_estimate_input_usable:
+ *
+ * What GPU @d can give the model: its memory less the reserve asked for
+ * it (--reserve: the desktop, other processes; on an Apple chip the RAM
+ * above the wired limit, on an AMD APU the RAM outside the GPU's pool),
+ * or by default less its kind's (hr_device_usable_bytes).
+ */
+guint64
+hr_estimate_input_usable (const HrEstimateInput *input,
+                          guint32                d)
+{
+  const HrDevice *device = hr_estimate_input_gpu (input, d);
+
+  g_return_val_if_fail (device != NULL, 0);
+
+  if (d < HR_MAX_DEVICES && input->reserve_set[d])
+    return device->memory_bytes > input->reserve_bytes[d]
+           ? device->memory_bytes - input->reserve_bytes[d] : 0;
+  return hr_device_usable_bytes (device);
+}
+
+/* Whether two GPUs of the input differ (a device list of several kinds). */
+gboolean
+hr_estimate_input_mixed (const HrEstimateInput *input)
+{
+  g_return_val_if_fail (input != NULL, FALSE);
+
+  for (guint32 d = 1; d < MIN (input->n_gpus, HR_MAX_DEVICES); d++)
+    if (memcmp (hr_estimate_input_gpu (input, d), hr_estimate_input_gpu (input, 0),
+                sizeof (HrDevice)) != 0)
+      return TRUE;
+  return FALSE;
 }

@@ -49,4 +49,12 @@ gboolean hr_profile_finish          (const HrEstimateInput *input,
                                      double                 decode_fixed_seconds,
                                      GError               **error);
 
+/* Several devices (input->gpu_devices, input->reserve_bytes): GPU @d's
+ * device, what it can give the model, and whether the GPUs differ. */
+const HrDevice *hr_estimate_input_gpu    (const HrEstimateInput *input,
+                                          guint32                d);
+guint64      hr_estimate_input_usable    (const HrEstimateInput *input,
+                                          guint32                d);
+gboolean     hr_estimate_input_mixed     (const HrEstimateInput *input);
+
 G_END_DECLS

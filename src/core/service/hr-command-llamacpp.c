@@ -43,6 +43,44 @@ tensor_split_text (const HrEstimate *e)
   return g_string_free (out, FALSE);
 }
 
+/* Whether the layer split is Headroom's own rather than the equal one
+ * llama.cpp finds on identical GPUs with nothing else on them. */
+static gboolean
+planned_split (const HrScenario *scenario)
+{
+  if (scenario->devices[0] != NULL)
+    return TRUE;
+  for (guint d = 0; d < MIN (scenario->gpus, HR_MAX_DEVICES); d++)
+    if (scenario->reserve_set[d])
+      return TRUE;
+  return FALSE;
+}
+
+/* The projector of a catalog model: a placeholder for its mmproj file. */
+static char *
+mmproj_placeholder (HrCommand        *command,
+                    const HrScenario *scenario)
+{
+  g_autofree char *name = hr_command_safe_name (hr_model_spec_get_name (scenario->model), FALSE);
+  char *path = g_strdup_printf ("./mmproj-%s-F16.gguf", name);
+
+  /* TRANSLATORS: what to put in place of a placeholder in a command */
+  hr_command_placeholder (command, path, _("the path of the model's vision projector "
+                                           "(mmproj) GGUF file"));
+  return path;
+}
+
+static char *
+gpu_order (const HrScenario *scenario)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint d = 0; d < MIN (scenario->gpus, HR_MAX_DEVICES); d++)
+    g_string_append_printf (out, "%s%u %s", d > 0 ? ", " : "", d,
+                            hr_hardware_get_name (hr_scenario_gpu (scenario, d)));
+  return g_string_free (out, FALSE);
+}
+
 gboolean
 hr_command_build_llamacpp (HrCommand         *command,
                            const HrScenario  *scenario,
@@ -110,15 +148,59 @@ hr_command_build_llamacpp (HrCommand         *command,
         /* TRANSLATORS: about llama.cpp's row split mode */
         hr_command_note (command, _("Row split is deprecated: llama.cpp b9890 removed it from "
                                     "CUDA; it runs with SYCL or older builds"));
-      if (mode != HR_SPLIT_NONE && p->n_tensor_split > 0)
+      /* The split Headroom planned, pinned: one the user gave, or over
+       * GPUs of different kinds or with memory kept for others, whose
+       * shares llama.cpp would otherwise take from the free memory it
+       * finds at load. */
+      if (mode != HR_SPLIT_NONE &&
+          (p->n_tensor_split > 0 ||
+           (mode == HR_SPLIT_LAYER && planned_split (scenario))))
         {
           g_autofree char *split = tensor_split_text (e);
 
           hr_command_arg (run, "--tensor-split", split);
         }
+      if (scenario->devices[0] != NULL)
+        {
+          g_autofree char *order = gpu_order (scenario);
+
+          /* TRANSLATORS: %s lists the GPUs, "0 RTX 3090 24GB, 1 RTX 3060 12GB" */
+          hr_command_note (command, _("The GPUs in llama.cpp's order (CUDA_DEVICE_ORDER=PCI_BUS_ID "
+                                      "keeps it fixed): %s"), order);
+        }
     }
   if (p->n_cpu_moe > 0)
     hr_command_arg_uint (run, "--n-cpu-moe", p->n_cpu_moe);
+  /* The vision projector: the file given, or the model's mmproj GGUF. */
+  if (scenario->mmproj_weights_bytes > 0)
+    {
+      g_autofree char *mmproj = scenario->mmproj_path != NULL
+                                ? g_canonicalize_filename (scenario->mmproj_path, NULL)
+                                : mmproj_placeholder (command, scenario);
+
+      hr_command_arg (run, "--mmproj", mmproj);
+    }
+  /* The draft model, all its layers on the GPUs, and the draft length
+   * the speed-up was computed for. */
+  if (scenario->draft_model != NULL)
+    {
+      HrScenario draft = *scenario;
+      g_autofree char *model = NULL;
+
+      draft.model = scenario->draft_model;
+      draft.precision = scenario->draft_precision;
+      model = hr_command_gguf_file (command, &draft, error);
+      if (model == NULL)
+        return FALSE;
+      hr_command_arg (run, "--model-draft", model);
+      hr_command_arg_uint (run, "--gpu-layers-draft",
+                           hr_model_spec_get_arch (scenario->draft_model)->n_layers + 1);
+      hr_command_arg_uint (run, "--draft-max", MAX (e->draft_max, 1));
+      if (e->speculative_speedup < 1)
+        /* TRANSLATORS: a note above a llama-server command; %.2f is the speed-up, "0.85" */
+        hr_command_note (command, _("Speculation makes decoding slower here (×%.2f): drop "
+                                    "--model-draft"), e->speculative_speedup);
+    }
   hr_command_arg (run, "--flash-attn", e->flash_attn ? "on" : "off");
   if (g_strcmp0 (cache, "f16") != 0)
     {

@@ -7,10 +7,14 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
 #include "hr-scenario.h"
+#include "hr-extras.h"
+#include "hr-estimate-constants.h"
 #include "hr-speed.h"
 #include "hr-weights.h"
 
@@ -244,6 +248,23 @@ hr_scenario_engine (const HrScenario *scenario)
   return HR_ENGINE_LLAMACPP;
 }
 
+/**
+ * hr_scenario_gpu:
+ *
+ * The catalog device of GPU @d: its entry of a device list, or the
+ * scenario's hardware.
+ */
+HrHardware *
+hr_scenario_gpu (const HrScenario *scenario,
+                 guint32           d)
+{
+  g_return_val_if_fail (scenario != NULL, NULL);
+
+  if (d < HR_MAX_DEVICES && scenario->devices[d] != NULL)
+    return scenario->devices[d];
+  return scenario->hardware;
+}
+
 /* The files an engine reads weights of a precision of @kind from: a
  * precision with both forms (MXFP4) is a GGUF file for llama.cpp and
  * Ollama (and the nominal method), a safetensors checkpoint for vLLM
@@ -287,6 +308,13 @@ scenario_input (const HrScenario  *scenario,
   input->batch = scenario->batch;
   input->device = hr_hardware_get_device (scenario->hardware);
   input->n_gpus = scenario->gpus;
+  for (guint32 d = 0; d < HR_MAX_DEVICES; d++)
+    {
+      if (scenario->devices[d] != NULL)
+        input->gpu_devices[d] = hr_hardware_get_device (scenario->devices[d]);
+      input->reserve_set[d] = scenario->reserve_set[d];
+      input->reserve_bytes[d] = scenario->reserve_bytes[d];
+    }
   input->options = scenario->options;
   input->placement = scenario->placement;
   input->ram = scenario->ram;
@@ -313,6 +341,10 @@ scenario_input (const HrScenario  *scenario,
     }
   input->users = scenario->users;
   input->target_tokens_per_s = scenario->target_tokens_per_s;
+  input->mmproj_weights_bytes = scenario->mmproj_weights_bytes;
+  input->mmproj_compute_bytes = scenario->mmproj_compute_bytes;
+  if (scenario->mmproj_weights_bytes > 0)
+    input->image_tokens = (guint64) scenario->tokens_per_image * MAX (scenario->images, 1);
   input->tied_embeddings = hr_model_spec_get_tied_embeddings (scenario->model);
   input->quant_family = hr_speed_quant_family (input->bpw, input->checkpoint,
                                                hr_precision_get_id (scenario->precision));
@@ -341,6 +373,97 @@ scenario_input (const HrScenario  *scenario,
   return TRUE;
 }
 
+/* The acceptance rate of a pairing: given, or for a draft of the
+ * target's own lineage (same architecture, same vocabulary) the measured
+ * default; other pairings have none (0). */
+static double
+draft_acceptance (const HrScenario *scenario)
+{
+  if (scenario->acceptance > 0)
+    return scenario->acceptance;
+  if (g_strcmp0 (hr_model_spec_get_architecture (scenario->model),
+                 hr_model_spec_get_architecture (scenario->draft_model)) == 0 &&
+      hr_model_spec_get_arch (scenario->model)->vocab ==
+      hr_model_spec_get_arch (scenario->draft_model)->vocab)
+    return HR_DRAFT_ACCEPTANCE_SAME_FAMILY;
+  return 0;
+}
+
+/* llama-server with a draft (-md): the draft's own placement on the same
+ * GPUs at the same context (its cache is the target's size, --ctx-size-
+ * draft defaulting to it) comes on top of the target's; the backend's
+ * reserve is the target's, counted once.  Then the decode speed-up of
+ * speculation with the draft's cost per token over the target's. */
+static gboolean
+estimate_with_draft (const HrScenario  *scenario,
+                     HrEstimateInput   *input,
+                     HrEstimate        *result,
+                     GError           **error)
+{
+  HrScenario draft = *scenario;
+  HrEstimate d;
+  double alpha = draft_acceptance (scenario);
+  const HrModelArch *target_arch = hr_model_spec_get_arch (scenario->model);
+  const HrModelArch *draft_arch = hr_model_spec_get_arch (scenario->draft_model);
+  guint32 gamma;
+
+  memset (result, 0, sizeof *result);
+  if (input->engine != HR_ENGINE_LLAMACPP)
+    {
+      g_set_error_literal (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                           _("A draft model is planned for llama-server (-md); Ollama, vLLM "
+                             "and SGLang are not planned with one"));
+      return FALSE;
+    }
+  if (ABS ((gint64) target_arch->vocab - (gint64) draft_arch->vocab) >
+      HR_DRAFT_VOCAB_MAX_DIFFERENCE)
+    {
+      g_set_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_INVALID,
+                   "the draft's vocabulary (%" G_GUINT64_FORMAT " tokens) is not the target's (%"
+                   G_GUINT64_FORMAT "): llama.cpp "
+                   "refuses a draft whose vocabulary differs by more than %d",
+                   (guint64) draft_arch->vocab, (guint64) target_arch->vocab,
+                   HR_DRAFT_VOCAB_MAX_DIFFERENCE);
+      return FALSE;
+    }
+  if (alpha <= 0)
+    {
+      g_set_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_INVALID,
+                   "no measured acceptance rate for %s drafting for %s (another lineage): "
+                   "give one with --acceptance",
+                   hr_model_spec_get_id (scenario->draft_model),
+                   hr_model_spec_get_id (scenario->model));
+      return FALSE;
+    }
+
+  draft.model = scenario->draft_model;
+  draft.precision = scenario->draft_precision;
+  draft.draft_model = NULL;
+  draft.engine = HR_ENGINE_LLAMACPP;   /* llama-server loads it, whatever its precision */
+  draft.mmproj_weights_bytes = draft.mmproj_compute_bytes = 0;
+  draft.placement.gpu_layers_fixed = FALSE;
+  draft.placement.n_cpu_moe = 0;
+  draft.placement.n_tensor_split = 0;
+  if (!hr_scenario_estimate (&draft, &d, error))
+    return FALSE;
+  for (guint32 g = 0; g < MIN (d.n_devices, HR_MAX_DEVICES); g++)
+    if (d.devices[g].total_bytes > 0)
+      input->draft_device_bytes[g] = d.devices[g].total_bytes -
+                                     MIN (d.devices[g].total_bytes, d.reserve_bytes);
+  if (!hr_estimate (input, result, error))
+    return FALSE;
+
+  result->draft_acceptance = alpha;
+  result->draft_cost_ratio = d.decode_tokens_per_s > 0
+                             ? result->decode_tokens_per_s / d.decode_tokens_per_s : 0;
+  gamma = scenario->draft_max > 0
+          ? scenario->draft_max
+          : hr_speculative_best_gamma (alpha, result->draft_cost_ratio, HR_DRAFT_MAX_DEFAULT);
+  result->draft_max = gamma;
+  result->speculative_speedup = hr_speculative_speedup (alpha, gamma, result->draft_cost_ratio);
+  return TRUE;
+}
+
 gboolean
 hr_scenario_estimate (const HrScenario  *scenario,
                       HrEstimate        *result,
@@ -358,17 +481,23 @@ hr_scenario_estimate (const HrScenario  *scenario,
     }
   /* A unified-memory device (an Apple chip) is the whole computer: its
    * memory is the system's, and a second one is another computer. */
-  if (hr_hardware_is_unified (scenario->hardware) &&
-      (scenario->gpus > 1 || scenario->layout.nodes > 1))
+  for (guint32 d = 0; d < MIN (scenario->gpus, HR_MAX_DEVICES); d++)
     {
-      memset (result, 0, sizeof *result);
-      g_set_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_INVALID,
-                   "%s is one unified-memory device: the count is 1, not %u",
-                   hr_hardware_get_name (scenario->hardware),
-                   MAX (scenario->gpus, scenario->layout.nodes));
-      return FALSE;
+      HrHardware *gpu = hr_scenario_gpu (scenario, d);
+
+      if (hr_hardware_is_unified (gpu) && (scenario->gpus > 1 || scenario->layout.nodes > 1))
+        {
+          memset (result, 0, sizeof *result);
+          g_set_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_INVALID,
+                       "%s is one unified-memory device: the count is 1, not %u",
+                       hr_hardware_get_name (gpu),
+                       MAX (scenario->gpus, scenario->layout.nodes));
+          return FALSE;
+        }
     }
 
+  if (scenario->draft_model != NULL)
+    return estimate_with_draft (scenario, &input, result, error);
   return hr_estimate (&input, result, error);
 }
 

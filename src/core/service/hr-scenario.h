@@ -29,6 +29,27 @@ typedef struct
   guint32 batch;
   HrEngine engine;
   guint32 gpus;
+  /* GPUs of different kinds (--hardware ID:N,ID:N): GPU d is devices[d]
+   * (borrowed; NULL: hardware, which is devices[0]); gpus counts them all.
+   * What each keeps for others (--reserve): reserve_set[d] FALSE takes
+   * the device kind's default. */
+  HrHardware *devices[HR_MAX_DEVICES];
+  gboolean reserve_set[HR_MAX_DEVICES];
+  guint64 reserve_bytes[HR_MAX_DEVICES];
+  /* A vision projector (llama.cpp, Ollama): its weights and encoder
+   * buffer (0: none), the tokens an image takes and how many images. */
+  guint64 mmproj_weights_bytes;
+  guint64 mmproj_compute_bytes;
+  guint32 tokens_per_image;
+  guint32 images;
+  const char *mmproj_path;     /* borrowed; NULL: from the catalog (auto) */
+  /* A draft model for speculative decoding (llama-server): NULL for
+   * none; draft_max 0 = the best length up to llama-server's 16;
+   * acceptance 0 = the pairing's default. */
+  HrModelSpec *draft_model;    /* borrowed */
+  HrPrecision *draft_precision; /* borrowed */
+  guint32 draft_max;
+  double acceptance;
   HrEngineOptions options;   /* zero = the engine's defaults */
   HrPlacementOptions placement; /* zero = auto: as many layers as fit */
   HrSystemMemory ram;        /* zero = the stated assumption */
@@ -44,6 +65,8 @@ gboolean hr_scenario_estimate       (const HrScenario  *scenario,
                                      HrEstimate        *result,
                                      GError           **error);
 HrEngine hr_scenario_engine         (const HrScenario  *scenario);
+HrHardware *hr_scenario_gpu         (const HrScenario  *scenario,
+                                     guint32            d);
 void     hr_scenario_explain        (const HrScenario  *scenario,
                                      const HrEstimate  *result,
                                      HrFormulas        *formulas);

@@ -11,6 +11,14 @@
 
 #include "hr-llamacpp-placement.h"
 
+guint64
+hr_llamacpp_usable (const HrLlamaCppPlacementInput *in,
+                    guint32                         d)
+{
+  return d < HR_MAX_DEVICES && in->device_usable[d] > 0 ? in->device_usable[d]
+                                                        : in->usable_bytes;
+}
+
 static guint64
 layer_bytes (const HrLayerWeights *w,
              guint32               il)
@@ -253,10 +261,14 @@ place_counts (const HrLlamaCppPlacementInput *in,
                                (out->pipeline_copies - 1) * in->mask_bytes;
       if (d == 0 && in->op_offload)
         load->compute_bytes += copied;
-      load->usable_bytes = in->usable_bytes;
+      load->usable_bytes = hr_llamacpp_usable (in, d);
+      /* the projector on the first GPU (llama.cpp's clip: "CLIP using
+       * CUDA0 backend"), the draft on the GPUs its own placement chose */
+      load->mmproj_bytes = d == 0 ? in->mmproj_bytes : 0;
+      load->draft_bytes = in->draft_bytes[d];
       load->total_bytes = load->weights_bytes + load->kv_bytes + load->state_bytes +
-                          load->compute_bytes;
-      if (load->total_bytes > in->usable_bytes)
+                          load->compute_bytes + load->mmproj_bytes + load->draft_bytes;
+      if (load->total_bytes > load->usable_bytes)
         out->fits = FALSE;
       out->gpu_weights_read_bytes[d] = (guint64) llround (gpu_read[d]);
     }
@@ -317,20 +329,18 @@ hr_llamacpp_place (const HrLlamaCppPlacementInput *in,
 
 static gboolean
 within (const HrLlamaCppPlacement *p,
-        guint64                    usable,
         guint64                    margin,
         guint32                    d)
 {
-  return p->devices[d].total_bytes + margin <= usable;
+  return p->devices[d].total_bytes + margin <= p->devices[d].usable_bytes;
 }
 
 static gboolean
 all_within (const HrLlamaCppPlacement *p,
-            guint64                    usable,
             guint64                    margin)
 {
   for (guint32 d = 0; d < p->n_devices; d++)
-    if (!within (p, usable, margin, d))
+    if (!within (p, margin, d))
       return FALSE;
   return TRUE;
 }
@@ -354,7 +364,7 @@ hr_llamacpp_place_most (const HrLlamaCppPlacementInput *in,
       guint32 mid = low + (high - low + 1) / 2;
 
       place_n (in, &sums, mid, out);
-      if (all_within (out, in->usable_bytes, margin))
+      if (all_within (out, margin))
         low = mid;
       else
         high = mid - 1;
@@ -392,7 +402,7 @@ hr_llamacpp_place_fit (const HrLlamaCppPlacementInput *in,
 
           counts[d] = mid;
           place_counts (in, &sums, counts, out);
-          if (within (out, in->usable_bytes, margin, d))
+          if (within (out, margin, d))
             low = mid;
           else
             high = mid - 1;

@@ -40,6 +40,10 @@ typedef struct
                                        * runs the CPU layers' products */
   guint32 n_devices;                  /* GPUs in use (1 … HR_MAX_DEVICES) */
   guint64 usable_bytes;               /* what each GPU can give */
+  guint64 device_usable[HR_MAX_DEVICES]; /* GPUs of different kinds: what
+                                       * GPU d can give (0: usable_bytes) */
+  guint64 mmproj_bytes;               /* a vision projector, on GPU 0 */
+  guint64 draft_bytes[HR_MAX_DEVICES]; /* a draft model's part on each GPU */
   HrSplitMode split_mode;             /* LAYER or ROW (NONE: n_devices 1) */
   double split[HR_MAX_DEVICES];       /* shares, summing to 1 */
   guint32 n_cpu_moe;
@@ -67,6 +71,10 @@ typedef struct
 void     hr_llamacpp_place          (const HrLlamaCppPlacementInput *in,
                                      guint32                         gpu_layers,
                                      HrLlamaCppPlacement            *out);
+
+/* What GPU @d can give (device_usable, or usable_bytes). */
+guint64  hr_llamacpp_usable         (const HrLlamaCppPlacementInput *in,
+                                     guint32                         d);
 
 /* The most layers that fit every GPU within usable_bytes − @margin, with
  * the input's proportional split (llama-server given that -ngl). */

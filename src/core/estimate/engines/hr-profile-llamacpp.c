@@ -109,16 +109,22 @@ placement_input (const HrEstimateInput    *input,
     .mask_bytes = m->mask_bytes,
     .op_offload = params->n_ubatch >= HR_LLAMACPP_OP_OFFLOAD_MIN_BATCH,
     .n_devices = mode == HR_SPLIT_NONE ? 1 : input->n_gpus,
-    .usable_bytes = hr_device_usable_bytes (input->device),
+    .usable_bytes = hr_estimate_input_usable (input, 0),
     .split_mode = mode,
     .n_cpu_moe = input->placement.n_cpu_moe,
+    .mmproj_bytes = input->mmproj_weights_bytes + input->mmproj_compute_bytes,
   };
+  memcpy (in->draft_bytes, input->draft_device_bytes, sizeof in->draft_bytes);
 
-  /* --tensor-split, or in proportion to free memory: the same devices. */
+  /* --tensor-split, or in proportion to each GPU's free memory, what it
+   * reports at load less what others hold (llama.cpp src/llama-model.cpp,
+   * load_tensors: "default split, by free memory", ggml_backend_dev_memory):
+   * its memory less its reserve. */
   for (guint32 d = 0; d < in->n_devices; d++)
     {
+      in->device_usable[d] = hr_estimate_input_usable (input, d);
       if (input->placement.n_tensor_split == 0)
-        in->split[d] = 1;
+        in->split[d] = (double) in->device_usable[d];
       else
         in->split[d] = d < input->placement.n_tensor_split ? input->placement.tensor_split[d] : 0;
       sum += in->split[d];
@@ -218,7 +224,7 @@ speed_input (const HrEstimateInput          *input,
       guint32 repeating = load->layers - (load->output_layer ? 1 : 0);
 
       gpu_repeating += repeating;
-      g->device = input->device;
+      g->device = hr_estimate_input_gpu (input, d);
       g->layers = repeating;
       g->stream_bytes = (double) p->gpu_weights_read_bytes[d];
       g->layer_bytes = (double) load->weights_bytes -
@@ -365,14 +371,29 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
                                                                   : HR_PLACEMENT_GPU;
     }
 
-  /* The per-device figures are the fullest GPU's: it decides the fit. */
+  /* The per-device figures are the fullest GPU's: it decides the fit
+   * (GPUs of different kinds: the fullest for its own memory). */
+  for (guint32 d = 0; d < p.n_devices; d++)
+    result->devices[d].reserve_bytes = hr_estimate_input_gpu (input, d)->memory_bytes -
+                                       MIN (p.devices[d].usable_bytes,
+                                            hr_estimate_input_gpu (input, d)->memory_bytes);
   for (guint32 d = 1; d < p.n_devices; d++)
-    if (p.devices[d].total_bytes > p.devices[heaviest].total_bytes)
+    if ((double) p.devices[d].total_bytes * p.devices[heaviest].usable_bytes >
+        (double) p.devices[heaviest].total_bytes * p.devices[d].usable_bytes)
       heaviest = d;
+  result->fullest_device = heaviest;
   result->per_device_weights_bytes = p.devices[heaviest].weights_bytes;
   result->per_device_kv_bytes = p.devices[heaviest].kv_bytes;
   result->per_device_state_bytes = p.devices[heaviest].state_bytes;
   result->per_device_overhead_bytes = p.devices[heaviest].compute_bytes;
+  result->per_device_mmproj_bytes = p.devices[heaviest].mmproj_bytes;
+  result->per_device_draft_bytes = p.devices[heaviest].draft_bytes;
+  for (guint32 d = 0; d < p.n_devices; d++)
+    result->draft_bytes += p.devices[d].draft_bytes;
+  result->mmproj_bytes = p.devices[0].mmproj_bytes;
+  result->mmproj_weights_bytes = input->mmproj_weights_bytes;
+  result->mmproj_compute_bytes = input->mmproj_compute_bytes;
+  result->image_tokens = input->image_tokens;
   result->overhead_bytes = 0;
   for (guint32 d = 0; d < p.n_devices; d++)
     result->overhead_bytes += p.devices[d].compute_bytes;
@@ -394,9 +415,11 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   low = 0;
   high = HR_CONTEXT_MAX;
   {
-    double all_gpus = (double) in.usable_bytes * in.n_devices;
+    double all_gpus = 0;
     guint64 step = 1024;
 
+    for (guint32 d = 0; d < in.n_devices; d++)
+      all_gpus += (double) hr_llamacpp_usable (&in, d);
     while (step < HR_CONTEXT_MAX &&
            hr_kv_bytes (model, step, MAX (input->batch, 1), bpe) <= all_gpus)
       step *= 2;

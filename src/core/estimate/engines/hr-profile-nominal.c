@@ -69,7 +69,7 @@ nominal_estimate (const HrEstimateInput  *input,
   result->kv_replicated = model->attention != HR_ATTENTION_MLA &&
                           (guint64) heads_per_device * n_gpus > model->n_kv_heads;
 
-  budget = (double) hr_device_usable_bytes (input->device) - weights_dev - overhead_dev;
+  budget = (double) hr_estimate_input_usable (input, 0) - weights_dev - overhead_dev;
   result->max_context = hr_profile_solve_max_context (model, budget,
                                                       per_layer_token * kv_fraction * input->batch,
                                                       &result->max_context_unbounded);

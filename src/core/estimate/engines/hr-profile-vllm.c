@@ -64,6 +64,25 @@ vllm_estimate (const HrEstimateInput  *input,
     params.gpu_memory_utilization = input->options.gpu_memory_utilization;
   if (input->options.max_num_batched_tokens > 0)
     params.max_num_batched_tokens = input->options.max_num_batched_tokens;
+  /* Memory others keep (--reserve): vLLM V1 refuses to start when less is
+   * free than the share it asks of the whole ("Free memory on device …
+   * on startup is less than desired GPU memory utilization",
+   * vllm/v1/worker/gpu_worker.py, init_device). */
+  if (input->reserve_set[0] && params.generation != HR_VLLM_V0_6)
+    {
+      double asked = params.gpu_memory_utilization * (double) cuda_total;
+      double free = MIN ((double) cuda_total,
+                         (double) input->device->memory_bytes - (double) input->reserve_bytes[0]);
+
+      if (asked > free)
+        return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                                /* TRANSLATORS: GiB asked, the utilization, GiB free, the
+                                 * utilization that fits */
+                                _("vLLM asks for %.2f GiB (--gpu-memory-utilization %.2f) but "
+                                  "only %.2f GiB are free: it refuses to start; %.2f or less "
+                                  "fits"), asked / HR_GIB, params.gpu_memory_utilization,
+                                free / HR_GIB, floor (free / (double) cuda_total * 100) / 100);
+    }
 
   kv_fraction = hr_profile_kv_device_fraction (model, layout.tp, &heads_per_device);
   kv_per_layer_token = hr_kv_bytes_per_token (model, bpe) / model->n_layers * kv_fraction;
