@@ -22,6 +22,64 @@ is_metal (const HrDevice *device)
   return hr_device_backend (device) == HR_BACKEND_METAL;
 }
 
+/* A backend's constants (tests/calibration/speed/README.md §5; fitted in
+ * hr-speed-fitted.inc).  eta_fa, eta_fa_mm, eta_fa_pp are 0 where the
+ * calibration has no flash-attention rows to fit them: the derived form
+ * of README §7 then holds (the cache at eta_w, the FLOPs at eta_mm). */
+typedef struct
+{
+  gboolean metal;
+  gboolean cuda;                /* the 2024 cuBLAS prompt path (t_deq) */
+  double eta_w, c_layer, eta_att, eta_mm, beta;
+  double eta_fa, eta_fa_mm, eta_fa_pp;
+} SpeedSet;
+
+static const SpeedSet set_cuda = {
+  .cuda = TRUE, .eta_w = HR_SPEED_ETA_W_CUDA, .c_layer = HR_SPEED_C_LAYER_CUDA,
+  .eta_att = HR_SPEED_ETA_ATT_CUDA, .eta_mm = HR_SPEED_ETA_MM_CUDA, .beta = HR_SPEED_BETA_CUDA,
+};
+static const SpeedSet set_metal = {
+  .metal = TRUE, .eta_w = HR_SPEED_ETA_W_METAL, .c_layer = HR_SPEED_C_LAYER_METAL,
+  .eta_att = HR_SPEED_ETA_ATT_METAL, .eta_mm = HR_SPEED_ETA_MM_METAL, .beta = HR_SPEED_BETA_METAL,
+};
+/* ROCm and Vulkan: their rows cannot tell a bandwidth share from a
+ * per-layer cost, so they stream weights at CUDA's share (a prior). */
+static const SpeedSet set_rocm = {
+  .eta_w = HR_SPEED_ETA_W_CUDA, .c_layer = HR_SPEED_C_LAYER_ROCM,
+  .eta_att = HR_SPEED_ETA_ATT_ROCM, .eta_mm = HR_SPEED_ETA_MM_ROCM, .beta = HR_SPEED_BETA_CUDA,
+  .eta_fa = HR_SPEED_ETA_FA_ROCM, .eta_fa_mm = HR_SPEED_ETA_FA_MM_ROCM,
+  .eta_fa_pp = HR_SPEED_ETA_FA_PP_ROCM,
+};
+static const SpeedSet set_vulkan = {
+  .eta_w = HR_SPEED_ETA_W_CUDA, .c_layer = HR_SPEED_C_LAYER_VULKAN,
+  .eta_att = HR_SPEED_ETA_ATT_VULKAN, .eta_mm = HR_SPEED_ETA_MM_VULKAN, .beta = HR_SPEED_BETA_CUDA,
+  .eta_fa = HR_SPEED_ETA_FA_VULKAN, .eta_fa_mm = HR_SPEED_ETA_FA_MM_VULKAN,
+  .eta_fa_pp = HR_SPEED_ETA_FA_PP_VULKAN,
+};
+
+/* speedmodel.py CONSTANT_SET: Apple GPUs run Metal's set; ROCm and
+ * Vulkan their own; SYCL (no calibration row) keeps its parent's, CUDA's;
+ * the serving engines' kernels take CUDA's (their own eta_w, c_layer are
+ * HR_SPEED_*_SERVING). */
+static const SpeedSet *
+constant_set (const HrSpeedInput *in,
+              const HrDevice     *device)
+{
+  if (is_metal (device))
+    return &set_metal;
+  if (in->serving)
+    return &set_cuda;
+  switch (in->backend)
+    {
+    case HR_BACKEND_ROCM:
+      return &set_rocm;
+    case HR_BACKEND_VULKAN:
+      return &set_vulkan;
+    default:
+      return &set_cuda;
+    }
+}
+
 static double
 bandwidth (const HrDevice *device)
 {
@@ -158,8 +216,10 @@ cached_tokens (const HrModelArch *a,
 }
 
 /* One GPU's share of a token with @depth tokens cached: its weights, its
- * layers' fixed cost, and the cache read once per query head (llama.cpp
- * without flash attention, as measured). */
+ * layers' fixed cost, and the cache, read once per KV head (README §2):
+ * without flash attention at the backend's eta_att; with it at eta_fa,
+ * plus the kernel's FLOPs (4 per query-head dimension) at eta_fa_mm of
+ * the matrix peak where the backend has that constant. */
 static void
 gpu_token (const HrSpeedInput *in,
            const HrSpeedGpu   *g,
@@ -169,26 +229,25 @@ gpu_token (const HrSpeedInput *in,
            double             *fixed)
 {
   const HrModelArch *a = in->arch;
-  gboolean metal = is_metal (g->device);
+  const SpeedSet *set = constant_set (in, g->device);
   double bw = decode_bandwidth (in, g->device);
-  double eta_w = in->serving ? HR_SPEED_ETA_W_SERVING
-                 : metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA;
-  double eta_att = metal ? HR_SPEED_ETA_ATT_METAL : HR_SPEED_ETA_ATT_CUDA;
+  double eta_w = in->serving ? HR_SPEED_ETA_W_SERVING : set->eta_w;
   double bpw = g->layer_params > 0 ? g->layer_bytes * 8 / g->layer_params : 16;
   double layers = in->tensor_parallel ? (double) g->layers / in->n_gpus : g->layers;
+  double cell = a->n_kv_heads * (a->head_dim_k + a->head_dim_v);
 
   *stream = g->stream_bytes / (eta_w * bw);
-  if (metal)
+  if (set->metal)
     *stream = MAX (*stream, metal_unpack_seconds (in, g, bpw));
   if (in->flash_attn)
     *cache = cached_tokens (a, depth, layers) *
-             (a->n_kv_heads * (a->head_dim_k + a->head_dim_v) * in->kv_bytes_per_element) /
-             (eta_w * bw);
+             (cell * in->kv_bytes_per_element / ((set->eta_fa > 0 ? set->eta_fa : eta_w) * bw) +
+              (set->eta_fa_mm > 0 ? 4.0 * a->n_heads * a->head_dim_k /
+                                    (set->eta_fa_mm * hr_speed_matrix_flops (g->device))
+                                  : 0));
   else
-    *cache = cached_tokens (a, depth, layers) * 4.0 * a->n_heads * a->head_dim_k /
-             (eta_att * bw);
-  *fixed = g->layers * (in->serving ? HR_SPEED_C_LAYER_SERVING
-                        : metal ? HR_SPEED_C_LAYER_METAL : HR_SPEED_C_LAYER_CUDA);
+    *cache = cached_tokens (a, depth, layers) * cell * 2.0 / (set->eta_att * bw);
+  *fixed = g->layers * (in->serving ? HR_SPEED_C_LAYER_SERVING : set->c_layer);
 }
 
 void
@@ -345,10 +404,11 @@ ubatch_seconds (const HrSpeedInput *in,
                 double              n)
 {
   const HrModelArch *a = in->arch;
-  gboolean metal = is_metal (device);
+  const SpeedSet *set = constant_set (in, device);
+  gboolean metal = set->metal;
   double bw = bandwidth (device);
   double flops = hr_speed_matrix_flops (device);
-  double eta_mm = metal ? HR_SPEED_ETA_MM_METAL : HR_SPEED_ETA_MM_CUDA;
+  double eta_mm = set->eta_mm;
   double eta_q = eta_mm, t_flop, read, t_mm, t_deq = 0, units, t_att, t_exp = 0;
 
   if (metal && in->family == HR_QUANT_KQUANT)
@@ -359,9 +419,9 @@ ubatch_seconds (const HrSpeedInput *in,
   /* MoE (llama.cpp; not vLLM's kernels, fitted elsewhere): each MoE layer
    * reads the experts any of the n tokens routes to, E (1 − (1 − k/E)^n)
    * of E, once, and runs the grouped expert products (mul_mat_id: MMQ
-   * per expert, no F16 expansion) at their own share of the peak,
-   * η_moe · m / (m + m_half) for m = n k / (E · touched) tokens per
-   * touched expert. */
+   * per expert, no F16 expansion) at their own share of the backend's
+   * GEMM share, η_moe · η_mm · m / (m + m_half) for m = n k / (E ·
+   * touched) tokens per touched expert. */
   if (in->expert_share > 0 && in->experts > 0 && !in->serving)
     {
       double routed = MIN (params, routed_layer_params (in) * layers), sb = in->expert_share;
@@ -370,26 +430,28 @@ ubatch_seconds (const HrSpeedInput *in,
       /* tokens each touched expert multiplies: its GEMM tiles are that full */
       double m = n * rho / touched;
 
-      t_exp = MAX (2.0 * routed * n * (1 + HR_SPEED_MOE_M_HALF / m) / (HR_SPEED_ETA_MOE * flops),
-                   touched * sb * bytes /
-                   ((metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA) * bw));
+      t_exp = MAX (2.0 * routed * n * (1 + HR_SPEED_MOE_M_HALF / m) /
+                   (HR_SPEED_ETA_MOE * eta_mm * flops),
+                   touched * sb * bytes / (set->eta_w * bw));
       params -= routed;
       bytes *= 1 - sb;
     }
 
   /* the products: compute, or reading the weights once */
   t_flop = 2.0 * params * n / (eta_q * flops);
-  read = !metal || in->family == HR_QUANT_FLOAT ? 2.0 * params : bytes;
-  t_mm = MAX (t_flop, read / ((metal ? HR_SPEED_ETA_W_METAL : HR_SPEED_ETA_W_CUDA) * bw));
+  read = set->cuda || in->family == HR_QUANT_FLOAT ? 2.0 * params : bytes;
+  t_mm = MAX (t_flop, read / (set->eta_w * bw));
   /* CUDA expands quantized weights to F16 before cuBLAS (llama.cpp of the
-   * measured builds; vLLM's kernels read them packed) */
-  if (!metal && in->family != HR_QUANT_FLOAT && !in->serving)
+   * measured builds; vLLM's kernels read them packed; ROCm's and Vulkan's
+   * constants come from current builds, whose MMQ reads them packed) */
+  if (set->cuda && in->family != HR_QUANT_FLOAT && !in->serving)
     t_deq = (bytes + 2.0 * params) / bw;
-  /* attention over the window: the score block of every head */
+  /* attention over the window: the score block of every head; flash
+   * attention's kernels at their own share where the backend has one */
   units = a->n_heads * n * cached_tokens (a, p0 + n, layers);
-  t_att = units * 4.0 * a->head_dim_k / (eta_mm * flops) +
-          (in->flash_attn ? 0
-                          : units * (metal ? HR_SPEED_BETA_METAL : HR_SPEED_BETA_CUDA) / bw);
+  t_att = units * 4.0 * a->head_dim_k /
+          ((in->flash_attn && set->eta_fa_pp > 0 ? set->eta_fa_pp : eta_mm) * flops) +
+          (in->flash_attn ? 0 : units * set->beta / bw);
   return t_mm + t_deq + t_att + t_exp;
 }
 
@@ -567,6 +629,7 @@ typedef struct
 {
   HrBackend backend;
   gboolean moe, cpu_held;
+  gboolean flash_attn;          /* measured with flash attention on */
   guint depth_bucket;
   const char *name;
   double decode_low, decode_high;
@@ -595,17 +658,17 @@ find_group (const HrSpeedInput *in,
   gboolean moe = in->expert_share > 0 && in->experts > 0;
   gboolean cpu_held = in->cpu_layers > 0 || in->cpu_bytes > 0 || in->cpu_expert_bytes > 0;
 
-  /* vLLM and SGLang kernels have no llama-bench rows; the groups' rows
-   * ran without flash attention (the 2024 builds, llama-bench -fa 0), so
-   * a figure with it (derived, not fitted) has no measured error. */
-  if (in->serving || in->flash_attn)
+  /* vLLM and SGLang kernels have no llama-bench rows.  Flash attention is
+   * a dimension of the generated table: a group measured without it says
+   * nothing of a figure with it, and the other way round. */
+  if (in->serving)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (speed_groups); i++)
     {
       const SpeedGroup *g = &speed_groups[i];
 
       if (g->backend == in->backend && g->moe == moe && g->cpu_held == cpu_held &&
-          g->depth_bucket == depth_bucket (depth))
+          g->flash_attn == !!in->flash_attn && g->depth_bucket == depth_bucket (depth))
         return g;
     }
   return NULL;

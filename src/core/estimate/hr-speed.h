@@ -6,7 +6,7 @@
  * every tg and pp row; the fit and its cross-validation are in
  * tests/calibration/speed/README.md).  Decode streams each GPU's weights
  * at a share of its bandwidth, pays a fixed cost per layer, and reads the
- * cache of every query head; prompts are matrix products at a share of the
+ * cache once per KV head; prompts are matrix products at a share of the
  * GPU's matrix peak (limited by its board power), the weights read once
  * per micro-batch, and attention over the whole window.  GPUs of a layer
  * split run one after the other for a token and pipeline micro-batches
@@ -26,9 +26,12 @@ G_BEGIN_DECLS
 /* The fitted constants (and the power prior, chosen by cross-validation):
  * generated from tests/calibration/speed/constants.json by fit_speed.py
  * there, fitted by least squares on log error on the calibration rows
- * only (the 2024 builds measured: no flash attention, quantized prompt
- * matrices expanded to F16 for cuBLAS); test-speed-constants checks that
- * this file is constants.json's. */
+ * only; test-speed-constants checks that this file is constants.json's.
+ * One set per backend: CUDA's and Metal's from the 2024 builds (no flash
+ * attention, quantized prompt matrices expanded to F16 for cuBLAS);
+ * ROCm's and Vulkan's from 2025 builds (MMQ, flash attention off and on;
+ * they stream weights at CUDA's share); SYCL has no rows and runs on
+ * CUDA's (hr-speed.c, constant_set). */
 #include "hr-speed-fitted.inc"
 
 /* Fixed, not fitted. */
@@ -116,10 +119,11 @@ typedef struct _HrSpeedInput
   double host_link_gbps;        /* the first GPU's PCIe, pinned */
   guint32 n_ubatch;
   guint32 n_batch;              /* tokens per engine step; 0 = HR_SPEED_N_BATCH */
-  /* Flash attention asked for explicitly: decode reads the cache once per
-   * KV head at the weights' efficiency and prompts write no score matrix
-   * (derived, not fitted: tests/calibration/speed/README.md §7).
-   * Otherwise the measured builds' attention, without it. */
+  /* Flash attention on (what the engine resolves -fa auto to): prompts
+   * write no score matrix; decode reads the cache in its own type, at the
+   * weights' share on CUDA and Metal (derived: README §7), at the fitted
+   * eta_fa plus the kernel's FLOPs on ROCm and Vulkan.  Off: the cache in
+   * F16 at the backend's eta_att, and the score matrix written. */
   gboolean flash_attn;
   double kv_bytes_per_element;  /* with flash_attn: the cache's type */
 } HrSpeedInput;

@@ -8,7 +8,7 @@ FITTED_C = [
     ('eta_w_metal', 'HR_SPEED_ETA_W_METAL', ''),
     ('c_layer_cuda', 'HR_SPEED_C_LAYER_CUDA', 's per layer per token: small kernels'),
     ('c_layer_metal', 'HR_SPEED_C_LAYER_METAL', ''),
-    ('eta_att_cuda', 'HR_SPEED_ETA_ATT_CUDA', 'cache read per query head (L2 reuse > 1)'),
+    ('eta_att_cuda', 'HR_SPEED_ETA_ATT_CUDA', 'cache read per KV head without FA'),
     ('eta_att_metal', 'HR_SPEED_ETA_ATT_METAL', ''),
     ('hbm_cap', 'HR_SPEED_HBM_CAP', 'B/s: batch-1 kernels on HBM parts'),
     ('alu_ops_kq_metal', 'HR_SPEED_O_KQ_METAL', 'FP32 ops to unpack a K-quant weight'),
@@ -18,6 +18,19 @@ FITTED_C = [
     ('rho_pipe', 'HR_SPEED_RHO_PIPE', 'achieved share of micro-batch overlap'),
     ('eta_moe', 'HR_SPEED_ETA_MOE', 'share of the matrix peak in grouped expert GEMMs'),
     ('moe_m_half', 'HR_SPEED_MOE_M_HALF', 'tokens per expert at half that share'),
+    # issue 31: ROCm and Vulkan constant sets (eta_w is CUDA's: speedmodel.eta_w)
+    ('c_layer_rocm', 'HR_SPEED_C_LAYER_ROCM', 's per layer per token, ROCm'),
+    ('eta_att_rocm', 'HR_SPEED_ETA_ATT_ROCM', 'cache read per KV head without FA'),
+    ('eta_fa_rocm', 'HR_SPEED_ETA_FA_ROCM', 'cache read per KV head with FA'),
+    ('eta_fa_mm_rocm', 'HR_SPEED_ETA_FA_MM_ROCM', 'share of the matrix peak, FA decode FLOPs'),
+    ('eta_mm_rocm', 'HR_SPEED_ETA_MM_ROCM', 'share of the matrix peak in prompt GEMMs'),
+    ('eta_fa_pp_rocm', 'HR_SPEED_ETA_FA_PP_ROCM', 'share of the matrix peak, FA prompt attention'),
+    ('c_layer_vulkan', 'HR_SPEED_C_LAYER_VULKAN', 's per layer per token, Vulkan'),
+    ('eta_att_vulkan', 'HR_SPEED_ETA_ATT_VULKAN', ''),
+    ('eta_fa_vulkan', 'HR_SPEED_ETA_FA_VULKAN', ''),
+    ('eta_fa_mm_vulkan', 'HR_SPEED_ETA_FA_MM_VULKAN', ''),
+    ('eta_mm_vulkan', 'HR_SPEED_ETA_MM_VULKAN', ''),
+    ('eta_fa_pp_vulkan', 'HR_SPEED_ETA_FA_PP_VULKAN', ''),
 ]
 
 

@@ -34,6 +34,8 @@ FIXED = dict(
     link_bw=25e9,      # B/s PCIe 4.0 x16 effective, activation copy between GPUs in prefill
     beta_cuda=24.0,    # B per attention-score element, non-FA CUDA (cuBLAS F16 out, ->F32, softmax r/w, ->F16, read)
     beta_metal=16.0,   # B per attention-score element, non-FA Metal (F32 out, softmax r/w, read)
+    beta_rocm=24.0,    # ROCm runs the CUDA code compiled by HIP (ggml-cuda): CUDA's count
+    beta_vulkan=24.0,  # Vulkan: no count of its own (a prior: CUDA's)
     ram_eff=0.7,       # fraction of RAM bandwidth for CPU-held layers (product constant; not fitted here)
     op_offload_min=32,  # tokens from which llama.cpp copies CPU-held weights to the GPU (ggml-cuda.cu)
     mmap_share=0.5,    # mmap'd weights cross PCIe at this share of the pinned rate (HR_SPEED_MMAP_COPY_SHARE)
@@ -43,15 +45,34 @@ FIXED = dict(
     _power_mode='harmonic',
     eps_power=1.0e12,
 )
+# Start values; a constant no row of a fit informs keeps its start value (a prior, see informed()).
+# Issue 31: ROCm and Vulkan have their own set (c_layer, eta_att, eta_mm; eta_w is CUDA's, speedmodel.eta_w)
+# plus three flash-attention constants (eta_fa: the FA decode kernel's share of the bandwidth reading the
+# cache; eta_fa_mm: its share of the matrix peak on the attention FLOPs; eta_fa_pp: the FA prompt kernels'
+# share of the matrix peak).
+# Start values: CUDA's issue-12 values (the prior they had when they shared CUDA's set); eta_att now counts
+# the cache once per KV head (README §2), so its starts are the old ones over the 4 query heads per KV head
+# of the Llama-3 calibration models.
 DECODE_START = dict(eta_w_cuda=0.9, eta_w_metal=0.8, c_layer_cuda=1e-4, c_layer_metal=1.5e-4,
-                    eta_att_cuda=1.0, eta_att_metal=0.5, hbm_cap=3000e9, alu_ops_kq_metal=30.0)
-PREFILL_START = dict(eta_mm_cuda=0.5, eta_mm_metal=0.6, phi_kq_metal=0.8, rho_pipe=0.8, eta_moe=0.5, moe_m_half=32.0)
+                    eta_att_cuda=0.4, eta_att_metal=0.12, hbm_cap=3000e9, alu_ops_kq_metal=30.0,
+                    c_layer_rocm=9.2e-5, eta_att_rocm=0.4, eta_fa_rocm=0.93, eta_fa_mm_rocm=0.6,
+                    c_layer_vulkan=9.2e-5, eta_att_vulkan=0.4, eta_fa_vulkan=0.93, eta_fa_mm_vulkan=0.6)
+PREFILL_START = dict(eta_mm_cuda=0.5, eta_mm_metal=0.6, phi_kq_metal=0.8, rho_pipe=0.8, eta_moe=0.5, moe_m_half=32.0,
+                     eta_mm_rocm=0.6, eta_mm_vulkan=0.6, eta_fa_pp_rocm=0.6, eta_fa_pp_vulkan=0.6)
 UNITS = dict(eta_w_cuda='fraction of BW', eta_w_metal='fraction of BW', c_layer_cuda='s / layer / token',
              c_layer_metal='s / layer / token', eta_att_cuda='fraction of BW', eta_att_metal='fraction of BW',
              hbm_cap='B/s', alu_ops_kq_metal='FP32 ops / weight', eta_mm_cuda='fraction of FP16-acc tensor peak',
              eta_mm_metal='fraction of GPU FP32(=FP16) peak', phi_kq_metal='factor', rho_pipe='fraction',
-             eta_moe='fraction of the matrix peak in grouped expert GEMMs (mul_mat_id)',
-             moe_m_half='tokens per expert at which the grouped GEMMs reach half of eta_moe')
+             eta_moe="grouped expert GEMMs (mul_mat_id) vs the backend's dense GEMM share eta_mm",
+             moe_m_half='tokens per expert at which the grouped GEMMs reach half of eta_moe',
+             c_layer_rocm='s / layer / token', eta_att_rocm='fraction of BW',
+             eta_fa_rocm='fraction of BW (FA decode reading the cache)', eta_mm_rocm='fraction of the matrix peak',
+             eta_fa_mm_rocm='fraction of the matrix peak (FA decode FLOPs)',
+             eta_fa_pp_rocm='fraction of the matrix peak (FA prompt attention FLOPs)',
+             c_layer_vulkan='s / layer / token', eta_att_vulkan='fraction of BW',
+             eta_fa_vulkan='fraction of BW (FA decode reading the cache)', eta_mm_vulkan='fraction of the matrix peak',
+             eta_fa_mm_vulkan='fraction of the matrix peak (FA decode FLOPs)',
+             eta_fa_pp_vulkan='fraction of the matrix peak (FA prompt attention FLOPs)')
 
 # ----------------------------------------------------------------------------------------------
 # data
@@ -68,7 +89,10 @@ FILE_GIB = {
     ('llama3-8b', 'Q4_0'): 4.66e9 / 2 ** 30,
     ('llama2-7b', 'Q4_K_M'): 3.80, ('llama2-7b', 'Q5_K_M'): 4.45, ('llama2-7b', 'Q6_K'): 5.15,
     ('llama3.2-3b', 'Q4_K_M'): 1.87,
-    ('gpt-oss-20b', 'MXFP4'): 11.27,          # llama-bench "11.27 GiB" (llama.cpp PR #16991)          # llama-bench "1.87 GiB" (geerlingguy/ai-benchmarks #21, #48)
+    ('gpt-oss-20b', 'MXFP4'): 11.27,          # llama-bench "11.27 GiB" (llama.cpp PR #16991)
+    # Unsloth Qwen3-30B-A3B-UD-Q4_K_XL.gguf: llama-bench "qwen3moe 30B.A3B Q4_K - Medium | 16.49 GiB"
+    # (https://blog.tosukui.xyz/posts/gmktec-ryzen-ai-rocm-hip-setup, same file as lhl/strix-halo-testing)
+    ('qwen3-30b-a3b', 'UD-Q4_K_XL'): 16.49,
 }
 
 # Sources, for leave-one-source-out CV: (pattern in the row's source, source id)
@@ -79,6 +103,10 @@ SOURCE_PATTERNS = [
     (r'dmatora', 'dmatora/LLM-inference-speed-benchmarks'),
     (r'normiebench', 'brand-o/normiebench'),
     (r'ai-benchmarks/issues/(\d+)', 'geerlingguy/ai-benchmarks #%s'),
+    (r'lhl/strix-halo-testing', 'lhl/strix-halo-testing'),
+    (r'1337hero/', '1337hero/rx7900xtx-llama-bench-vulcan'),
+    (r'1ghvwsj', 'r/LocalLLaMA 1ghvwsj (randomfoo2, Nov 2024)'),
+    (r'vulkanforge', 'maeddesg/vulkanforge wiki'),
 ]
 
 
@@ -127,6 +155,22 @@ CHOICE_SOURCES = ('llama.cpp PR #7676', 'dmatora/LLM-inference-speed-benchmarks'
 MOE_CALIBRATION_SOURCES = ('llama.cpp PR #16991', 'llama.cpp PR #15631')
 
 
+# Issue 31 item 2 (per-backend constants, this revision), decided by source BEFORE any fit with the new
+# sets and written here:
+#  * scoreboards_2025.csv, calibration: lhl/strix-halo-testing (Strix Halo under ROCm and Vulkan, FA off
+#    and on, prompt and decode sweeps to 8K, dense and MoE: the only source with both backends, both FA
+#    settings and depth on one machine) and 1337hero/rx7900xtx-llama-bench-vulcan (a discrete RDNA3 card
+#    and a two-GPU split under Vulkan, build 7361).
+#  * scoreboards_2025.csv, held out: the r/LocalLLaMA table by randomfoo2 and its comments (builds
+#    b3999-b4011: 7900 XTX and W7900 under ROCm, 3090/4090 with FA, Apple M2/M3 Pro/M3 Max, Arc A770
+#    under Vulkan and SYCL) and the maeddesg/vulkanforge wiki (RX 9070 XT under Vulkan, build 9174).
+#  * the ROCm rows of validation_current.csv and heldout_2025.csv (llama.cpp PR #26284, geerlingguy
+#    #21) showed ROCm decode 17-35 % too fast and a Strix Halo prompt +529 % with CUDA's constants: they
+#    motivated giving ROCm its own constants, so they informed a choice and are calibration rows now.
+SCOREBOARD_CALIBRATION_SOURCES = ('lhl/strix-halo-testing', '1337hero/rx7900xtx-llama-bench-vulcan')
+ROCM_MOTIVATION_SOURCES = ('llama.cpp PR #26284', 'geerlingguy/ai-benchmarks #21')
+
+
 def split_rows():
     calib, held = [], []
     for r in load_rows(os.path.join(HERE, 'calibration_rows.csv')):
@@ -144,12 +188,26 @@ def split_rows():
         if r['src'] in CHOICE_SOURCES:
             r['why'] = 'chose the MMQ form (README §7)'
             calib.append(r)
+        elif r['src'] in ROCM_MOTIVATION_SOURCES:
+            r['why'] = 'motivated the ROCm constants (issue 31)'
+            calib.append(r)
         else:
             r['why'] = 'held out'
             held.append(r)
     for r in load_rows(os.path.join(HERE, 'heldout_2025.csv')):
-        r['why'] = 'held out'
-        held.append(r)
+        if r['src'] in ROCM_MOTIVATION_SOURCES:
+            r['why'] = 'motivated the ROCm constants (issue 31)'
+            calib.append(r)
+        else:
+            r['why'] = 'held out'
+            held.append(r)
+    for r in load_rows(os.path.join(HERE, 'scoreboards_2025.csv')):
+        if r['src'] in SCOREBOARD_CALIBRATION_SOURCES:
+            r['why'] = 'scoreboard calibration source (issue 31)'
+            calib.append(r)
+        else:
+            r['why'] = 'held out'
+            held.append(r)
     # moe_2025.csv (issue 31 item 1, split decided by source before fitting eta_moe): llama.cpp
     # PR #16991 (RTX PRO 6000) was calibration and PR #15631 (RTX 4090) held out.  A first form (one
     # eta_moe, fitted on PR #16991's pp128 alone) missed PR #15631's rows by -62..-69 %; those rows then
@@ -177,24 +235,47 @@ def predict(r, C):
 # fitting: least squares on log(predicted / measured), constants in log space (all positive)
 # ----------------------------------------------------------------------------------------------
 
+SET_MIN_ROWS = 4   # a backend's constants are fitted from this many of its rows of a test, else kept at their priors
+
+
 def informed(name, sel):
     """Does any row of `sel` inform constant `name`?  A constant no row informs stays at its start
-    value (a prior) -- e.g. the Metal constants in a fold without Apple rows."""
-    metal = [r for r in sel if sm.ckey(r['figs'][0]) == 'metal']
-    other = [r for r in sel if sm.ckey(r['figs'][0]) != 'metal']
-    if name.endswith('_metal'):
-        return bool(metal)
+    value (a prior) -- e.g. the Metal constants in a fold without Apple rows, or ROCm's FA decode
+    share in a fold without a ROCm FA decode row."""
+    def of(s):
+        return [r for r in sel if sm.ckey(r['figs'][0]) == s]
+    for s in ('metal', 'rocm', 'vulkan', 'cuda'):
+        if name.endswith('_' + s):
+            rows = of(s)
+            if len(rows) < SET_MIN_ROWS:
+                return False
+            if name.startswith('eta_att_'):
+                # the cache term needs decode rows at two depths at least
+                return len(set(mean_depth(r) for r in rows if not r['fa'] and r['test'] == 'tg')) >= 2
+            if name.startswith('eta_fa_pp_'):
+                return any(r['fa'] and r['test'] == 'pp' and r['depth0'] + r['n'] >= 1024 for r in rows)
+            fa_tg = [r for r in rows if r['fa'] and r['test'] == 'tg' and r['depth0'] + r['n'] >= 1024]
+            if name.startswith('eta_fa_mm_'):
+                # the bytes and the FLOPs of FA decode separate only across models of different
+                # query heads per KV head (MHA vs GQA)
+                return len(set(r['shape']['nh'] // r['shape']['nkv'] for r in fa_tg)) >= 2
+            if name.startswith('eta_fa_'):
+                return bool(fa_tg)
+            return bool(rows)
     if name == 'hbm_cap':
-        return any(r['figs'][0]['hbm'] for r in other)
+        return any(r['figs'][0]['hbm'] for r in sel if sm.ckey(r['figs'][0]) != 'metal')
     if name in ('eta_moe', 'moe_m_half'):
         return any(r['shape'].get('moe') for r in sel)
     if name == 'rho_pipe':
         return any(r['n_gpus'] > 1 and r['n'] > r['ubatch'] for r in sel)
-    return bool(other)
+    return bool(sel)
 
 
 def fit(rows, test, start, base):
-    C = dict(base)
+    # prompt constants a decode fit does not fit (FA decode's default FLOP share is eta_mm, README §7)
+    # sit at their start values or the values base carries
+    C = dict(PREFILL_START)
+    C.update(base)
     C.update(start)
     sel = [r for r in rows if r['test'] == test]
     names = [k for k in start if informed(k, sel)]
@@ -203,7 +284,7 @@ def fit(rows, test, start, base):
 
     def res(x):
         for k, v in zip(names, x):
-            C[k] = math.exp(v)
+            C[k] = math.exp(min(max(v, -50.0), 50.0))
         return [math.log(predict(r, C) / r['measured_tps']) for r in sel]
 
     sol = least_squares(res, np.log([start[k] for k in names]), method='lm', xtol=1e-10, ftol=1e-10)
@@ -234,7 +315,30 @@ BEFORE = dict(FIXED, eps_power=1.0e12, eta_w_cuda=0.9349371976165932, eta_w_meta
               eta_att_cuda=1.6313204902282727, eta_att_metal=0.4721352005693313, hbm_cap=3434140532253.6875,
               alu_ops_kq_metal=30.119122518955656, eta_mm_cuda=0.7535329460169902,
               eta_mm_metal=0.6774092355045036, phi_kq_metal=0.7736850807036961, rho_pipe=0.6750653992611585,
-              eta_moe=0.7535329460169902, moe_m_half=0.0, _moe_dense=True)   # before issue 31: a MoE prompt as a dense model of its active size
+              eta_moe=1.0, moe_m_half=0.0, _moe_dense=True)   # before issue 31: a MoE prompt as a dense model of its active size
+
+# The constants of main at 53ac69d (this revision's start: ROCm and Vulkan shared CUDA's set; eta_moe was a
+# share of the matrix peak, here re-expressed as a share of eta_mm_cuda so today's formula gives the same
+# CUDA figures).  Evaluated on today's sets for the per-group before/after figures.  Not fitted here.
+MAIN_53AC69D = dict(FIXED, eps_power=1.5e12, eta_w_cuda=0.934664, eta_w_metal=0.820251, c_layer_cuda=9.16687e-05,
+                    c_layer_metal=0.00012949, eta_att_cuda=1.5974, eta_att_metal=0.472135, hbm_cap=3.41075e+12,
+                    alu_ops_kq_metal=30.1191, eta_mm_cuda=0.60761, eta_mm_metal=0.684262, phi_kq_metal=0.758581,
+                    rho_pipe=0.938262, eta_moe=0.323826 / 0.60761, moe_m_half=46.8264)
+
+
+def shared_with_cuda(C):
+    """A constant set where ROCm and Vulkan use CUDA's constants (as before this revision)."""
+    C = dict(C)
+    for s in ('rocm', 'vulkan'):
+        for k in ('c_layer', 'eta_att', 'eta_mm'):
+            C['%s_%s' % (k, s)] = C[k + '_cuda']
+        for k in ('eta_fa_', 'eta_fa_mm_', 'eta_fa_pp_'):
+            C.pop(k + s, None)
+    return C
+
+
+BEFORE = shared_with_cuda(BEFORE)
+MAIN_53AC69D = shared_with_cuda(MAIN_53AC69D)
 
 EPS_CANDIDATES = (0.0, 0.8, 1.0, 1.2, 1.5)     # TFLOPS per watt; 0 = no power limit
 
@@ -299,14 +403,16 @@ def bucket_of(depth):
 
 
 def group_of(r):
-    # every measured row so far has all layers and experts on the GPU(s)
-    return (r['backend'], bool(r['shape'].get('moe')), False, bucket_of(mean_depth(r)))
+    # every measured row so far has all layers and experts on the GPU(s).  Flash attention is a
+    # dimension of its own (issue 31): its kernels have their own constants, and the product runs it by
+    # default, so a range measured without it must not stand for a figure with it.
+    return (r['backend'], bool(r['shape'].get('moe')), False, r['fa'], bucket_of(mean_depth(r)))
 
 
 def group_name(g):
-    be, moe, cpu, b = g
-    return '%s, %s, %s, depth %s' % (be, 'MoE' if moe else 'dense', 'CPU-held' if cpu else 'all on GPU',
-                                     DEPTH_BUCKETS[b][2])
+    be, moe, cpu, fa, b = g
+    return '%s, %s, %s, %s, depth %s' % (be, 'MoE' if moe else 'dense', 'CPU-held' if cpu else 'all on GPU',
+                                         'FA' if fa else 'no FA', DEPTH_BUCKETS[b][2])
 
 
 def group_ranges(cv):
@@ -327,7 +433,7 @@ def render_groups_inc(ranges):
              ' * ratio of the calibration rows under leave-one-device-out CV, %dth and %dth percentile,' %
              (100 * RANGE_QUANTILES[0], 100 * RANGE_QUANTILES[1]),
              ' * and how many rows back it (groups with fewer than %d rows are absent: no range).' % GROUP_MIN_ROWS,
-             ' * { backend, moe, cpu_held, depth bucket, name, decode low, high, rows, prompt low, high, rows } */',
+             ' * { backend, moe, cpu_held, flash_attn, depth bucket, name, decode low, high, rows, prompt low, high, rows } */',
              '']
     for g in sorted(ranges):
         t = ranges[g]
@@ -339,8 +445,9 @@ def render_groups_inc(ranges):
             pp = (0, 0, 0)
         if not tg[2] and not pp[2]:
             continue
-        lines.append('{ %s, %s, %s, %d, "%s", %.4f, %.4f, %d, %.4f, %.4f, %d },' % (
-            BACKEND_C[g[0]], 'TRUE' if g[1] else 'FALSE', 'TRUE' if g[2] else 'FALSE', g[3], group_name(g),
+        lines.append('{ %s, %s, %s, %s, %d, "%s", %.4f, %.4f, %d, %.4f, %.4f, %d },' % (
+            BACKEND_C[g[0]], 'TRUE' if g[1] else 'FALSE', 'TRUE' if g[2] else 'FALSE', 'TRUE' if g[3] else 'FALSE',
+            g[4], group_name(g),
             tg[0], tg[1], tg[2], pp[0], pp[1], pp[2]))
     return '\n'.join(lines) + '\n'
 
@@ -406,6 +513,42 @@ def breakdown(pairs, key, title):
     return lines
 
 
+def group_before_after(held_pairs, main_held, lodo, loso, main_cal):
+    def med(pairs, g, t):
+        e = [abs(p / r['measured_tps'] - 1) for r, p in pairs if group_of(r) == g and r['test'] == t]
+        return ('%.1f %% (%d)' % (100 * np.median(e), len(e))) if e else '-'
+    groups = sorted(set(group_of(r) for r, _ in held_pairs + lodo))
+    lines = ['| group | test | held out | held out, main | LODO | LOSO | calibration rows, main |',
+             '|---|---|---|---|---|---|---|']
+    for g in groups:
+        for t in ('tg', 'pp'):
+            cells = [med(p, g, t) for p in (held_pairs, main_held, lodo, loso, main_cal)]
+            if any(c != '-' for c in cells):
+                lines.append('| %s | %s | %s |' % (group_name(g), 'decode' if t == 'tg' else 'prompt', ' | '.join(cells)))
+    return lines
+
+
+def render_test_reference(C):
+    """tests/test-speed-reference.inc: this reference's figures for test-speed's hand-built input
+    (Llama 3 8B's shape with 32 layers of 128.4 MB and 6.98e9 matrix weights, a 420 MB head, Q4_K_M; the
+    catalog's Strix Halo): decode at depth 4096 and a 2048-token prompt, ROCm and Vulkan, FA off and on.
+    The C port must give the same numbers (test-speed /speed/backend-reference)."""
+    # the constants as C has them (hr-speed-fitted.inc carries 6 significant digits)
+    C = {k: (float('%.6g' % v) if isinstance(v, float) else v) for k, v in C.items()}
+    shape = dict(SHAPES['llama3-8b'], p_layers=6.98e9)
+    w = dict(layers=128.4e6 * 32, out=420.0e6, embd=0.0, file=0.0, expert_share=0.0)
+    lines = ['/* test-speed-reference.inc — GENERATED by tests/calibration/speed/fit_speed.py',
+             ' * (render_test_reference); do not edit.  { backend, flash attention, decode t/s at',
+             ' * depth 4096, prompt t/s for 2048 tokens } of speedmodel.py on test-speed\'s input. */', '']
+    for be in ('rocm', 'vulkan'):
+        fig = dict(sm.device_figures(DEVS['ryzen-ai-max-395-128gb']), backend=be)
+        for fa in (False, True):
+            dec = 1.0 / sm.decode_token_time([fig], shape, w, 'Q4_K_M', 4096, C, fa=fa)
+            pp = sm.pp_rate([fig], shape, w, 'Q4_K_M', 2048, C, fa=fa, path='mmq')
+            lines.append('{ %s, %s, %.10g, %.10g },' % (BACKEND_C[be], 'TRUE' if fa else 'FALSE', dec, pp))
+    return '\n'.join(lines) + '\n'
+
+
 def replace_block(path, begin, end, text):
     s = open(path).read() if os.path.exists(path) else ''
     block = begin + '\n' + text.rstrip('\n') + '\n' + end
@@ -466,6 +609,7 @@ def main():
     open(os.path.join(ROOT, 'src', 'core', 'estimate', 'hr-speed-fitted.inc'), 'w').write(constants_c.render(consts))
     ranges = group_ranges(lodo)
     open(os.path.join(ROOT, 'src', 'core', 'estimate', 'hr-speed-groups.inc'), 'w').write(render_groups_inc(ranges))
+    open(os.path.join(ROOT, 'tests', 'test-speed-reference.inc'), 'w').write(render_test_reference(dict(base, **fitted)))
 
     # ---------------- generated figures: README and RESULTS ----------------
     fig = ['_Generated by `fit_speed.py` (do not edit by hand)._', '',
@@ -485,17 +629,26 @@ def main():
             '| set | decode | prompt |', '|---|---|---|']
     before_cal = [(r, predict(r, BEFORE)) for r in calib]
     before_held = [(r, predict(r, BEFORE)) for r in held]
+    main_cal = [(r, predict(r, MAIN_53AC69D)) for r in calib]
+    main_held = [(r, predict(r, MAIN_53AC69D)) for r in held]
     for name, pairs in (('calibration (fit)', cal_pairs), ('leave-one-device-out CV', lodo),
                         ('leave-one-source-out CV', loso), ('held out', held_pairs),
                         ('before (issue-12 constants): calibration set', before_cal),
-                        ('before (issue-12 constants): held out', before_held)):
+                        ('before (issue-12 constants): held out', before_held),
+                        ('before (main 53ac69d: ROCm, Vulkan on CUDA constants): calibration set', main_cal),
+                        ('before (main 53ac69d): held out', main_held)):
         s = summary_pair(pairs)
         f = lambda t: ('%.1f %% / %.1f %% (%d)' % s[t]) if t in s else '-'
         fig.append('| %s | %s | %s |' % (name, f('tg'), f('pp')))
     fig += ['', '**Leave-one-source-out, per left-out source:**', ''] + breakdown(loso, lambda r: r['src'], 'left-out source')
     fig += ['', '**Held out, per source:**', ''] + breakdown(held_pairs, lambda r: r['src'], 'source')
-    fig += ['', '**Held out, per group** (backend × dense/MoE × placement × depth):', ''] + \
+    fig += ['', '**Held out, per group** (backend × dense/MoE × placement × flash attention × depth):', ''] + \
         breakdown(held_pairs, lambda r: group_name(group_of(r)), 'group')
+    fig += ['', '**Per group, before and after** (median |error|, decode / prompt, rows): held out and the '
+            'calibration rows under LODO and LOSO CV with this revision\'s constants; "main" = the constants of '
+            'main 53ac69d (ROCm and Vulkan on CUDA\'s set) on the same rows (in-sample for its own calibration '
+            'rows, out of sample for the rows new here).', '']
+    fig += group_before_after(held_pairs, main_held, lodo, loso, main_cal)
     fig += ['', '**Speed ranges per group** (`src/core/estimate/hr-speed-groups.inc`): measured / predicted under '
             'leave-one-device-out CV, %dth–%dth percentile; groups with fewer than %d rows give no range.' %
             (100 * RANGE_QUANTILES[0], 100 * RANGE_QUANTILES[1], GROUP_MIN_ROWS), '',
@@ -506,8 +659,10 @@ def main():
             ('no range (%d rows)' % t[k][2] if k in t else 'no rows')
         fig.append('| %s | %s | %s |' % (group_name(g), f('tg'), f('pp')))
     fig.append('')
-    fig.append('Groups not listed (ROCm, Vulkan, SYCL, CPU; MoE; CPU-held layers or experts; depth ≥ 8K) have no '
-               'calibration rows: the product shows no range for them and says so.')
+    fig.append('Groups not listed (SYCL, CPU; CPU-held layers or experts; depth ≥ 8K; CUDA and Metal with flash '
+               'attention, but for CUDA MoE prompts) have fewer than %d calibration rows: the product shows no range '
+               'for them and says so.  SYCL has no calibration row at all and runs on CUDA\'s constants '
+               '(`CONSTANT_SET`).' % GROUP_MIN_ROWS)
     replace_block(os.path.join(HERE, 'README.md'), '<!-- BEGIN GENERATED FIGURES -->', '<!-- END GENERATED FIGURES -->',
                   '\n'.join(fig))
     res = ['## Speed (llama.cpp model: calibration, cross-validation, held out)', '',
@@ -518,6 +673,8 @@ def main():
     res += ['', 'Held out, per group:', ''] + breakdown(held_pairs, lambda r: group_name(group_of(r)), 'group')
     res += ['', 'Held out, per group, before (issue-12 constants):', ''] + \
         breakdown(before_held, lambda r: group_name(group_of(r)), 'group')
+    res += ['', 'Per group, before (main 53ac69d) and after:', ''] + \
+        group_before_after(held_pairs, main_held, lodo, loso, main_cal)
     replace_block(os.path.join(ROOT, 'tests', 'accuracy', 'RESULTS.md'), '<!-- BEGIN SPEED (fit_speed.py) -->',
                   '<!-- END SPEED (fit_speed.py) -->', '\n'.join(res))
 

@@ -49,11 +49,12 @@ def device_figures(dev):
                 hbm=str(dev.get('memory_type', '')).upper().startswith('HBM'))
 
 
-# Which constant set each llama.cpp backend uses.  Only CUDA and Metal have calibration rows; every
-# other backend has none and SHARES ITS PARENT'S constants (ROCm/HIP is the CUDA code compiled for
-# AMD; Vulkan and SYCL ship their own kernels but have no calibration rows, so CUDA's is the prior).
-# The C port is the same table (src/core/estimate/hr-speed.c, constant_set()).
-CONSTANT_SET = {'cuda': 'cuda', 'rocm': 'cuda', 'vulkan': 'cuda', 'sycl': 'cuda', 'metal': 'metal'}
+# Which constant set each llama.cpp backend uses.  CUDA and Metal have their issue-12 sets; ROCm and
+# Vulkan have their own since issue 31 (calibration rows: lhl/strix-halo-testing, 1337hero's RX 7900 XTX
+# Vulkan run, llama.cpp PR #26284; split_rows() in fit_speed.py).  SYCL has no calibration row and KEEPS ITS
+# PARENT'S constants, CUDA's (the product says so: no range for it).  The C port is the same table
+# (src/core/estimate/hr-speed.c, constant_set()).
+CONSTANT_SET = {'cuda': 'cuda', 'rocm': 'rocm', 'vulkan': 'vulkan', 'sycl': 'cuda', 'metal': 'metal'}
 
 
 def ckey(fig):
@@ -115,7 +116,8 @@ def shape_from_config(m):
 MODEL_IDS = {'gpt-oss-20b': 'openai/gpt-oss-20b',
              'llama3-8b': 'meta-llama/Llama-3.1-8B-Instruct',
              'llama3-70b': 'meta-llama/Llama-3.1-70B-Instruct',
-             'llama3.2-3b': 'meta-llama/Llama-3.2-3B-Instruct'}
+             'llama3.2-3b': 'meta-llama/Llama-3.2-3B-Instruct',
+             'qwen3-30b-a3b': 'Qwen/Qwen3-30B-A3B'}
 
 # LLaMA-1/2 7B (validation rows only; not in the catalog).  config: 32 x 4096, MHA, FFN 11008, vocab 32000
 LLAMA2_7B = dict(layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, intermediate=11008,
@@ -163,6 +165,34 @@ def routed_layer_params(shape):
 # decode
 # --------------------------------------------------------------------------------------------
 
+def eta_w(C, k):
+    """Share of the bandwidth the batch-1 kernels stream weights at.  ROCm and Vulkan have no constant of
+    their own: their rows cannot tell a bandwidth share from a per-layer cost (a free fit put ROCm's above
+    1), so they take CUDA's, a prior, and their per-layer cost c_layer is fitted."""
+    return C['eta_w_' + k] if 'eta_w_' + k in C else C['eta_w_cuda']
+
+
+def eta_fa(C, k):
+    """Share of the bandwidth flash attention's decode kernel reads the cache at.  Fitted for ROCm and
+    Vulkan (their FA rows at depth); CUDA and Metal have no FA decode row at depth in the calibration and
+    keep the derived value of README §7: the weights' streaming share eta_w."""
+    return C['eta_fa_' + k] if 'eta_fa_' + k in C else eta_w(C, k)
+
+
+def eta_fa_mm(C, k):
+    """Share of the matrix peak flash attention's decode kernel reaches on the attention FLOPs, or None.
+    Fitted for ROCm and Vulkan (their FA decode rows at depth, MHA and GQA); CUDA and Metal have no FA
+    decode row at depth in the calibration and keep README §7's derived form, the cache bytes alone."""
+    return C.get('eta_fa_mm_' + k)
+
+
+def eta_fa_pp(C, k):
+    """Share of the matrix peak flash attention's prompt kernels reach on the attention FLOPs (a kernel
+    of its own: on Vulkan the prompt FA uses cooperative matrices, the decode one does not).  Fitted for
+    ROCm and Vulkan on their FA prompt rows at depth; CUDA and Metal keep eta_mm (README §7)."""
+    return C['eta_fa_pp_' + k] if 'eta_fa_pp_' + k in C else C['eta_mm_' + k]
+
+
 def decode_bw(fig, C):
     """Bandwidth the batch-1 kernels can use.  HBM parts: harmonic cap B_cap (latency x concurrency
     limit of llama.cpp's mat-vec kernels; fitted on A100/H100 PCIe)."""
@@ -175,7 +205,7 @@ def decode_bw(fig, C):
 def weight_stream_time(fig, shape, wbytes, nweights, quant, C):
     """Time to stream `wbytes` of weights (nweights weights) through the batch-1 mat-vec kernels."""
     k = ckey(fig)
-    t = wbytes / (C['eta_w_' + k] * decode_bw(fig, C))
+    t = wbytes / (eta_w(C, k) * decode_bw(fig, C))
     if k == 'metal':
         fam = quant_family(quant)
         ops = {'f16': 2.0, 'legacy': 0.5 * C['alu_ops_kq_metal']}.get(fam, C['alu_ops_kq_metal'])
@@ -184,12 +214,21 @@ def weight_stream_time(fig, shape, wbytes, nweights, quant, C):
 
 
 def attention_decode_time(fig, shape, depth, C, n_layers=None, fa=False):
+    """Reading the cache for one token at `depth` (README §2, issue 31).  Both paths read K and V once per
+    KV head (GQA-aware): on the 2025 ROCm and Vulkan rows a GQA model (Qwen3-30B-A3B, 4 KV heads for 32
+    query heads) pays about 1/6 of what an MHA model with the same query heads (Llama 2 7B) pays per cached
+    token, where reading per query head would make them equal.  Without FA the reads run at eta_att of
+    the bandwidth.  With FA, reading runs at eta_fa of the bandwidth, plus the kernel's FLOPs (Q.K and
+    P.V, 4 d_h per query head) at eta_fa_mm of the matrix peak: FA's decode cost per cached token is
+    neither the bytes alone (MHA and GQA differ by 2x, not 8x) nor the FLOPs alone."""
     L = shape['L'] if n_layers is None else n_layers
     k = ckey(fig)
-    if fa:   # flash attention reads K and V once per KV head (GQA-aware)
-        return depth * L * 2 * shape['nkv'] * shape['dh'] * 2 / (C['eta_w_' + k] * decode_bw(fig, C))
-    # non-FA llama.cpp (batched GEMV per *query* head): K and V are streamed once per query head
-    return depth * L * 2 * shape['nh'] * shape['dh'] * 2 / (C['eta_att_' + k] * decode_bw(fig, C))
+    kv = 2 * shape['nkv'] * shape['dh'] * 2            # F16 K and V of one layer, one cached token
+    if fa:
+        flops = eta_fa_mm(C, k)
+        return depth * L * (kv / (eta_fa(C, k) * decode_bw(fig, C)) +
+                            (4 * shape['nh'] * shape['dh'] / (flops * gemm_peak(fig, C)) if flops else 0.0))
+    return depth * L * kv / (C['eta_att_' + k] * decode_bw(fig, C))
 
 
 def decode_token_time(figs, shape, w, quant, depth, C, layer_split=None, fa=False):
@@ -200,7 +239,10 @@ def decode_token_time(figs, shape, w, quant, depth, C, layer_split=None, fa=Fals
         base = shape['L'] // n
         layer_split = [base + (1 if i < shape['L'] - base * n else 0) for i in range(n)]
     t = 0.0
-    per_layer_bytes = w['layers'] / shape['L']
+    # MoE: a token streams the layers' shared part and k of the E routed experts (README §6)
+    moe = shape.get('moe')
+    active = (1 - w['expert_share'] + w['expert_share'] * moe['k'] / moe['E']) if moe else 1.0
+    per_layer_bytes = w['layers'] * active / shape['L']
     per_layer_w = shape['p_layers'] / shape['L']
     out_w = shape['p_embd']                       # output head (the embedding matrix itself if tied)
     for g, (fig, Lg) in enumerate(zip(figs, layer_split)):
@@ -257,7 +299,7 @@ def ubatch_time(fig, shape, w, quant, p0, n, C, layer_frac=1.0, fa=False, path='
     # MoE (README §13): the routed experts are split off the dense products.  Per micro-batch each
     # MoE layer reads the experts any of its n tokens routes to, E(1-(1-k/E)^n) of E, once, and the
     # grouped expert products (llama.cpp's mul_mat_id: MMQ per expert, no F16 expansion) run at
-    # their own share of the matrix peak, eta_moe x m/(m + m_half) for m = n k / (E touched) tokens
+    # their own share of the backend's GEMM share, eta_moe x m/(m + m_half) for m = n k / (E touched) tokens
     # per touched expert (a tile of an expert's GEMM is only as full as the tokens routed to it).
     t_exp = 0.0
     if shape.get('moe') and not C.get('_moe_dense'):
@@ -265,19 +307,20 @@ def ubatch_time(fig, shape, w, quant, p0, n, C, layer_frac=1.0, fa=False, path='
         rho = shape['moe']['k'] / shape['moe']['E']
         touched = 1.0 - (1.0 - rho) ** n
         m = n * rho / touched           # tokens each touched expert multiplies, on average
-        t_exp = max(2.0 * routed * n * (1 + C['moe_m_half'] / m) / (C['eta_moe'] * gemm_peak(fig, C)),
-                    touched * sb * Wq / (C['eta_w_' + k] * fig['bw']))
+        t_exp = max(2.0 * routed * n * (1 + C['moe_m_half'] / m) /
+                    (C['eta_moe'] * C['eta_mm_' + k] * gemm_peak(fig, C)),
+                    touched * sb * Wq / (eta_w(C, k) * fig['bw']))
         P, Wq = P - routed, (1 - sb) * Wq
     # linear layers: compute roofline vs reading the weights once per micro-batch
     t_flop = 2.0 * P * n / (eta * gemm_peak(fig, C))
     read = (2.0 * P if (k == 'cuda' and path == 'cublas') or fam == 'f16' else Wq)
-    t_read = read / (C['eta_w_' + k] * fig['bw'])
+    t_read = read / (eta_w(C, k) * fig['bw'])
     t_mm = max(t_flop, t_read)
     # May-2024 CUDA: each quantized matrix is first expanded to F16 in a scratch buffer
     t_deq = (Wq + 2.0 * P) / fig['bw'] if (k == 'cuda' and fam != 'f16' and path == 'cublas') else 0.0
     # attention over the whole cached window (non-FA computes the full n x (p0+n) score block)
     units = L * shape['nh'] * n * (p0 + n)
-    t_att = units * 4 * shape['dh'] / (C['eta_mm_' + k] * gemm_peak(fig, C))
+    t_att = units * 4 * shape['dh'] / ((eta_fa_pp(C, k) if fa else C['eta_mm_' + k]) * gemm_peak(fig, C))
     if not fa:
         t_att += units * C['beta_' + k] / fig['bw']
     return t_mm + t_deq + t_att + t_exp
