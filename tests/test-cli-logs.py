@@ -220,6 +220,13 @@ check_json('--no-calibration ignores it',
            lambda d: d['calibrated_runs'] == 0 and est is not None
            and abs(d['decode_tokens_per_s'] * entry['decode_factor']
                    - est['decode_tokens_per_s']) < 1e-6)
+check_json('hardware applies the calibration to its row',
+           ['hardware', *G, '--context', '128', '--json'],
+           lambda d: abs(d['rows'][0]['decode_tokens_per_s'] - 118.881588) < 1e-6)
+check_json('hardware --no-calibration ignores it',
+           ['hardware', *G, '--context', '128', '--json', '--no-calibration'],
+           lambda d: est is not None and abs(d['rows'][0]['decode_tokens_per_s']
+                                             * entry['decode_factor'] - 118.881588) < 1e-6)
 check_json('another device is not calibrated',
            ['estimate', *G[:4], '--hardware', 'rtx-4090-24gb', '--context', '128'],
            lambda d: d['calibrated_runs'] == 0)

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "hr-calibration.h"
 #include "hr-file.h"
 #include "hr-test-util.h"
 #include "hr-window.h"
@@ -147,6 +149,52 @@ test_toast_is_text (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toast", "s", "Saved a\nb.csv");
   hr_test_iterate ();
   assert_shows (window, "Saved a\\nb.csv");
+}
+
+/* The speeds measured on this computer (headroom-cli calibrate's file)
+ * correct the window's estimate, say so under the decode speed, and the
+ * menu's switch turns them off and on (issue 27 item 3). */
+static void
+test_calibration_switch (void)
+{
+  HrWindow *window = app_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.headroom_app.Headroom");
+  g_autoptr(HrCalibration) calibration = hr_calibration_new ();
+  g_autofree char *path = hr_calibration_dup_default_path ();
+  g_autoptr(GError) error = NULL;
+  HrCalibrationEntry entry = { 0 };
+  double raw;
+
+  g_settings_set_boolean (settings, "use-calibration", FALSE);
+  hr_test_iterate ();
+  raw = hr_calculator_get_estimate (calc)->decode_tokens_per_s;
+  g_assert_cmpfloat (raw, >, 0);
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->calibrated_runs, ==, 0);
+
+  entry.hardware = (char *) hr_hardware_get_id (hr_calculator_get_hardware (calc));
+  entry.backend = hr_calculator_get_estimate (calc)->backend;
+  entry.decode_factor = 2.0;
+  entry.decode_runs = 3;
+  entry.prefill_factor = 1.0;
+  hr_calibration_set (calibration, &entry);
+  g_assert_true (hr_calibration_save (calibration, path, &error));
+  g_assert_no_error (error);
+
+  g_settings_set_boolean (settings, "use-calibration", TRUE);
+  hr_test_iterate ();
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->calibrated_runs, ==, 3);
+  g_assert_cmpfloat (fabs (hr_calculator_get_estimate (calc)->decode_tokens_per_s - 2 * raw), <,
+                     1e-9 * raw);
+  assert_shows (window, "calibrated on this computer from 3 runs");
+
+  /* the menu's item is the setting's action */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.use-calibration", NULL));
+  hr_test_iterate ();
+  g_assert_false (g_settings_get_boolean (settings, "use-calibration"));
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->calibrated_runs, ==, 0);
+  g_assert_cmpfloat (hr_calculator_get_estimate (calc)->decode_tokens_per_s, ==, raw);
+  g_unlink (path);
 }
 
 /* Importing over the broken imported-models.json keeps it as .broken-…
@@ -310,6 +358,7 @@ main (int   argc,
 
   g_test_add_func ("/window-files/start-with-broken-files", test_start_with_broken_files);
   g_test_add_func ("/window-files/toast-is-text", test_toast_is_text);
+  g_test_add_func ("/window-files/calibration-switch", test_calibration_switch);
   g_test_add_func ("/window-files/import-keeps-broken-file", test_import_keeps_broken_file);
   g_test_add_func ("/window-files/export-survives", test_export_survives);
   g_test_add_func ("/window-files/import-hostile-paths", test_import_hostile_paths);

@@ -185,7 +185,7 @@ run (HrCliOptions *o,
           HrBackend measured_backend;
           double estimated = 0;
 
-          if (!hr_log_check_estimate_run (&o->scenario, &runs[i], NULL, &estimated, &backend, &run_error))
+          if (!hr_log_check_estimate_run (&o->scenario, &runs[i], &estimated, &backend, &run_error))
             {
               skipped++;
               continue;

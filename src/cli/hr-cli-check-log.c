@@ -260,7 +260,6 @@ run (HrCliOptions *o,
   g_auto(GStrv) rest = g_steal_pointer (&o->rest);
   g_autoptr(GError) error = NULL;
   g_autoptr(HrEngineLog) log = NULL;
-  g_autoptr(HrCalibration) calibration = NULL;
   g_autofree double *run_estimates = NULL;
   gboolean bench;
   HrEstimate e;
@@ -291,14 +290,12 @@ run (HrCliOptions *o,
     return hr_cli_exit_status ();
   if (!hr_scenario_estimate (&o->scenario, &e, &error))
     return hr_cli_usage_error ("%s", error->message);
-  calibration = hr_cli_load_calibration (o);
-  calibrated_runs = hr_calibration_apply (calibration, hr_hardware_get_id (o->scenario.hardware),
-                                          &e);
+  calibrated_runs = e.calibrated_runs;
 
   hr_log_check_figures (&f, log, &e, o->scenario.gpus);
   run_estimates = g_new0 (double, MAX (log->n_runs, 1));
   if (bench)
-    hr_log_check_runs (&f, log, &o->scenario, calibration, run_estimates);
+    hr_log_check_runs (&f, log, &o->scenario, run_estimates);
   if (o->json)
     print_json (o, rest[0], log, &e, &f, run_estimates, calibrated_runs);
   else

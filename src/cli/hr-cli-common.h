@@ -87,6 +87,8 @@ typedef struct
   char *generate_arg;
   /* calibration group */
   gboolean no_calibration;
+  gboolean takes_calibration;   /* the command has the group */
+  struct _HrCalibration *calibration; /* loaded by hr_cli_resolve_scenario() */
   /* price group */
   char *price_kwh_arg;
   char *price_per_hour_arg;

@@ -188,14 +188,12 @@ run_estimate (HrCliOptions *o)
   const HrScenario *s = &o->scenario;
   g_autofree char *hardware = hardware_text (s, FALSE);
 
-  g_autoptr(HrCalibration) calibration = NULL;
   guint32 calibrated_runs;
 
   if (!hr_scenario_estimate (s, &e, &error))
     return hr_cli_usage_error ("%s", error->message);
   /* speeds measured on this computer (headroom-cli calibrate) */
-  calibration = hr_cli_load_calibration (o);
-  calibrated_runs = hr_calibration_apply (calibration, hr_hardware_get_id (s->hardware), &e);
+  calibrated_runs = e.calibrated_runs;
 
   if (o->json)
     {

@@ -105,6 +105,7 @@ add_options (GArray       *entries,
   hr_cli_add_precision (entries, o);
   hr_cli_add_context (entries, o);
   hr_cli_add_setup (entries, o);
+  hr_cli_add_calibration (entries, o);
   hr_cli_add_json (entries, o);
   hr_cli_add_csv (entries, o);
   hr_cli_add_tuning (entries, o);

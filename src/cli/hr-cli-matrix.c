@@ -202,6 +202,7 @@ add_options (GArray       *entries,
 
   hr_cli_add_model (entries, o);
   hr_cli_add_setup (entries, o);
+  hr_cli_add_calibration (entries, o);
   hr_cli_add_json (entries, o);
   hr_cli_add_csv (entries, o);
   hr_cli_add_entries (entries, own, G_N_ELEMENTS (own));

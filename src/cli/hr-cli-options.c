@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hr-cli-common.h"
+#include "hr-calibration.h"
 
 /* ------------------------------------------------------ option groups */
 
@@ -310,6 +311,7 @@ hr_cli_add_calibration (GArray       *entries,
       NULL },
   };
 
+  o->takes_calibration = TRUE;
   ADD (entries, group);
 }
 
@@ -449,5 +451,6 @@ hr_cli_options_clear (HrCliOptions *o)
   g_clear_object (&o->local_cpu);
   g_clear_pointer (&o->hub_repo, g_free);
   g_clear_pointer (&o->hub_revision, g_free);
+  g_clear_pointer (&o->calibration, hr_calibration_unref);
   g_clear_object (&o->catalog);
 }

@@ -156,6 +156,7 @@ add_options (GArray       *entries,
 
   hr_cli_add_entries (entries, own, G_N_ELEMENTS (own));
   hr_cli_add_price (entries, o);
+  hr_cli_add_calibration (entries, o);
   hr_cli_add_json (entries, o);
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hr-cli-common.h"
+#include "hr-cli-log.h"
 #include "hr-calculator.h"
 #include "hr-defaults.h"
 #include "hr-local-device.h"
@@ -828,9 +829,15 @@ hr_cli_resolve_scenario (HrCliOptions *o,
         o->scenario.reserve_set[d] = TRUE;
         o->scenario.reserve_bytes[d] = o->local_reserve_bytes;
       }
-  return parse_reserve (o) && parse_mmproj (o) && parse_draft (o) && parse_speed (o) &&
-         parse_backend (o) &&
-         parse_cpu (o) && hr_cli_parse_price (o);
+  if (!(parse_reserve (o) && parse_mmproj (o) && parse_draft (o) && parse_speed (o) &&
+         parse_backend (o) && parse_cpu (o) && hr_cli_parse_price (o)))
+    return FALSE;
+  /* speeds measured on this computer (headroom-cli calibrate), in every
+   * estimate of a command that takes --no-calibration */
+  if (o->takes_calibration && !o->no_calibration && o->calibration == NULL)
+    o->calibration = hr_cli_load_calibration (o);
+  o->scenario.calibration = o->calibration;
+  return TRUE;
 }
 
 /* A calculator holding the options' scenario, for the list models of
@@ -866,6 +873,7 @@ hr_cli_calculator_for (HrCliOptions *o)
   hr_calculator_set_split_mode (calc, o->scenario.placement.split_mode);
   hr_calculator_set_n_cpu_moe (calc, o->scenario.placement.n_cpu_moe);
   hr_calculator_set_ram (calc, &o->scenario.ram);
+  hr_calculator_set_calibration (calc, o->calibration);
   hr_calculator_thaw (calc);
   return calc;
 }

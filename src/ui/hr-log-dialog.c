@@ -314,7 +314,7 @@ show_log (HrLogDialog *self)
   hr_log_check_figures (&self->check, self->log, &estimate, self->scenario.gpus);
   run_estimates = g_new0 (double, MAX (self->log->n_runs, 1));
   if (self->log->kind == HR_ENGINE_LOG_LLAMA_BENCH)
-    hr_log_check_runs (&self->check, self->log, &self->scenario, NULL, run_estimates);
+    hr_log_check_runs (&self->check, self->log, &self->scenario, run_estimates);
 
   page = adw_preferences_page_new ();
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page),

@@ -618,6 +618,18 @@ update_speed (HrOverview       *self,
       else
         /* TRANSLATORS: "single stream, at token 32,768" */
         decode_caption = g_strdup_printf (_("single stream, at token %s"), depth);
+      if (e->calibrated_runs > 0)
+        {
+          /* TRANSLATORS: appended to the decode caption: "single stream, at
+           * token 32,768, on CUDA; calibrated on this computer from 2 runs" */
+          g_autofree char *calibrated = g_strdup_printf (
+            ngettext ("%s; calibrated on this computer from %u run",
+                      "%s; calibrated on this computer from %u runs", e->calibrated_runs),
+            decode_caption, e->calibrated_runs);
+
+          g_free (decode_caption);
+          decode_caption = g_steal_pointer (&calibrated);
+        }
       gtk_label_set_label (self->decode_label, rate);
       gtk_label_set_label (self->decode_caption, decode_caption);
     }

@@ -13,6 +13,8 @@
 
 #include "config.h"
 
+#include "hr-calibration.h"
+
 #include "hr-catalog.h"
 #include "hr-engine.h"
 #include "hr-window-private.h"
@@ -253,6 +255,27 @@ on_close_request (HrWindow *self)
   return FALSE;
 }
 
+/* ------------------------------------------------------ calibration */
+
+/* The speed corrections of this computer (headroom-cli calibrate), when
+ * the setting asks for them; a corrupted file is set aside and said. */
+static void
+apply_calibration_setting (HrWindow *self)
+{
+  g_autoptr(HrCalibration) calibration = NULL;
+
+  if (g_settings_get_boolean (self->settings, "use-calibration"))
+    {
+      g_autofree char *path = hr_calibration_dup_default_path ();
+      g_autofree char *note = NULL;
+
+      calibration = hr_calibration_load (path, &note);
+      if (note != NULL)
+        gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", note);
+    }
+  hr_calculator_set_calibration (self->calculator, calibration);
+}
+
 /* ---------------------------------------------------------- set-up */
 
 /* Restores the last inputs, then saves every change. */
@@ -260,6 +283,7 @@ void
 _hr_window_settings_init (HrWindow *self)
 {
   g_autoptr(GAction) units = NULL;
+  g_autoptr(GAction) calibration = NULL;
 
   self->settings = settings_new ();
   restore_settings (self);
@@ -268,6 +292,11 @@ _hr_window_settings_init (HrWindow *self)
 
   units = g_settings_create_action (self->settings, "units");
   g_action_map_add_action (G_ACTION_MAP (self), units);
+  calibration = g_settings_create_action (self->settings, "use-calibration");
+  g_action_map_add_action (G_ACTION_MAP (self), calibration);
+  apply_calibration_setting (self);
+  g_signal_connect_object (self->settings, "changed::use-calibration",
+                           G_CALLBACK (apply_calibration_setting), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::units",
                            G_CALLBACK (on_units_setting_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->calculator, "changed", G_CALLBACK (save_inputs), self,

@@ -244,6 +244,8 @@ typedef struct
   guint64 excess_bytes;        /* per device − usable, 0 when it fits */
   double device_share;         /* per_device_bytes / device memory */
   HrVerdict verdict;
+  guint32 calibrated_runs;     /* speed runs measured on this computer that
+                                * corrected the speeds (hr-calibration.c) */
   HrEngine engine;             /* the profile that answered */
 
   guint32 kv_heads_per_device; /* > n_kv_heads / n_gpus when replicated */

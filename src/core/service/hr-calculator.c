@@ -376,6 +376,7 @@ hr_calculator_dispose (GObject *object)
   g_clear_object (&self->scenario.kv_type);
   g_clear_object (&self->scenario.hardware);
   g_clear_object (&self->scenario.cpu);
+  g_clear_pointer ((HrCalibration **) &self->scenario.calibration, hr_calibration_unref);
   g_clear_object (&self->catalog);
 
   G_OBJECT_CLASS (hr_calculator_parent_class)->dispose (object);
@@ -1304,6 +1305,37 @@ hr_calculator_set_cpu (HrCalculator *self,
 
   if (g_set_object (&self->scenario.cpu, cpu))
     recompute (self);
+}
+
+/**
+ * hr_calculator_set_calibration:
+ * @calibration: (nullable): this computer's speed corrections, or %NULL
+ *   for none (the window's switch)
+ *
+ * Every estimate of the calculator, and of the tables that follow it,
+ * has its speeds corrected by @calibration (a reference is kept).
+ */
+void
+hr_calculator_set_calibration (HrCalculator  *self,
+                               HrCalibration *calibration)
+{
+  HrCalibration *old;
+
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  old = (HrCalibration *) self->scenario.calibration;
+  if (old == calibration)
+    return;
+  self->scenario.calibration = calibration != NULL ? hr_calibration_ref (calibration) : NULL;
+  hr_calibration_unref (old);
+  recompute (self);
+}
+
+const HrCalibration *
+hr_calculator_get_calibration (HrCalculator *self)
+{
+  g_return_val_if_fail (HR_IS_CALCULATOR (self), NULL);
+  return self->scenario.calibration;
 }
 
 HrCpu *

@@ -67,6 +67,9 @@ double             hr_calculator_get_target_tokens_per_s (HrCalculator *self);
 void               hr_calculator_set_target_tokens_per_s (HrCalculator *self,
                                                           double        target);
 HrCpu             *hr_calculator_get_cpu            (HrCalculator *self);
+void               hr_calculator_set_calibration    (HrCalculator  *self,
+                                                     HrCalibration *calibration);
+const HrCalibration *hr_calculator_get_calibration  (HrCalculator *self);
 void               hr_calculator_set_cpu            (HrCalculator *self,
                                                      HrCpu        *cpu);
 guint64            hr_calculator_get_depth          (HrCalculator *self);

@@ -23,6 +23,8 @@
 
 struct _HrCalibration
 {
+  gatomicrefcount ref_count;    /* the window's calculator and the CLI's
+                                 * options share one */
   GPtrArray *entries;           /* HrCalibrationEntry* */
 };
 
@@ -92,14 +94,23 @@ hr_calibration_new (void)
 {
   HrCalibration *self = g_new0 (HrCalibration, 1);
 
+  g_atomic_ref_count_init (&self->ref_count);
   self->entries = g_ptr_array_new_with_free_func (entry_free);
   return self;
 }
 
-void
-hr_calibration_free (HrCalibration *self)
+HrCalibration *
+hr_calibration_ref (HrCalibration *self)
 {
-  if (self == NULL)
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+hr_calibration_unref (HrCalibration *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
   g_ptr_array_unref (self->entries);
   g_free (self);

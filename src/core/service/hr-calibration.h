@@ -47,7 +47,8 @@ typedef struct
 typedef struct _HrCalibration HrCalibration;
 
 HrCalibration *hr_calibration_new            (void);
-void           hr_calibration_free           (HrCalibration       *self);
+HrCalibration *hr_calibration_ref            (HrCalibration       *self);
+void           hr_calibration_unref          (HrCalibration       *self);
 char          *hr_calibration_dup_default_path (void);
 HrCalibration *hr_calibration_load           (const char          *path,
                                               char               **note);
@@ -88,6 +89,6 @@ const char    *hr_backend_id                 (HrBackend            backend);
 gboolean       hr_backend_from_log_name      (const char          *name,
                                               HrBackend           *backend);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrCalibration, hr_calibration_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrCalibration, hr_calibration_unref)
 
 G_END_DECLS

@@ -445,18 +445,17 @@ hr_log_check_figures (HrLogCheck        *check,
 
 /**
  * hr_log_check_estimate_run:
- * @calibration: (nullable): this computer's speed corrections
  * @backend: (out) (optional): what the estimate assumed the GPUs ran on
  *
  * One llama-bench row (or timing line) estimated with @scenario: the
  * prompt of n tokens after its depth, or decoding with the cache filled to
  * depth + n (llama-bench's tg averages over depth … depth + n: taking the
- * end is a small bias towards slower, under 1 % at tg128).
+ * end is a small bias towards slower, under 1 % at tg128).  @scenario's
+ * calibration, if any, corrects it.
  */
 gboolean
 hr_log_check_estimate_run (const HrScenario     *scenario,
                            const HrEngineLogRun *run,
-                           const HrCalibration  *calibration,
                            double               *rate,
                            HrBackend            *backend,
                            GError              **error)
@@ -470,7 +469,6 @@ hr_log_check_estimate_run (const HrScenario     *scenario,
     s.options.flash_attn = run->flash_attn ? HR_FLASH_ATTN_ON : HR_FLASH_ATTN_OFF;
   if (!hr_scenario_estimate (&s, &e, error))
     return FALSE;
-  hr_calibration_apply (calibration, hr_hardware_get_id (s.hardware), &e);
   *rate = run->prompt ? e.prefill_tokens_per_s : e.decode_tokens_per_s;
   if (backend != NULL)
     *backend = e.backend;
@@ -489,7 +487,6 @@ void
 hr_log_check_runs (HrLogCheck          *check,
                    const HrEngineLog   *log,
                    const HrScenario    *scenario,
-                   const HrCalibration *calibration,
                    double              *run_estimates)
 {
   for (guint i = 0; i < log->n_runs; i++)
@@ -497,7 +494,7 @@ hr_log_check_runs (HrLogCheck          *check,
       const HrEngineLogRun *run = &log->runs[i];
       const char *key = run->prompt ? "prefill_tokens_per_s" : "decode_tokens_per_s";
 
-      if (!hr_log_check_estimate_run (scenario, run, calibration, &run_estimates[i], NULL, NULL))
+      if (!hr_log_check_estimate_run (scenario, run, &run_estimates[i], NULL, NULL))
         run_estimates[i] = 0;
       if (run->depth == 0 && run_estimates[i] > 0 && !hr_log_check_has (check, key))
         hr_log_check_add (check, key, run->prompt ? N_("prompt speed") : N_("decode speed"),

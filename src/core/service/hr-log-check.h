@@ -95,14 +95,12 @@ gboolean hr_log_figure_error       (const HrLogFigure    *figure,
                                     double               *error);
 gboolean hr_log_check_estimate_run (const HrScenario     *scenario,
                                     const HrEngineLogRun *run,
-                                    const HrCalibration  *calibration,
                                     double               *rate,
                                     HrBackend            *backend,
                                     GError              **error);
 void     hr_log_check_runs         (HrLogCheck           *check,
                                     const HrEngineLog    *log,
                                     const HrScenario     *scenario,
-                                    const HrCalibration  *calibration,
                                     double               *run_estimates);
 
 G_END_DECLS

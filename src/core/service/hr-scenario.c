@@ -496,9 +496,14 @@ hr_scenario_estimate (const HrScenario  *scenario,
         }
     }
 
-  if (scenario->draft_model != NULL)
-    return estimate_with_draft (scenario, &input, result, error);
-  return hr_estimate (&input, result, error);
+  if (scenario->draft_model != NULL ? !estimate_with_draft (scenario, &input, result, error)
+                                    : !hr_estimate (&input, result, error))
+    return FALSE;
+  /* This computer's measured corrections, where it has some for this
+   * device and backend (llama.cpp and Ollama only). */
+  result->calibrated_runs = hr_calibration_apply (scenario->calibration,
+                                                  hr_hardware_get_id (scenario->hardware), result);
+  return TRUE;
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #pragma once
 
+#include "hr-calibration.h"
 #include "hr-cpu.h"
 #include "hr-estimate.h"
 #include "hr-hardware.h"
@@ -20,6 +21,8 @@ G_BEGIN_DECLS
 
 typedef struct
 {
+  const HrCalibration *calibration; /* borrowed; NULL = none: the speed
+                                     * corrections measured on this computer */
   HrModelSpec *model;        /* borrowed */
   HrPrecision *precision;    /* borrowed */
   HrKvType *kv_type;         /* borrowed */
