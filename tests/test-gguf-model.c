@@ -25,6 +25,7 @@
 #include "hr-model-inspect.h"
 #include "hr-scenario.h"
 #include "hr-test-util.h"
+#include "hr-weights.h"
 
 /* ---------------------------------------------------------------------------
  * Building models
@@ -37,6 +38,7 @@ typedef struct
 
 typedef struct
 {
+  GHashTable *shapes;                     /* name → "d0 d1 …", when not NULL */
   guint64 params;                         /* elements, rope_freqs aside */
   guint64 expert_elements;                /* routed experts only */
   guint64 weights_bytes;
@@ -89,6 +91,14 @@ add (HrGgufWriter *w,
   bytes = type_bytes (type, elements);
 
   hr_gguf_writer_add_tensor (w, name, type, n_dims, dims, bytes);
+  if (tally->shapes != NULL)
+    {
+      GString *shape = g_string_new (NULL);
+
+      for (guint32 d = 0; d < n_dims; d++)
+        g_string_append_printf (shape, "%s%" G_GUINT64_FORMAT, d > 0 ? " " : "", dims[d]);
+      g_hash_table_insert (tally->shapes, g_strdup (name), g_string_free (shape, FALSE));
+    }
   if (strcmp (name, "rope_freqs.weight") != 0)
     tally->params += elements;
   if (strstr (name, "_exps.") != NULL)
@@ -716,6 +726,176 @@ test_qwen3next (Fixture       *fixture,
     assert_int (json_object_get_object_member (o, "metadata"), "qwen3next.ssm.inner_size",
                 N_INNER);
   }
+}
+
+/* The tensors the weights recipe lists for @spec are, name for name and
+ * shape for shape, those of the file (written from llama.cpp's
+ * loader): the recipe is tensor-exact for the architecture. */
+static void
+assert_recipe_matches (HrModelSpec *spec,
+                       const Tally *t)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) tensors = hr_weights_list_tensors (spec, "q8_0", NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tensors->len, ==, g_hash_table_size (t->shapes));
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      const HrWeightsTensor *tensor = &g_array_index (tensors, HrWeightsTensor, i);
+      g_autoptr(GString) shape = g_string_new (NULL);
+      const char *theirs = g_hash_table_lookup (t->shapes, tensor->name);
+
+      for (guint32 d = 0; d < tensor->n_dims; d++)
+        g_string_append_printf (shape, "%s%" G_GUINT64_FORMAT, d > 0 ? " " : "",
+                                tensor->dims[d]);
+      if (theirs == NULL)
+        g_error ("the recipe lists %s, which the file does not have", tensor->name);
+      g_assert_cmpstr (shape->str, ==, theirs);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Granite 4.0 H (granitehybrid): Mamba2 on the layers whose
+ * head_count_kv is 0, attention on the others, routed experts and a
+ * shared MLP in every layer (llama.cpp granite-hybrid load_arch_tensors)
+ */
+
+#define GH_LAYERS 4
+#define GH_HIDDEN 256
+#define GH_HEADS 4
+#define GH_KV 2
+#define GH_HEAD_DIM 64
+#define GH_EXPERTS 4
+#define GH_USED 2
+#define GH_EXPERT_FFN 64
+#define GH_SHARED_FFN 128
+#define GH_VOCAB 64
+#define GH_CONV 4
+#define GH_STATE 32
+#define GH_GROUPS 1
+#define GH_INNER (2 * GH_HIDDEN)          /* llama.cpp: d_inner = 2 n_embd */
+#define GH_SSM_HEADS (GH_INNER / 64)
+#define GH_CONV_DIM (GH_INNER + 2 * GH_GROUPS * GH_STATE)
+
+static HrGgufWriter *
+granitehybrid_writer (Tally *t)
+{
+  static const guint32 kv[GH_LAYERS] = { 0, 0, GH_KV, 0 };
+  HrGgufWriter *w = hr_gguf_writer_new (3);
+
+  memset (t, 0, sizeof *t);
+  t->shapes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  hr_gguf_writer_add_string (w, "general.architecture", "granitehybrid");
+  hr_gguf_writer_add_string (w, "general.name", "Tiny Granite Hybrid");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.block_count", GH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.context_length", 1048576);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.embedding_length", GH_HIDDEN);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.feed_forward_length", GH_EXPERT_FFN);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.attention.head_count", GH_HEADS);
+  hr_gguf_writer_add_array (w, "granitehybrid.attention.head_count_kv", HR_GGUF_TYPE_UINT32,
+                            kv, GH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.expert_count", GH_EXPERTS);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.expert_used_count", GH_USED);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.expert_shared_feed_forward_length",
+                             GH_SHARED_FFN);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.conv_kernel", GH_CONV);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.inner_size", GH_INNER);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.state_size", GH_STATE);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.time_step_rank", GH_SSM_HEADS);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.group_count", GH_GROUPS);
+  hr_gguf_writer_add_tokens (w, GH_VOCAB);
+
+  add (w, t, "token_embd.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_VOCAB, 0);
+  for (guint l = 0; l < GH_LAYERS; l++)
+    {
+      add_blk (w, t, l, "attn_norm.weight", HR_GGML_TYPE_F32, GH_HIDDEN, 0, 0);
+      if (kv[l] == 0)
+        {
+          add_blk (w, t, l, "ssm_in.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN,
+                   2 * GH_INNER + 2 * GH_GROUPS * GH_STATE + GH_SSM_HEADS, 0);
+          add_blk (w, t, l, "ssm_conv1d.weight", HR_GGML_TYPE_F32, GH_CONV, GH_CONV_DIM, 0);
+          add_blk (w, t, l, "ssm_conv1d.bias", HR_GGML_TYPE_F32, GH_CONV_DIM, 0, 0);
+          add_blk (w, t, l, "ssm_dt.bias", HR_GGML_TYPE_F32, GH_SSM_HEADS, 0, 0);
+          add_blk (w, t, l, "ssm_a", HR_GGML_TYPE_F32, 1, GH_SSM_HEADS, 0);
+          add_blk (w, t, l, "ssm_d", HR_GGML_TYPE_F32, 1, GH_SSM_HEADS, 0);
+          add_blk (w, t, l, "ssm_norm.weight", HR_GGML_TYPE_F32, GH_INNER / GH_GROUPS,
+                   GH_GROUPS, 0);
+          add_blk (w, t, l, "ssm_out.weight", HR_GGML_TYPE_Q8_0, GH_INNER, GH_HIDDEN, 0);
+        }
+      else
+        {
+          add_blk (w, t, l, "attn_q.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN,
+                   GH_HEADS * GH_HEAD_DIM, 0);
+          add_blk (w, t, l, "attn_k.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_KV * GH_HEAD_DIM, 0);
+          add_blk (w, t, l, "attn_v.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_KV * GH_HEAD_DIM, 0);
+          add_blk (w, t, l, "attn_output.weight", HR_GGML_TYPE_Q8_0, GH_HEADS * GH_HEAD_DIM,
+                   GH_HIDDEN, 0);
+        }
+      add_blk (w, t, l, "ffn_norm.weight", HR_GGML_TYPE_F32, GH_HIDDEN, 0, 0);
+      add_blk (w, t, l, "ffn_gate_inp.weight", HR_GGML_TYPE_F32, GH_HIDDEN, GH_EXPERTS, 0);
+      add_blk (w, t, l, "ffn_gate_exps.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_EXPERT_FFN,
+               GH_EXPERTS);
+      add_blk (w, t, l, "ffn_up_exps.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_EXPERT_FFN,
+               GH_EXPERTS);
+      add_blk (w, t, l, "ffn_down_exps.weight", HR_GGML_TYPE_Q8_0, GH_EXPERT_FFN, GH_HIDDEN,
+               GH_EXPERTS);
+      add_blk (w, t, l, "ffn_gate_shexp.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_SHARED_FFN, 0);
+      add_blk (w, t, l, "ffn_up_shexp.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_SHARED_FFN, 0);
+      add_blk (w, t, l, "ffn_down_shexp.weight", HR_GGML_TYPE_Q8_0, GH_SHARED_FFN, GH_HIDDEN, 0);
+    }
+  add (w, t, "output_norm.weight", HR_GGML_TYPE_F32, GH_HIDDEN, 0, 0);
+  return w;
+}
+
+static void
+test_granitehybrid (Fixture       *fixture,
+                    gconstpointer  user_data)
+{
+  Tally t;
+  g_autoptr(HrGgufWriter) w = granitehybrid_writer (&t);
+  g_autofree char *path = write_model (fixture, "granitehybrid.gguf", w);
+  g_autoptr(JsonObject) entry = entry_for (path);
+  g_autoptr(HrModelSpec) spec = NULL;
+  const HrModelArch *arch;
+  HrStateCell cell;
+
+  assert_string (entry, "architecture", "granitemoehybrid");
+  assert_string (entry, "recurrent", "mamba");
+  assert_int (entry, "recurrent_layers", 3);
+  assert_string (entry, "layer_pattern", "MM*M");
+  assert_absent (entry, "attention_period");
+  assert_int (entry, "kv_heads", GH_KV);
+  assert_int (entry, "ssm_conv_kernel", GH_CONV);
+  assert_int (entry, "ssm_inner", GH_INNER);
+  assert_int (entry, "ssm_state", GH_STATE);
+  assert_int (entry, "ssm_groups", GH_GROUPS);
+  assert_int (entry, "ssm_heads", GH_SSM_HEADS);
+  assert_int (entry, "experts", GH_EXPERTS);
+  assert_int (entry, "expert_intermediate", GH_EXPERT_FFN);
+  /* the shared MLP is the dense width, one shared expert */
+  assert_int (entry, "intermediate", GH_SHARED_FFN);
+  assert_int (entry, "shared_experts", 1);
+  g_assert_true (json_object_get_boolean_member (entry, "tied_embeddings"));
+  /* tensor-exact: every element the file holds */
+  assert_int (entry, "params", (gint64) t.params);
+  assert_int (entry, "active_params",
+              (gint64) (t.params - t.expert_elements * (GH_EXPERTS - GH_USED) / GH_EXPERTS));
+  assert_file_facts (entry, path, &t, "Q8_0");
+
+  spec = assert_valid (entry);
+  arch = hr_model_spec_get_arch (spec);
+  g_assert_cmpuint (hr_model_arch_kv_layers (arch), ==, 1);
+  g_assert_true (hr_model_arch_layer_is_recurrent (arch, 3));
+  g_assert_true (hr_model_arch_layer_attends (arch, 2));
+  /* llama.cpp's n_embd_r and n_embd_s of these widths */
+  cell = hr_model_arch_state_cell (arch);
+  g_assert_cmpfloat (cell.conv_elements, ==, (GH_CONV - 1) * GH_CONV_DIM);
+  g_assert_cmpfloat (cell.ssm_elements, ==, GH_STATE * GH_INNER);
+  /* and the weights recipe lists the file's tensors */
+  assert_recipe_matches (spec, &t);
+  g_hash_table_unref (t.shapes);
 }
 
 /* Llama with experts is Mixtral; here in the layout of early-2024
@@ -1819,6 +1999,7 @@ main (int   argc,
   ADD ("/gguf-model/import-by-content", test_import_by_content);
   ADD ("/gguf-model/qwen3moe", test_qwen3moe);
   ADD ("/gguf-model/qwen3next", test_qwen3next);
+  ADD ("/gguf-model/granitehybrid", test_granitehybrid);
   ADD ("/gguf-model/mixtral", test_mixtral);
   ADD ("/gguf-model/deepseek", test_deepseek);
   ADD ("/gguf-model/gemma", test_gemma);

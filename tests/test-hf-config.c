@@ -79,6 +79,11 @@ static const Golden golden[] = {
   /* Gated DeltaNet layers, gated attention, a gated shared expert: the
    * count llama.cpp's qwen3next tensors add up to (test-weights) */
   { "Qwen--Qwen3-Next-80B-A3B-Instruct.json", 79674391296, 3874929408 },
+  /* Mamba2 or attention per layer_types, routed experts and a shared MLP
+   * in every layer: llama.cpp prints 32.21 B and 6.94 B for the official
+   * GGUFs (ollama#12982, koboldcpp#1781) */
+  { "ibm-granite--granite-4.0-h-small.json", 32207337984, 8803121664 },
+  { "ibm-granite--granite-4.0-h-tiny.json", 6939037248, 1465470528 },
 };
 
 /* Catalog members that describe the shape (everything but the
@@ -89,8 +94,8 @@ static const char * const shape_members[] = {
   "sliding_window", "swa_period", "vocab", "max_context", "intermediate",
   "experts", "experts_active", "shared_experts", "expert_intermediate",
   "dense_layers", "tied_embeddings", "attention_bias", "qk_norm", "attention", "mlp",
-  "recurrent", "recurrent_layers", "attention_period", "recurrent_parallel",
-  "ssm_conv_kernel", "ssm_inner", "ssm_state", "ssm_groups",
+  "recurrent", "recurrent_layers", "layer_pattern", "attention_period", "recurrent_parallel",
+  "ssm_conv_kernel", "ssm_inner", "ssm_state", "ssm_groups", "ssm_heads",
 };
 
 static char *
@@ -1065,7 +1070,7 @@ test_errors (void)
                        "mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, "
                        "phi3, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, gpt_oss, cohere, "
                        "cohere2, falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, "
-                       "seed_oss, qwen3_next)");
+                       "seed_oss, qwen3_next, granitemoehybrid)");
   json_object_remove_member (c, "model_type");
   assert_config_error (c, "key “model_type” is missing");
   json_object_set_int_member (c, "model_type", 3);

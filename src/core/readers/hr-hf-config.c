@@ -96,6 +96,11 @@ static const ArchInfo archs[] = {
    * layers and one gated attention layer every full_attention_interval
    * (read_qwen3_next). */
   { "qwen3_next", 2, TRUE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_QWEN, 0 },
+  /* Granite 4.0 H (GraniteMoeHybridForCausalLM): Mamba2 or attention
+   * layers as layer_types lists them, each with routed experts as wide
+   * as intermediate_size beside a shared MLP (read_granite_hybrid). */
+  { "granitemoehybrid", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_MIXTRAL,
+    0 },
 };
 
 /* Configs whose model_type names an architecture above: Kimi K2 is
@@ -116,7 +121,7 @@ static const struct
 #define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
                   "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
                   "glm4_moe, gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, " \
-                  "internlm3, olmo2, mimo, seed_oss, qwen3_next"
+                  "internlm3, olmo2, mimo, seed_oss, qwen3_next, granitemoehybrid"
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -167,7 +172,15 @@ typedef struct
   guint64 sliding_window;    /* 0: none */
   guint64 swa_period;
 
-  /* Gated DeltaNet layers (Qwen3-Next), in llama.cpp's terms. */
+  /* Recurrent layers (Qwen3-Next's Gated DeltaNet, Mamba2), in
+   * llama.cpp's terms; the hybrids' layer kinds (HR_LAYER_*) when they
+   * follow no period. */
+  HrStateKind state_kind;
+  char layer_pattern[HR_LAYER_PATTERN_MAX + 1];
+  guint64 ffn_layers;        /* layers with an FFN (all but Nemotron-H's) */
+  guint64 shared_width;      /* a shared MLP of its own width (Granite) */
+  gboolean shared_gate;      /* Qwen3-Next's gated shared expert */
+  guint64 ssm_heads;         /* Mamba2 heads */
   guint64 state_layers;
   guint64 attention_period;
   guint64 ssm_conv_kernel;
@@ -827,9 +840,133 @@ read_qwen3_next (Reading   *s,
                     ") is not a whole number of experts of %" G_GUINT64_FORMAT, s->prefix,
                     shared, s->expert_intermediate);
   s->shared_experts = s->expert_intermediate > 0 ? shared / s->expert_intermediate : 0;
+  s->shared_gate = s->shared_experts > 0;
   s->ssm_inner = s->ssm_value_heads * v_head;
   s->state_layers = s->layers - s->layers / s->attention_period;
+  s->state_kind = HR_STATE_GATED_DELTANET;
   return TRUE;
+}
+
+/* A per-layer list of layer kinds (Granite's layer_types): each entry
+ * one of @names, which map onto the HR_LAYER_* of @kinds. */
+static gboolean
+read_layer_kinds (Reading            *s,
+                  const char         *key,
+                  const char * const *names,
+                  const char         *kinds,
+                  GError            **error)
+{
+  JsonNode *node = member (s->text, key);
+  JsonArray *array;
+  g_autofree char *expected = NULL;
+
+  if (node == NULL)
+    return invalid (error, "key “%s%s” is missing", s->prefix, key);
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return invalid (error, "key “%s%s” must be an array, not %s", s->prefix, key,
+                    describe_node (node));
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) != s->layers)
+    return invalid (error, "key “%s%s” has %u entries for %" G_GUINT64_FORMAT " layers",
+                    s->prefix, key, json_array_get_length (array), s->layers);
+  if (s->layers > HR_LAYER_PATTERN_MAX)
+    return invalid (error, "%" G_GUINT64_FORMAT " layers are more than the %u whose kinds a "
+                    "hybrid may list", s->layers, HR_LAYER_PATTERN_MAX);
+
+  expected = g_strjoinv (", ", (char **) names);
+  for (guint i = 0; i < s->layers; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      const char *name = NULL;
+      guint k;
+
+      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+        name = json_node_get_string (element);
+      for (k = 0; name != NULL && names[k] != NULL; k++)
+        if (strcmp (name, names[k]) == 0)
+          break;
+      if (name == NULL || names[k] == NULL)
+        return invalid (error, "key “%s%s” entry %u must be one of %s", s->prefix, key, i,
+                        expected);
+      s->layer_pattern[i] = kinds[k];
+    }
+  s->state_layers = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_RECURRENT);
+  return TRUE;
+}
+
+/* The Mamba2 mixer's mamba_* keys (GraniteMoeHybridConfig, whose
+ * defaults these are): heads of mamba_d_head, mamba_n_groups groups of
+ * B and C with mamba_d_state each, a mamba_d_conv kernel.  llama.cpp
+ * reads them as ssm_dt_rank, ssm_d_inner (heads × head size),
+ * ssm_d_state, ssm_n_group and ssm_d_conv.  Headroom's recipe has the
+ * convolution's bias and no projection bias, as every release does. */
+static gboolean
+read_mamba2 (Reading   *s,
+             GError **error)
+{
+  guint64 expand = 2, head = 0;
+  gboolean conv_bias = TRUE, proj_bias = FALSE;
+
+  if (!read_uint (s, "mamba_expand", FALSE, 2, 1, 64, &expand, error) ||
+      !read_uint (s, "mamba_n_heads", FALSE, 128, 1, 1 << 16, &s->ssm_heads, error) ||
+      !read_uint (s, "mamba_d_head", FALSE, expand * s->hidden / s->ssm_heads, 1, 1 << 16,
+                  &head, error) ||
+      !read_uint (s, "mamba_d_state", FALSE, 256, 1, 1 << 16, &s->ssm_state, error) ||
+      !read_uint (s, "mamba_n_groups", FALSE, 1, 1, 1 << 16, &s->ssm_groups, error) ||
+      !read_uint (s, "mamba_d_conv", FALSE, 4, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
+      !read_bool (s, "mamba_conv_bias", TRUE, &conv_bias, error) ||
+      !read_bool (s, "mamba_proj_bias", FALSE, &proj_bias, error))
+    return FALSE;
+  if (!conv_bias || proj_bias)
+    return invalid (error, "keys “%smamba_conv_bias” false or “%smamba_proj_bias” true: "
+                    "no released model has them, and Headroom's tensor recipe does not",
+                    s->prefix, s->prefix);
+  s->ssm_inner = s->ssm_heads * head;
+  if (s->ssm_inner == 0 || s->ssm_inner > 1 << 24 || s->ssm_inner % s->ssm_groups != 0)
+    return invalid (error, "mamba_n_heads × mamba_d_head (%" G_GUINT64_FORMAT ") must be "
+                    "positive, below 2^24 and a multiple of mamba_n_groups", s->ssm_inner);
+  s->state_kind = HR_STATE_MAMBA;
+  return TRUE;
+}
+
+/* GraniteMoeHybridConfig: layer_types ("mamba" or "attention") gives
+ * each layer its mixer; every layer then has the shared MLP of
+ * shared_intermediate_size, beside num_local_experts routed experts of
+ * intermediate_size (none in H-Micro).  The catalog keeps the shared
+ * MLP's width as the dense width, with one shared expert. */
+static gboolean
+read_granite_hybrid (Reading   *s,
+                     GError **error)
+{
+  static const char * const names[] = { "mamba", "attention", NULL };
+  static const char kinds[] = { HR_LAYER_RECURRENT, HR_LAYER_ATTENTION };
+  guint64 shared = 0;
+
+  if (!read_uint (s, "shared_intermediate_size", TRUE, 0, 1, G_MAXUINT32, &shared, error) ||
+      !read_layer_kinds (s, "layer_types", names, kinds, error) ||
+      !read_mamba2 (s, error))
+    return FALSE;
+  s->intermediate = shared;
+  if (s->experts > 0)
+    {
+      s->shared_experts = 1;
+      s->shared_width = shared;
+    }
+  return TRUE;
+}
+
+/* One Mamba2 mixer's parameters (transformers' Mamba2 mixers of
+ * GraniteMoeHybrid and NemotronH): in_proj to z, x, B, C and dt, the
+ * convolution over x, B and C with its bias, dt_bias, A_log and D per
+ * head, the gated norm, out_proj. */
+static double
+mamba2_params (const Reading *s)
+{
+  double h = s->hidden, inner = s->ssm_inner, heads = s->ssm_heads;
+  double bc = 2.0 * s->ssm_groups * s->ssm_state;
+
+  return h * (2 * inner + bc + heads) + (inner + bc) * (s->ssm_conv_kernel + 1.0) +
+         3 * heads + inner + inner * h;
 }
 
 /* One Gated DeltaNet layer's parameters (transformers
@@ -905,6 +1042,9 @@ read_shape (JsonObject  *config,
     return FALSE;
   if (strcmp (info->model_type, "qwen3_next") == 0 && !read_qwen3_next (s, error))
     return FALSE;
+  if (strcmp (info->model_type, "granitemoehybrid") == 0 && !read_granite_hybrid (s, error))
+    return FALSE;
+  s->ffn_layers = s->layers;
 
   return TRUE;
 }
@@ -993,20 +1133,26 @@ count_params (const Reading *s,
 {
   double embeddings = (double) s->vocab * s->hidden * (s->tied ? 1 : 2);
   double final_norm = (double) s->norm_width * s->hidden;
-  double dense_layers = (double) (s->layers - s->moe_layers);
+  double dense_layers = (double) (s->ffn_layers - s->moe_layers);
   double total, act;
 
   if (s->state_layers > 0)
     {
-      /* Qwen3-Next: the attention layers' query projection also yields
-       * the output gate (twice as wide); the others are Gated DeltaNet
-       * layers with the same two norms; the shared expert has a gate. */
-      double attn = attention_params (s) + (double) s->hidden * s->heads * s->head_dim;
-      double gdn = gated_deltanet_params (s) + (double) s->norms * s->norm_width * s->hidden;
+      /* Hybrids: the attention layers (Qwen3-Next's query projection
+       * also yields the output gate, twice as wide), the recurrent
+       * layers with the same norms, and the FFNs; Qwen3-Next's shared
+       * expert has a gate. */
+      double attn = attention_params (s);
+      double recurrent = (s->state_kind == HR_STATE_GATED_DELTANET ? gated_deltanet_params (s)
+                                                                   : mamba2_params (s)) +
+                         (double) s->norms * s->norm_width * s->hidden;
+      double attention_layers = (double) (s->layers - s->state_layers);
 
-      total = embeddings + final_norm + (double) (s->layers - s->state_layers) * attn +
-              (double) s->state_layers * gdn + dense_layers * dense_mlp_params (s) +
-              (double) s->moe_layers * (s->shared_experts > 0 ? s->hidden : 0);
+      if (s->state_kind == HR_STATE_GATED_DELTANET)
+        attn += (double) s->hidden * s->heads * s->head_dim;
+      total = embeddings + final_norm + attention_layers * attn +
+              (double) s->state_layers * recurrent + dense_layers * dense_mlp_params (s) +
+              (double) s->moe_layers * (s->shared_gate ? s->hidden : 0);
     }
   else
     total = embeddings + final_norm + s->layers * attention_params (s) +
@@ -1014,7 +1160,10 @@ count_params (const Reading *s,
   act = total;
   if (s->moe_layers > 0)
     {
-      double shared = s->shared_experts * 3.0 * s->hidden * s->expert_intermediate;
+      double shared_width = s->shared_width > 0 ? (double) s->shared_width
+                                                : (double) s->shared_experts *
+                                                  s->expert_intermediate;
+      double shared = s->shared_experts > 0 ? 3.0 * s->hidden * shared_width : 0;
       double common = router_params (s) + shared;
 
       total += s->moe_layers * (common + s->experts * expert_params (s));
@@ -1134,8 +1283,11 @@ fill_shape (const Reading *s,
   shape->plain_mlp = s->plain_mlp;
   if (s->state_layers > 0)
     {
-      arch->state_kind = HR_STATE_GATED_DELTANET;
+      arch->state_kind = s->state_kind;
       arch->n_state_layers = (guint32) s->state_layers;
+      /* read_layer_kinds kept the layers within HR_LAYER_PATTERN_MAX */
+      hr_model_arch_set_layer_pattern (arch, s->layer_pattern, NULL);
+      arch->ssm_heads = (guint32) s->ssm_heads;
       arch->attention_period = (guint32) s->attention_period;
       arch->ssm_conv_kernel = (guint32) s->ssm_conv_kernel;
       arch->ssm_inner = (guint32) s->ssm_inner;
