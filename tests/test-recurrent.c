@@ -474,6 +474,55 @@ test_estimate_granite (void)
                                        e.overhead_bytes);
 }
 
+/* vLLM and SGLang split a Mamba2 state tp ways after replicating the
+ * B/C groups tp does not divide (extra_groups_for_head_shards):
+ * Granite-4.0-H-Small's one group becomes two at TP 2. */
+static void
+test_state_cell_tp (void)
+{
+  HrModelSpec *model = hr_catalog_find_model (catalog, "ibm-granite/granite-4.0-h-small");
+  HrStateCell c;
+
+  g_assert_nonnull (model);
+  c = hr_model_arch_state_cell_tp (hr_model_spec_get_arch (model), 1);
+  g_assert_cmpfloat (c.conv_elements, ==, 3 * (8192 + 2 * 128));
+  c = hr_model_arch_state_cell_tp (hr_model_spec_get_arch (model), 2);
+  g_assert_cmpfloat (c.conv_elements, ==, 3 * (8192 + 2 * 2 * 128) / 2);
+  g_assert_cmpfloat (c.ssm_elements, ==, 128 * 8192 / 2);
+  /* Gated DeltaNet has no groups to replicate */
+  c = hr_model_arch_state_cell_tp (&qwen3_next, 2);
+  g_assert_cmpfloat (c.conv_elements, ==, 24576 / 2);
+}
+
+/* Granite-4.0-H-Small in vLLM at TP 2: a state page of (13,056 +
+ * 524,288) × 2 B = 1,074,688 B over 2,048 B of cache per token → blocks
+ * of 16 × 33 = 528 tokens, pages of 1,081,344 B, 36 layers; in SGLang
+ * the BF16 window and the F32 state, 36 × (13,056 × 2 + 524,288 × 4) B
+ * on each GPU. */
+static void
+test_estimate_granite_servers (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "ibm-granite/granite-4.0-h-small"),
+    .precision = hr_catalog_find_precision (catalog, "fp8"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_VLLM, .gpus = 2,
+  };
+  HrEstimate e;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (e.block_size, ==, 528);
+  g_assert_cmpuint (e.per_device_state_bytes, ==, 1081344 * 36);
+
+  s.engine = HR_ENGINE_SGLANG;
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 2 * 36 * (13056 * 2 + 524288 * 4));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -493,6 +542,8 @@ main (int   argc,
                         test_log);
   g_test_add_func ("/recurrent/estimate/qwen3-next", test_estimate_qwen3_next);
   g_test_add_func ("/recurrent/estimate/granite", test_estimate_granite);
+  g_test_add_func ("/recurrent/state-cell-tp", test_state_cell_tp);
+  g_test_add_func ("/recurrent/estimate/granite-servers", test_estimate_granite_servers);
   {
     static const PrintInfoCase cases[] = {
       { "llamacpp-granite-4.0-h-small-print-info.log", "ibm-granite/granite-4.0-h-small" },

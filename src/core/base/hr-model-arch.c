@@ -387,6 +387,40 @@ hr_model_arch_state_cell (const HrModelArch *model)
     }
 }
 
+/**
+ * hr_model_arch_state_cell_tp:
+ * @tp: tensor-parallel GPUs
+ *
+ * One GPU's share of a recurrent layer's state for one sequence under
+ * tensor parallelism, as vLLM and SGLang shard it
+ * (vllm/model_executor/layers/mamba/mamba_utils.py,
+ * MambaStateShapeCalculator.mamba2_state_shape; sglang
+ * srt/configs/mamba_utils.py, Mamba2StateShape.create): the heads and the
+ * convolution's channels are split tp ways, but Mamba2's B/C groups, when
+ * tp does not divide them, are first replicated to tp groups
+ * (extra_groups_for_head_shards), so that each GPU holds the groups of
+ * its heads.
+ */
+HrStateCell
+hr_model_arch_state_cell_tp (const HrModelArch *model,
+                             guint32            tp)
+{
+  HrModelArch sharded;
+  HrStateCell cell;
+
+  g_return_val_if_fail (model != NULL, (HrStateCell) { 0 });
+
+  tp = MAX (tp, 1);
+  sharded = *model;
+  if (model->state_kind == HR_STATE_MAMBA && model->ssm_groups > 0 &&
+      model->ssm_groups % tp != 0)
+    sharded.ssm_groups = tp;
+  cell = hr_model_arch_state_cell (&sharded);
+  cell.conv_elements /= tp;
+  cell.ssm_elements /= tp;
+  return cell;
+}
+
 /* Bytes of every recurrent layer's state for one sequence. */
 double
 hr_state_bytes_per_sequence (const HrModelArch *model,

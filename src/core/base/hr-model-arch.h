@@ -150,6 +150,8 @@ gboolean     hr_model_arch_set_layer_pattern (HrModelArch     *model,
 guint32      hr_layer_pattern_count        (const char        *pattern,
                                             char               kind);
 HrStateCell  hr_model_arch_state_cell      (const HrModelArch *model);
+HrStateCell  hr_model_arch_state_cell_tp   (const HrModelArch *model,
+                                            guint32            tp);
 double       hr_state_bytes_per_sequence   (const HrModelArch *model,
                                             double             conv_bytes_per_element,
                                             double             ssm_bytes_per_element);
