@@ -898,6 +898,120 @@ test_granitehybrid (Fixture       *fixture,
   g_hash_table_unref (t.shapes);
 }
 
+/* ---------------------------------------------------------------------------
+ * Nemotron-H (nemotron_h): each layer Mamba2 (head_count_kv and
+ * feed_forward_length 0), attention (head_count_kv > 0) or a gateless
+ * MLP (llama.cpp nemotron-h load_arch_hparams / load_arch_tensors)
+ */
+
+#define NH_LAYERS 4
+#define NH_HIDDEN 256
+#define NH_HEADS 4
+#define NH_KV 2
+#define NH_HEAD_DIM 64
+#define NH_FFN 512
+#define NH_VOCAB 64
+#define NH_CONV 4
+#define NH_STATE 32
+#define NH_GROUPS 2
+#define NH_SSM_HEADS 8
+#define NH_INNER (NH_SSM_HEADS * 32)
+#define NH_CONV_DIM (NH_INNER + 2 * NH_GROUPS * NH_STATE)
+
+static void
+test_nemotron_h (Fixture       *fixture,
+                 gconstpointer  user_data)
+{
+  static const guint32 kv[NH_LAYERS] = { 0, 0, NH_KV, 0 };
+  static const guint32 ff[NH_LAYERS] = { 0, NH_FFN, 0, 0 };
+  g_autoptr(HrGgufWriter) w = hr_gguf_writer_new (3);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  const HrModelArch *arch;
+  Tally t;
+
+  memset (&t, 0, sizeof t);
+  t.shapes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  hr_gguf_writer_add_string (w, "general.architecture", "nemotron_h");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.block_count", NH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.context_length", 131072);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.embedding_length", NH_HIDDEN);
+  hr_gguf_writer_add_array (w, "nemotron_h.feed_forward_length", HR_GGUF_TYPE_UINT32, ff,
+                            NH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.attention.head_count", NH_HEADS);
+  hr_gguf_writer_add_array (w, "nemotron_h.attention.head_count_kv", HR_GGUF_TYPE_UINT32, kv,
+                            NH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.attention.key_length", NH_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.attention.value_length", NH_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.conv_kernel", NH_CONV);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.inner_size", NH_INNER);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.state_size", NH_STATE);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.time_step_rank", NH_SSM_HEADS);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.group_count", NH_GROUPS);
+  hr_gguf_writer_add_tokens (w, NH_VOCAB);
+
+  add (w, &t, "token_embd.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_VOCAB, 0);
+  add (w, &t, "output_norm.weight", HR_GGML_TYPE_F32, NH_HIDDEN, 0, 0);
+  add (w, &t, "output.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_VOCAB, 0);
+  for (guint l = 0; l < NH_LAYERS; l++)
+    {
+      add_blk (w, &t, l, "attn_norm.weight", HR_GGML_TYPE_F32, NH_HIDDEN, 0, 0);
+      if (kv[l] > 0)
+        {
+          add_blk (w, &t, l, "attn_q.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN,
+                   NH_HEADS * NH_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_k.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_KV * NH_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_v.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_KV * NH_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_output.weight", HR_GGML_TYPE_Q8_0, NH_HEADS * NH_HEAD_DIM,
+                   NH_HIDDEN, 0);
+        }
+      else if (ff[l] > 0)
+        {
+          add_blk (w, &t, l, "ffn_up.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_FFN, 0);
+          add_blk (w, &t, l, "ffn_down.weight", HR_GGML_TYPE_Q8_0, NH_FFN, NH_HIDDEN, 0);
+        }
+      else
+        {
+          add_blk (w, &t, l, "ssm_in.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN,
+                   2 * NH_INNER + 2 * NH_GROUPS * NH_STATE + NH_SSM_HEADS, 0);
+          add_blk (w, &t, l, "ssm_conv1d.weight", HR_GGML_TYPE_F32, NH_CONV, NH_CONV_DIM, 0);
+          add_blk (w, &t, l, "ssm_conv1d.bias", HR_GGML_TYPE_F32, NH_CONV_DIM, 0, 0);
+          add_blk (w, &t, l, "ssm_dt.bias", HR_GGML_TYPE_F32, NH_SSM_HEADS, 0, 0);
+          add_blk (w, &t, l, "ssm_a", HR_GGML_TYPE_F32, 1, NH_SSM_HEADS, 0);
+          add_blk (w, &t, l, "ssm_d", HR_GGML_TYPE_F32, 1, NH_SSM_HEADS, 0);
+          add_blk (w, &t, l, "ssm_norm.weight", HR_GGML_TYPE_F32, NH_INNER / NH_GROUPS,
+                   NH_GROUPS, 0);
+          add_blk (w, &t, l, "ssm_out.weight", HR_GGML_TYPE_Q8_0, NH_INNER, NH_HIDDEN, 0);
+        }
+    }
+
+  path = write_model (fixture, "nemotron_h.gguf", w);
+  entry = entry_for (path);
+  assert_string (entry, "architecture", "nemotron_h");
+  assert_string (entry, "recurrent", "mamba");
+  assert_string (entry, "layer_pattern", "M-*M");
+  assert_string (entry, "mlp", "plain");
+  assert_int (entry, "recurrent_layers", 2);
+  assert_int (entry, "intermediate", NH_FFN);
+  assert_int (entry, "kv_heads", NH_KV);
+  assert_int (entry, "ssm_groups", NH_GROUPS);
+  assert_int (entry, "ssm_heads", NH_SSM_HEADS);
+  g_assert_false (json_object_get_boolean_member (entry, "tied_embeddings"));
+  assert_int (entry, "params", (gint64) t.params);
+  assert_file_facts (entry, path, &t, "Q8_0");
+
+  spec = assert_valid (entry);
+  arch = hr_model_spec_get_arch (spec);
+  /* one layer of four attends; the MLP layer keeps neither cache nor state */
+  g_assert_cmpuint (hr_model_arch_kv_layers (arch), ==, 1);
+  g_assert_false (hr_model_arch_layer_attends (arch, 1));
+  g_assert_false (hr_model_arch_layer_is_recurrent (arch, 1));
+  assert_recipe_matches (spec, &t);
+  g_hash_table_unref (t.shapes);
+}
+
 /* Llama with experts is Mixtral; here in the layout of early-2024
  * files, one tensor per expert and no expert width key. */
 static void
@@ -2000,6 +2114,7 @@ main (int   argc,
   ADD ("/gguf-model/qwen3moe", test_qwen3moe);
   ADD ("/gguf-model/qwen3next", test_qwen3next);
   ADD ("/gguf-model/granitehybrid", test_granitehybrid);
+  ADD ("/gguf-model/nemotron_h", test_nemotron_h);
   ADD ("/gguf-model/mixtral", test_mixtral);
   ADD ("/gguf-model/deepseek", test_deepseek);
   ADD ("/gguf-model/gemma", test_gemma);

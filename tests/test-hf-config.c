@@ -84,6 +84,8 @@ static const Golden golden[] = {
    * GGUFs (ollama#12982, koboldcpp#1781) */
   { "ibm-granite--granite-4.0-h-small.json", 32207337984, 8803121664 },
   { "ibm-granite--granite-4.0-h-tiny.json", 6939037248, 1465470528 },
+  /* 27 Mamba2, 4 attention and 25 MLP layers: the card's 8.89 B */
+  { "nvidia--NVIDIA-Nemotron-Nano-9B-v2.json", 8888227328, 8888227328 },
 };
 
 /* Catalog members that describe the shape (everything but the
@@ -1070,7 +1072,7 @@ test_errors (void)
                        "mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, "
                        "phi3, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, gpt_oss, cohere, "
                        "cohere2, falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, "
-                       "seed_oss, qwen3_next, granitemoehybrid)");
+                       "seed_oss, qwen3_next, granitemoehybrid, nemotron_h)");
   json_object_remove_member (c, "model_type");
   assert_config_error (c, "key “model_type” is missing");
   json_object_set_int_member (c, "model_type", 3);

@@ -523,6 +523,35 @@ test_estimate_granite_servers (void)
   g_assert_cmpuint (e.state_bytes_per_sequence, ==, 2 * 36 * (13056 * 2 + 524288 * 4));
 }
 
+/* NVIDIA-Nemotron-Nano-9B-v2 in llama.cpp: the cache of 4 attention
+ * layers of 56, the Mamba2 state of 27 (the 25 MLP layers keep neither):
+ * 27 × (3 × (10,240 + 2 × 8 × 128) + 128 × 10,240) × 4 B per sequence,
+ * R 3.80 MiB and S 135.00 MiB as llama.cpp would print them. */
+static void
+test_estimate_nemotron_h (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "nvidia/NVIDIA-Nemotron-Nano-9B-v2"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 1,
+  };
+  HrEstimate e;
+  HrStateCell cell;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (s.model);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  /* 4 layers × 32,768 cells × 2 × 8 heads × 128 × 2 B = 512 MiB */
+  g_assert_cmpuint (e.kv_bytes, ==, 512 * (guint64) MIB);
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 27 * (3 * 12288 + 128 * 10240) * 4);
+  cell = hr_model_arch_state_cell (hr_model_spec_get_arch (s.model));
+  assert_mib (cell.conv_elements * 4 * 27, 3.80);
+  assert_mib (cell.ssm_elements * 4 * 27, 135.00);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -542,6 +571,7 @@ main (int   argc,
                         test_log);
   g_test_add_func ("/recurrent/estimate/qwen3-next", test_estimate_qwen3_next);
   g_test_add_func ("/recurrent/estimate/granite", test_estimate_granite);
+  g_test_add_func ("/recurrent/estimate/nemotron-h", test_estimate_nemotron_h);
   g_test_add_func ("/recurrent/state-cell-tp", test_state_cell_tp);
   g_test_add_func ("/recurrent/estimate/granite-servers", test_estimate_granite_servers);
   {

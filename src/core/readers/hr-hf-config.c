@@ -101,6 +101,10 @@ static const ArchInfo archs[] = {
    * as intermediate_size beside a shared MLP (read_granite_hybrid). */
   { "granitemoehybrid", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_MIXTRAL,
     0 },
+  /* Nemotron-H (NemotronHForCausalLM): one norm and one thing per layer,
+   * as hybrid_override_pattern says: Mamba2, attention or a squared-ReLU
+   * MLP (read_nemotron_h). */
+  { "nemotron_h", 1, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
 };
 
 /* Configs whose model_type names an architecture above: Kimi K2 is
@@ -121,7 +125,7 @@ static const struct
 #define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
                   "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
                   "glm4_moe, gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, " \
-                  "internlm3, olmo2, mimo, seed_oss, qwen3_next, granitemoehybrid"
+                  "internlm3, olmo2, mimo, seed_oss, qwen3_next, granitemoehybrid, nemotron_h"
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -955,6 +959,59 @@ read_granite_hybrid (Reading   *s,
   return TRUE;
 }
 
+/* NemotronHConfig: hybrid_override_pattern gives each layer's kind in
+ * the letters Headroom's layer_pattern uses (M Mamba2, * attention, - an
+ * MLP); the Mamba2 mixer is mamba_num_heads of mamba_head_dim, n_groups
+ * groups of ssm_state_size, a conv_kernel convolution with its bias
+ * (use_conv_bias) and no projection bias (use_bias); the MLP has no gate
+ * (squared ReLU).  The defaults are NemotronHConfig's. */
+static gboolean
+read_nemotron_h (Reading   *s,
+                 GError **error)
+{
+  JsonNode *node = member (s->text, "hybrid_override_pattern");
+  const char *pattern;
+  guint64 head = 0;
+  gboolean conv_bias = TRUE, proj_bias = FALSE;
+
+  if (node == NULL)
+    return invalid (error, "key “%shybrid_override_pattern” is missing", s->prefix);
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return invalid (error, "key “%shybrid_override_pattern” must be a string, not %s",
+                    s->prefix, describe_node (node));
+  pattern = json_node_get_string (node);
+  if (strlen (pattern) != s->layers || s->layers > HR_LAYER_PATTERN_MAX)
+    return invalid (error, "key “%shybrid_override_pattern” has %" G_GSIZE_FORMAT " layers, "
+                    "not %" G_GUINT64_FORMAT " (at most %u)", s->prefix, strlen (pattern),
+                    s->layers, HR_LAYER_PATTERN_MAX);
+  if (strspn (pattern, "M*-") != s->layers)
+    return invalid (error, "key “%shybrid_override_pattern” may only hold M (Mamba2), "
+                    "* (attention) and - (MLP)", s->prefix);
+  g_strlcpy (s->layer_pattern, pattern, sizeof s->layer_pattern);
+
+  if (!read_uint (s, "mamba_num_heads", FALSE, 128, 1, 1 << 16, &s->ssm_heads, error) ||
+      !read_uint (s, "mamba_head_dim", FALSE, 64, 1, 1 << 16, &head, error) ||
+      !read_uint (s, "ssm_state_size", FALSE, 128, 1, 1 << 16, &s->ssm_state, error) ||
+      !read_uint (s, "n_groups", FALSE, 8, 1, 1 << 16, &s->ssm_groups, error) ||
+      !read_uint (s, "conv_kernel", FALSE, 4, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
+      !read_bool (s, "use_conv_bias", TRUE, &conv_bias, error) ||
+      !read_bool (s, "use_bias", FALSE, &proj_bias, error) ||
+      !read_bool (s, "mlp_bias", FALSE, &s->mlp_bias, error))
+    return FALSE;
+  if (!conv_bias || proj_bias || s->mlp_bias)
+    return invalid (error, "keys “%suse_conv_bias” false, “%suse_bias” or “%smlp_bias” "
+                    "true: no released model has them, and Headroom's tensor recipe does not",
+                    s->prefix, s->prefix, s->prefix);
+  s->ssm_inner = s->ssm_heads * head;
+  if (s->ssm_inner > 1 << 24 || s->ssm_inner % s->ssm_groups != 0)
+    return invalid (error, "mamba_num_heads × mamba_head_dim (%" G_GUINT64_FORMAT ") must be "
+                    "below 2^24 and a multiple of n_groups", s->ssm_inner);
+  s->state_kind = HR_STATE_MAMBA;
+  s->state_layers = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_RECURRENT);
+  s->plain_mlp = TRUE;
+  return TRUE;
+}
+
 /* One Mamba2 mixer's parameters (transformers' Mamba2 mixers of
  * GraniteMoeHybrid and NemotronH): in_proj to z, x, B, C and dt, the
  * convolution over x, B and C with its bias, dt_bias, A_log and D per
@@ -1044,7 +1101,11 @@ read_shape (JsonObject  *config,
     return FALSE;
   if (strcmp (info->model_type, "granitemoehybrid") == 0 && !read_granite_hybrid (s, error))
     return FALSE;
-  s->ffn_layers = s->layers;
+  if (strcmp (info->model_type, "nemotron_h") == 0 && !read_nemotron_h (s, error))
+    return FALSE;
+  /* Nemotron-H has an FFN only in its MLP layers. */
+  s->ffn_layers = strcmp (info->model_type, "nemotron_h") == 0
+                  ? hr_layer_pattern_count (s->layer_pattern, HR_LAYER_MLP) : s->layers;
 
   return TRUE;
 }
@@ -1146,12 +1207,18 @@ count_params (const Reading *s,
       double recurrent = (s->state_kind == HR_STATE_GATED_DELTANET ? gated_deltanet_params (s)
                                                                    : mamba2_params (s)) +
                          (double) s->norms * s->norm_width * s->hidden;
-      double attention_layers = (double) (s->layers - s->state_layers);
+      double layer_norms = (double) s->norms * s->norm_width * s->hidden;
+      double mlp_only = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_MLP);
+      double attention_layers = s->layer_pattern[0] != '\0'
+                                ? hr_layer_pattern_count (s->layer_pattern, HR_LAYER_ATTENTION)
+                                : (double) (s->layers - s->state_layers);
 
       if (s->state_kind == HR_STATE_GATED_DELTANET)
         attn += (double) s->hidden * s->heads * s->head_dim;
+      /* Nemotron-H's MLP layers: their norm here, their MLP below */
       total = embeddings + final_norm + attention_layers * attn +
-              (double) s->state_layers * recurrent + dense_layers * dense_mlp_params (s) +
+              (double) s->state_layers * recurrent + mlp_only * layer_norms +
+              dense_layers * dense_mlp_params (s) +
               (double) s->moe_layers * (s->shared_gate ? s->hidden : 0);
     }
   else
