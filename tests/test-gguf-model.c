@@ -1012,6 +1012,97 @@ test_nemotron_h (Fixture       *fixture,
   g_hash_table_unref (t.shapes);
 }
 
+/* ---------------------------------------------------------------------------
+ * LFM2 (lfm2): gated short convolutions on the layers whose head_count_kv
+ * is 0, their kernel in shortconv.l_cache (llama.cpp LLM_ARCH_LFM2)
+ */
+
+#define LF_LAYERS 3
+#define LF_HIDDEN 256
+#define LF_HEADS 4
+#define LF_KV 2
+#define LF_HEAD_DIM 64
+#define LF_FFN 512
+#define LF_VOCAB 64
+#define LF_L_CACHE 3
+
+static void
+test_lfm2 (Fixture       *fixture,
+           gconstpointer  user_data)
+{
+  static const guint32 kv[LF_LAYERS] = { 0, LF_KV, 0 };
+  g_autoptr(HrGgufWriter) w = hr_gguf_writer_new (3);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  const HrModelArch *arch;
+  Tally t;
+
+  memset (&t, 0, sizeof t);
+  t.shapes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  hr_gguf_writer_add_string (w, "general.architecture", "lfm2");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);
+  hr_gguf_writer_add_uint32 (w, "lfm2.block_count", LF_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "lfm2.context_length", 128000);
+  hr_gguf_writer_add_uint32 (w, "lfm2.embedding_length", LF_HIDDEN);
+  hr_gguf_writer_add_uint32 (w, "lfm2.feed_forward_length", LF_FFN);
+  hr_gguf_writer_add_uint32 (w, "lfm2.attention.head_count", LF_HEADS);
+  hr_gguf_writer_add_array (w, "lfm2.attention.head_count_kv", HR_GGUF_TYPE_UINT32, kv,
+                            LF_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "lfm2.shortconv.l_cache", LF_L_CACHE);
+  hr_gguf_writer_add_tokens (w, LF_VOCAB);
+
+  add (w, &t, "token_embd.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_VOCAB, 0);
+  add (w, &t, "token_embd_norm.weight", HR_GGML_TYPE_F32, LF_HIDDEN, 0, 0);
+  for (guint l = 0; l < LF_LAYERS; l++)
+    {
+      add_blk (w, &t, l, "attn_norm.weight", HR_GGML_TYPE_F32, LF_HIDDEN, 0, 0);
+      if (kv[l] == 0)
+        {
+          add_blk (w, &t, l, "shortconv.conv.weight", HR_GGML_TYPE_F32, LF_L_CACHE, LF_HIDDEN, 0);
+          add_blk (w, &t, l, "shortconv.in_proj.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN,
+                   3 * LF_HIDDEN, 0);
+          add_blk (w, &t, l, "shortconv.out_proj.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN,
+                   LF_HIDDEN, 0);
+        }
+      else
+        {
+          add_blk (w, &t, l, "attn_q.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN,
+                   LF_HEADS * LF_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_k.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_KV * LF_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_v.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_KV * LF_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_output.weight", HR_GGML_TYPE_Q8_0, LF_HEADS * LF_HEAD_DIM,
+                   LF_HIDDEN, 0);
+          add_blk (w, &t, l, "attn_q_norm.weight", HR_GGML_TYPE_F32, LF_HEAD_DIM, 0, 0);
+          add_blk (w, &t, l, "attn_k_norm.weight", HR_GGML_TYPE_F32, LF_HEAD_DIM, 0, 0);
+        }
+      add_blk (w, &t, l, "ffn_norm.weight", HR_GGML_TYPE_F32, LF_HIDDEN, 0, 0);
+      add_blk (w, &t, l, "ffn_gate.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_FFN, 0);
+      add_blk (w, &t, l, "ffn_up.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_FFN, 0);
+      add_blk (w, &t, l, "ffn_down.weight", HR_GGML_TYPE_Q8_0, LF_FFN, LF_HIDDEN, 0);
+    }
+
+  path = write_model (fixture, "lfm2.gguf", w);
+  entry = entry_for (path);
+  assert_string (entry, "architecture", "lfm2");
+  assert_string (entry, "recurrent", "short_conv");
+  assert_string (entry, "layer_pattern", "M*M");
+  assert_int (entry, "recurrent_layers", 2);
+  assert_int (entry, "ssm_conv_kernel", LF_L_CACHE);
+  assert_int (entry, "kv_heads", LF_KV);
+  assert_int (entry, "params", (gint64) t.params);
+  assert_file_facts (entry, path, &t, "Q8_0");
+
+  spec = assert_valid (entry);
+  arch = hr_model_spec_get_arch (spec);
+  /* llama.cpp's n_embd_r: n_embd × (l_cache − 1), no s */
+  g_assert_cmpfloat (hr_model_arch_state_cell (arch).conv_elements, ==,
+                     LF_HIDDEN * (LF_L_CACHE - 1));
+  g_assert_cmpfloat (hr_model_arch_state_cell (arch).ssm_elements, ==, 0);
+  assert_recipe_matches (spec, &t);
+  g_hash_table_unref (t.shapes);
+}
+
 /* Llama with experts is Mixtral; here in the layout of early-2024
  * files, one tensor per expert and no expert width key. */
 static void
@@ -2115,6 +2206,7 @@ main (int   argc,
   ADD ("/gguf-model/qwen3next", test_qwen3next);
   ADD ("/gguf-model/granitehybrid", test_granitehybrid);
   ADD ("/gguf-model/nemotron_h", test_nemotron_h);
+  ADD ("/gguf-model/lfm2", test_lfm2);
   ADD ("/gguf-model/mixtral", test_mixtral);
   ADD ("/gguf-model/deepseek", test_deepseek);
   ADD ("/gguf-model/gemma", test_gemma);

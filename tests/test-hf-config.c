@@ -86,6 +86,10 @@ static const Golden golden[] = {
   { "ibm-granite--granite-4.0-h-tiny.json", 6939037248, 1465470528 },
   /* 27 Mamba2, 4 attention and 25 MLP layers: the card's 8.89 B */
   { "nvidia--NVIDIA-Nemotron-Nano-9B-v2.json", 8888227328, 8888227328 },
+  /* 10 short-convolution and 6 attention layers: the cards' 354 M and
+   * 1.17 B */
+  { "LiquidAI--LFM2-350M.json", 354483968, 354483968 },
+  { "LiquidAI--LFM2-1.2B.json", 1170340608, 1170340608 },
 };
 
 /* Catalog members that describe the shape (everything but the
@@ -1072,7 +1076,7 @@ test_errors (void)
                        "mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, "
                        "phi3, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, gpt_oss, cohere, "
                        "cohere2, falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, "
-                       "seed_oss, qwen3_next, granitemoehybrid, nemotron_h)");
+                       "seed_oss, qwen3_next, granitemoehybrid, nemotron_h, lfm2)");
   json_object_remove_member (c, "model_type");
   assert_config_error (c, "key “model_type” is missing");
   json_object_set_int_member (c, "model_type", 3);

@@ -552,6 +552,31 @@ test_estimate_nemotron_h (void)
   assert_mib (cell.ssm_elements * 4 * 27, 135.00);
 }
 
+/* LFM2-1.2B in llama.cpp: the cache of its 6 attention layers, and of
+ * its 10 short convolutions only the last two inputs of 2,048 channels
+ * (n_embd_r = n_embd × (l_cache − 1), no s): 10 × 4,096 × 4 B = 160 KiB
+ * a sequence. */
+static void
+test_estimate_lfm2 (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "LiquidAI/LFM2-1.2B"),
+    .precision = hr_catalog_find_precision (catalog, "q8_0"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 1,
+  };
+  HrEstimate e;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (s.model);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  /* 6 layers × 32,768 cells × 2 × 8 heads × 64 × 2 B = 384 MiB */
+  g_assert_cmpuint (e.kv_bytes, ==, 384 * (guint64) MIB);
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 10 * 2048 * 2 * 4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -572,6 +597,7 @@ main (int   argc,
   g_test_add_func ("/recurrent/estimate/qwen3-next", test_estimate_qwen3_next);
   g_test_add_func ("/recurrent/estimate/granite", test_estimate_granite);
   g_test_add_func ("/recurrent/estimate/nemotron-h", test_estimate_nemotron_h);
+  g_test_add_func ("/recurrent/estimate/lfm2", test_estimate_lfm2);
   g_test_add_func ("/recurrent/state-cell-tp", test_state_cell_tp);
   g_test_add_func ("/recurrent/estimate/granite-servers", test_estimate_granite_servers);
   {

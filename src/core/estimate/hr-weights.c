@@ -125,6 +125,7 @@ typedef enum
   ARCH_QWEN3_NEXT,  /* LLM_ARCH_QWEN3NEXT: Gated DeltaNet + gated attention */
   ARCH_GRANITE_HYBRID, /* LLM_ARCH_GRANITE_HYBRID: Mamba2 or attention, then an FFN */
   ARCH_NEMOTRON_H,  /* LLM_ARCH_NEMOTRON_H: Mamba2, attention or an MLP per layer */
+  ARCH_LFM2,        /* LLM_ARCH_LFM2: gated short convolutions or attention */
 } ArchKind;
 
 typedef struct
@@ -169,6 +170,7 @@ static const ArchInfo archs[] = {
   { "qwen3_next",  ARCH_QWEN3_NEXT, TRUE, TRUE },
   { "granitemoehybrid", ARCH_GRANITE_HYBRID, TRUE, TRUE },
   { "nemotron_h",  ARCH_NEMOTRON_H, TRUE, TRUE },
+  { "lfm2",        ARCH_LFM2,      TRUE, TRUE },
 };
 
 static const ArchInfo *
@@ -724,6 +726,29 @@ add_layer (Builder     *b,
         }
       break;
 
+    case ARCH_LFM2:
+      /* llama.cpp LLM_ARCH_LFM2 (load_tensors): the operator norm, then
+       * a gated short convolution (B, C and x projected together, a
+       * depthwise kernel of conv_L_cache taps, the output projection) or
+       * attention with per-head q/k norms; every layer a SwiGLU MLP.
+       * The kernel is kept in F32 like ssm_conv1d. */
+      add_vector (b, "attn_norm.weight", s->n_embd);
+      if (hr_model_arch_layer_is_recurrent (s->a, (guint32) il))
+        {
+          add (b, ROLE_VECTOR, "shortconv.conv.weight", 2, s->a->ssm_conv_kernel, s->n_embd, 1);
+          add_matrix (b, ROLE_MATRIX, "shortconv.in_proj.weight", s->n_embd, 3 * s->n_embd);
+          add_matrix (b, ROLE_MATRIX, "shortconv.out_proj.weight", s->n_embd, s->n_embd);
+        }
+      else
+        {
+          add_attention (b, s, FALSE, FALSE);
+          add_vector (b, "attn_q_norm.weight", s->head_k);
+          add_vector (b, "attn_k_norm.weight", s->head_k);
+        }
+      add_vector (b, "ffn_norm.weight", s->n_embd);
+      add_gated_ffn (b, s, s->n_ff);
+      break;
+
     default:
       g_assert_not_reached ();
     }
@@ -767,7 +792,10 @@ enumerate_tensors (const Shape *s,
    * ordered by layer, global ones first; the quantizer's attn_v and
    * ffn_down counters rely on that order. */
   add_matrix (&b, ROLE_TOKEN_EMBD, "token_embd.weight", s->n_embd, s->vocab);
-  add_vector (&b, "output_norm.weight", s->n_embd);
+  /* LFM2's final norm keeps the name of the checkpoint's embedding_norm
+   * (llama-arch.cpp, LLM_TENSOR_OUTPUT_NORM_LFM2: "token_embd_norm"). */
+  add_vector (&b, s->arch->kind == ARCH_LFM2 ? "token_embd_norm.weight" : "output_norm.weight",
+              s->n_embd);
   if (s->arch->kind == ARCH_FALCON)
     add_vector (&b, "output_norm.bias", s->n_embd);
   if (has_output_tensor (s))
@@ -830,6 +858,9 @@ check_shape (const Shape  *s,
            "ssm_groups dividing ssm_inner, ssm_heads)";
   else if (s->arch->kind == ARCH_NEMOTRON_H && s->a->layer_pattern[0] == '\0')
     what = "a layer_pattern";
+  else if (s->arch->kind == ARCH_LFM2 &&
+           (s->a->state_kind != HR_STATE_SHORT_CONV || s->a->ssm_conv_kernel == 0))
+    what = "the short convolutions' kernel (recurrent short_conv, ssm_conv_kernel)";
 
   if (what != NULL)
     {

@@ -87,11 +87,15 @@ static const ArchInfo archs[] = {
    * (src/models/nemotron-h.cpp, load_arch_hparams). */
   { .gguf_arch = "nemotron_h", .model_type = "nemotron_h", .plain_mlp = TRUE,
     .hybrid = HYBRID_KV_FF_ZERO, .state = HR_STATE_MAMBA },
+  /* LFM2: short convolutions on the layers whose head_count_kv is 0
+   * (load_hparams, LLM_ARCH_LFM2), their kernel in shortconv.l_cache. */
+  { .gguf_arch = "lfm2", .model_type = "lfm2",
+    .hybrid = HYBRID_KV_ZERO, .state = HR_STATE_SHORT_CONV },
 };
 
 #define SUPPORTED "llama, mistral3, qwen2, qwen3, qwen3moe, glm4, gemma2, gemma3, " \
                   "phi3, deepseek2, command-r, gpt-oss, falcon, qwen3next, granitehybrid, " \
-                  "nemotron_h"
+                  "nemotron_h, lfm2"
 
 /* llama.cpp's expert_gating_func value for sigmoid routing, which only
  * DeepSeek-V3 (and R1) use among the deepseek2 models. */
@@ -1004,6 +1008,10 @@ read_recurrent (Reading   *s,
 {
   if (s->info->hybrid == HYBRID_NONE)
     return TRUE;
+  /* LFM2's short convolutions have their kernel only (n_shortconv_l_cache) */
+  if (s->info->state == HR_STATE_SHORT_CONV)
+    return read_uint (s, "shortconv.l_cache", TRUE, 0, 2, 1 << 16, &s->ssm_conv_kernel, error) &&
+           read_layer_pattern (s, error);
   if (!read_uint (s, "ssm.conv_kernel", TRUE, 0, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
       !read_uint (s, "ssm.inner_size", TRUE, 0, 1, 1 << 24, &s->ssm_inner, error) ||
       !read_uint (s, "ssm.state_size", TRUE, 0, 1, 1 << 16, &s->ssm_state, error) ||
@@ -1407,7 +1415,7 @@ static const char * const arch_keys[] = {
   "expert_count", "expert_used_count", "expert_shared_count",
   "expert_feed_forward_length", "expert_gating_func", "leading_dense_block_count",
   "nextn_predict_layers", "ssm.conv_kernel", "ssm.inner_size", "ssm.state_size",
-  "ssm.group_count", "ssm.time_step_rank", "full_attention_interval",
+  "ssm.group_count", "ssm.time_step_rank", "full_attention_interval", "shortconv.l_cache",
   "expert_shared_feed_forward_length",
 };
 

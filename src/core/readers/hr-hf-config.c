@@ -105,6 +105,9 @@ static const ArchInfo archs[] = {
    * as hybrid_override_pattern says: Mamba2, attention or a squared-ReLU
    * MLP (read_nemotron_h). */
   { "nemotron_h", 1, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  /* LFM2 (Lfm2ForCausalLM): gated short convolutions or attention with
+   * per-head q/k norms, a SwiGLU MLP in every layer (read_lfm2). */
+  { "lfm2", 2, TRUE, TRUE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_NONE, 0 },
 };
 
 /* Configs whose model_type names an architecture above: Kimi K2 is
@@ -125,7 +128,7 @@ static const struct
 #define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
                   "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
                   "glm4_moe, gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, " \
-                  "internlm3, olmo2, mimo, seed_oss, qwen3_next, granitemoehybrid, nemotron_h"
+                  "internlm3, olmo2, mimo, seed_oss, qwen3_next, granitemoehybrid, nemotron_h, lfm2"
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -1012,6 +1015,104 @@ read_nemotron_h (Reading   *s,
   return TRUE;
 }
 
+/* Lfm2Config: layer_types ("conv" or "full_attention"), or in the first
+ * checkpoints full_attn_idxs, gives each layer's kind; the convolution
+ * window is conv_L_cache (llama.cpp's shortconv.l_cache) and carries no
+ * bias in any release; the MLP width is block_ff_dim (or
+ * intermediate_size), which with block_auto_adjust_ff_dim becomes two
+ * thirds, times block_ffn_dim_multiplier, rounded up to
+ * block_multiple_of (transformers Lfm2MLP; llama.cpp's LFM2-350M and
+ * -1.2B have 4,608 and 8,192). */
+static gboolean
+read_lfm2 (Reading   *s,
+           GError **error)
+{
+  static const char * const names[] = { "conv", "full_attention", NULL };
+  static const char kinds[] = { HR_LAYER_RECURRENT, HR_LAYER_ATTENTION };
+  JsonNode *node;
+  gboolean adjust = TRUE, conv_bias = FALSE;
+  guint64 ff = 0, multiple = 256;
+  double multiplier = 1.0;
+
+  if (member (s->text, "layer_types") != NULL)
+    {
+      if (!read_layer_kinds (s, "layer_types", names, kinds, error))
+        return FALSE;
+    }
+  else
+    {
+      JsonNode *idxs = member (s->text, "full_attn_idxs");
+      JsonArray *array;
+
+      if (idxs == NULL || !JSON_NODE_HOLDS_ARRAY (idxs))
+        return invalid (error, "key “%slayer_types” or “%sfull_attn_idxs” must list the "
+                        "attention layers", s->prefix, s->prefix);
+      if (s->layers > HR_LAYER_PATTERN_MAX)
+        return invalid (error, "%" G_GUINT64_FORMAT " layers are more than the %u whose "
+                        "kinds a hybrid may list", s->layers, HR_LAYER_PATTERN_MAX);
+      memset (s->layer_pattern, HR_LAYER_RECURRENT, s->layers);
+      s->layer_pattern[s->layers] = '\0';
+      array = json_node_get_array (idxs);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+          gint64 layer = -1;
+
+          if (JSON_NODE_HOLDS_VALUE (element) &&
+              json_node_get_value_type (element) == G_TYPE_INT64)
+            layer = json_node_get_int (element);
+          if (layer < 0 || (guint64) layer >= s->layers)
+            return invalid (error, "key “%sfull_attn_idxs” entry %u must be a layer index "
+                            "below %" G_GUINT64_FORMAT, s->prefix, i, s->layers);
+          s->layer_pattern[layer] = HR_LAYER_ATTENTION;
+        }
+      s->state_layers = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_RECURRENT);
+    }
+
+  if (!read_uint (s, "conv_L_cache", FALSE, 3, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
+      !read_bool (s, "conv_bias", FALSE, &conv_bias, error) ||
+      !read_bool (s, "block_auto_adjust_ff_dim", TRUE, &adjust, error) ||
+      !read_uint_alias (s, "block_ff_dim", "intermediate_size", TRUE, 0, 1, G_MAXUINT32, &ff,
+                        error) ||
+      !read_uint (s, "block_multiple_of", FALSE, 256, 1, 1 << 20, &multiple, error))
+    return FALSE;
+  node = member (s->text, "block_ffn_dim_multiplier");
+  if (node != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (node) ||
+          (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
+           json_node_get_value_type (node) != G_TYPE_INT64))
+        return invalid (error, "key “%sblock_ffn_dim_multiplier” must be a number, not %s",
+                        s->prefix, describe_node (node));
+      multiplier = json_node_get_double (node);
+      if (!isfinite (multiplier) || multiplier <= 0 || multiplier > 64)
+        return invalid (error, "key “%sblock_ffn_dim_multiplier” must be between 0 and 64",
+                        s->prefix);
+    }
+  if (conv_bias)
+    return invalid (error, "key “%sconv_bias” true: no released model has it, and "
+                    "Headroom's tensor recipe does not", s->prefix);
+  if (adjust)
+    {
+      ff = 2 * ff / 3;
+      ff = (guint64) (multiplier * (double) ff);
+      ff = multiple * ((ff + multiple - 1) / multiple);
+    }
+  s->intermediate = ff;
+  s->state_kind = HR_STATE_SHORT_CONV;
+  return TRUE;
+}
+
+/* One LFM2 short-convolution block's parameters (transformers
+ * Lfm2ShortConv): in_proj to B, C and x, the depthwise kernel, out_proj. */
+static double
+short_conv_params (const Reading *s)
+{
+  double h = s->hidden;
+
+  return 3 * h * h + h * s->ssm_conv_kernel + h * h;
+}
+
 /* One Mamba2 mixer's parameters (transformers' Mamba2 mixers of
  * GraniteMoeHybrid and NemotronH): in_proj to z, x, B, C and dt, the
  * convolution over x, B and C with its bias, dt_bias, A_log and D per
@@ -1081,8 +1182,9 @@ read_shape (JsonObject  *config,
                       &s->intermediate, error))
         return FALSE;
     }
-  else if (!read_uint (s, "intermediate_size", TRUE, 0, 1, G_MAXUINT32,
-                       &s->intermediate, error))
+  /* LFM2's first configs have block_ff_dim instead (read_lfm2) */
+  else if (!read_uint (s, "intermediate_size", strcmp (info->model_type, "lfm2") != 0, 0, 1,
+                       G_MAXUINT32, &s->intermediate, error))
     return FALSE;
 
   if (!read_attention (s, error) ||
@@ -1102,6 +1204,8 @@ read_shape (JsonObject  *config,
   if (strcmp (info->model_type, "granitemoehybrid") == 0 && !read_granite_hybrid (s, error))
     return FALSE;
   if (strcmp (info->model_type, "nemotron_h") == 0 && !read_nemotron_h (s, error))
+    return FALSE;
+  if (strcmp (info->model_type, "lfm2") == 0 && !read_lfm2 (s, error))
     return FALSE;
   /* Nemotron-H has an FFN only in its MLP layers. */
   s->ffn_layers = strcmp (info->model_type, "nemotron_h") == 0
@@ -1204,8 +1308,9 @@ count_params (const Reading *s,
        * layers with the same norms, and the FFNs; Qwen3-Next's shared
        * expert has a gate. */
       double attn = attention_params (s);
-      double recurrent = (s->state_kind == HR_STATE_GATED_DELTANET ? gated_deltanet_params (s)
-                                                                   : mamba2_params (s)) +
+      double recurrent = (s->state_kind == HR_STATE_GATED_DELTANET ? gated_deltanet_params (s) :
+                          s->state_kind == HR_STATE_SHORT_CONV ? short_conv_params (s) :
+                          mamba2_params (s)) +
                          (double) s->norms * s->norm_width * s->hidden;
       double layer_norms = (double) s->norms * s->norm_width * s->hidden;
       double mlp_only = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_MLP);
