@@ -1103,6 +1103,102 @@ test_lfm2 (Fixture       *fixture,
   g_hash_table_unref (t.shapes);
 }
 
+/* ---------------------------------------------------------------------------
+ * Falcon-H1 (falcon-h1): attention and a Mamba2 mixer side by side in
+ * every layer; this file without the mixers' gated norm, as the released
+ * checkpoints (llama.cpp falcon-h1 load_arch_tensors)
+ */
+
+#define FH_LAYERS 2
+#define FH_HIDDEN 256
+#define FH_HEADS 4
+#define FH_KV 2
+#define FH_HEAD_DIM 32
+#define FH_FFN 512
+#define FH_VOCAB 64
+#define FH_CONV 4
+#define FH_STATE 32
+#define FH_SSM_HEADS 8
+#define FH_INNER (FH_SSM_HEADS * 32)
+#define FH_CONV_DIM (FH_INNER + 2 * FH_STATE)
+
+static void
+test_falcon_h1 (Fixture       *fixture,
+                gconstpointer  user_data)
+{
+  g_autoptr(HrGgufWriter) w = hr_gguf_writer_new (3);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  const HrModelArch *arch;
+  Tally t;
+
+  memset (&t, 0, sizeof t);
+  t.shapes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  hr_gguf_writer_add_string (w, "general.architecture", "falcon-h1");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.block_count", FH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.context_length", 131072);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.embedding_length", FH_HIDDEN);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.feed_forward_length", FH_FFN);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.attention.head_count", FH_HEADS);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.attention.head_count_kv", FH_KV);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.attention.key_length", FH_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.attention.value_length", FH_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.conv_kernel", FH_CONV);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.inner_size", FH_INNER);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.state_size", FH_STATE);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.time_step_rank", FH_SSM_HEADS);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.group_count", 1);
+  hr_gguf_writer_add_tokens (w, FH_VOCAB);
+
+  add (w, &t, "token_embd.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_VOCAB, 0);
+  add (w, &t, "output.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_VOCAB, 0);
+  add (w, &t, "output_norm.weight", HR_GGML_TYPE_F32, FH_HIDDEN, 0, 0);
+  for (guint l = 0; l < FH_LAYERS; l++)
+    {
+      add_blk (w, &t, l, "ssm_in.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN,
+               2 * FH_INNER + 2 * FH_STATE + FH_SSM_HEADS, 0);
+      add_blk (w, &t, l, "ssm_conv1d.weight", HR_GGML_TYPE_F32, FH_CONV, FH_CONV_DIM, 0);
+      add_blk (w, &t, l, "ssm_conv1d.bias", HR_GGML_TYPE_F32, FH_CONV_DIM, 0, 0);
+      add_blk (w, &t, l, "ssm_dt.bias", HR_GGML_TYPE_F32, FH_SSM_HEADS, 0, 0);
+      add_blk (w, &t, l, "ssm_a", HR_GGML_TYPE_F32, 1, FH_SSM_HEADS, 0);
+      add_blk (w, &t, l, "ssm_d", HR_GGML_TYPE_F32, 1, FH_SSM_HEADS, 0);
+      add_blk (w, &t, l, "ssm_out.weight", HR_GGML_TYPE_Q8_0, FH_INNER, FH_HIDDEN, 0);
+      add_blk (w, &t, l, "attn_q.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_HEADS * FH_HEAD_DIM, 0);
+      add_blk (w, &t, l, "attn_k.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_KV * FH_HEAD_DIM, 0);
+      add_blk (w, &t, l, "attn_v.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_KV * FH_HEAD_DIM, 0);
+      add_blk (w, &t, l, "attn_output.weight", HR_GGML_TYPE_Q8_0, FH_HEADS * FH_HEAD_DIM,
+               FH_HIDDEN, 0);
+      add_blk (w, &t, l, "attn_norm.weight", HR_GGML_TYPE_F32, FH_HIDDEN, 0, 0);
+      add_blk (w, &t, l, "ffn_norm", HR_GGML_TYPE_F32, FH_HIDDEN, 0, 0);
+      add_blk (w, &t, l, "ffn_gate.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_FFN, 0);
+      add_blk (w, &t, l, "ffn_down.weight", HR_GGML_TYPE_Q8_0, FH_FFN, FH_HIDDEN, 0);
+      add_blk (w, &t, l, "ffn_up.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_FFN, 0);
+    }
+
+  path = write_model (fixture, "falcon-h1.gguf", w);
+  entry = entry_for (path);
+  assert_string (entry, "architecture", "falcon_h1");
+  assert_string (entry, "recurrent", "mamba");
+  assert_int (entry, "recurrent_layers", FH_LAYERS);
+  g_assert_true (json_object_get_boolean_member (entry, "recurrent_parallel"));
+  g_assert_true (json_object_get_boolean_member (entry, "ssm_no_norm"));
+  assert_absent (entry, "layer_pattern");
+  assert_int (entry, "ssm_heads", FH_SSM_HEADS);
+  assert_int (entry, "params", (gint64) t.params);
+  assert_file_facts (entry, path, &t, "Q8_0");
+
+  spec = assert_valid (entry);
+  arch = hr_model_spec_get_arch (spec);
+  /* every layer keeps a cache and a state */
+  g_assert_cmpuint (hr_model_arch_kv_layers (arch), ==, FH_LAYERS);
+  g_assert_true (hr_model_arch_layer_attends (arch, 1));
+  g_assert_true (hr_model_arch_layer_is_recurrent (arch, 1));
+  assert_recipe_matches (spec, &t);
+  g_hash_table_unref (t.shapes);
+}
+
 /* Llama with experts is Mixtral; here in the layout of early-2024
  * files, one tensor per expert and no expert width key. */
 static void
@@ -2207,6 +2303,7 @@ main (int   argc,
   ADD ("/gguf-model/granitehybrid", test_granitehybrid);
   ADD ("/gguf-model/nemotron_h", test_nemotron_h);
   ADD ("/gguf-model/lfm2", test_lfm2);
+  ADD ("/gguf-model/falcon-h1", test_falcon_h1);
   ADD ("/gguf-model/mixtral", test_mixtral);
   ADD ("/gguf-model/deepseek", test_deepseek);
   ADD ("/gguf-model/gemma", test_gemma);

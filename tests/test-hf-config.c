@@ -90,6 +90,9 @@ static const Golden golden[] = {
    * 1.17 B */
   { "LiquidAI--LFM2-350M.json", 354483968, 354483968 },
   { "LiquidAI--LFM2-1.2B.json", 1170340608, 1170340608 },
+  /* attention and Mamba2 side by side in all 24 layers: the card's
+   * 1.55 B */
+  { "tiiuae--Falcon-H1-1.5B-Instruct.json", 1554789760, 1554789760 },
 };
 
 /* Catalog members that describe the shape (everything but the
@@ -101,7 +104,7 @@ static const char * const shape_members[] = {
   "experts", "experts_active", "shared_experts", "expert_intermediate",
   "dense_layers", "tied_embeddings", "attention_bias", "qk_norm", "attention", "mlp",
   "recurrent", "recurrent_layers", "layer_pattern", "attention_period", "recurrent_parallel",
-  "ssm_conv_kernel", "ssm_inner", "ssm_state", "ssm_groups", "ssm_heads",
+  "ssm_conv_kernel", "ssm_inner", "ssm_state", "ssm_groups", "ssm_heads", "ssm_no_norm",
 };
 
 static char *
@@ -1076,7 +1079,7 @@ test_errors (void)
                        "mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, "
                        "phi3, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, gpt_oss, cohere, "
                        "cohere2, falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, "
-                       "seed_oss, qwen3_next, granitemoehybrid, nemotron_h, lfm2)");
+                       "seed_oss, qwen3_next, granitemoehybrid, nemotron_h, lfm2, falcon_h1)");
   json_object_remove_member (c, "model_type");
   assert_config_error (c, "key “model_type” is missing");
   json_object_set_int_member (c, "model_type", 3);

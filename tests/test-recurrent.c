@@ -577,6 +577,30 @@ test_estimate_lfm2 (void)
   g_assert_cmpuint (e.state_bytes_per_sequence, ==, 10 * 2048 * 2 * 4);
 }
 
+/* Falcon-H1-1.5B-Instruct in llama.cpp: attention and Mamba2 side by
+ * side, so all 24 layers keep a cache and a state: 24 × (3 × (3,072 +
+ * 2 × 256) + 256 × 3,072) × 4 B a sequence. */
+static void
+test_estimate_falcon_h1 (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "tiiuae/Falcon-H1-1.5B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "q8_0"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 1,
+  };
+  HrEstimate e;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (s.model);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  /* 24 layers × 32,768 cells × 2 × 2 heads × 128 × 2 B = 768 MiB */
+  g_assert_cmpuint (e.kv_bytes, ==, 768 * (guint64) MIB);
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 24 * (3 * 3584 + 256 * 3072) * 4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -598,6 +622,7 @@ main (int   argc,
   g_test_add_func ("/recurrent/estimate/granite", test_estimate_granite);
   g_test_add_func ("/recurrent/estimate/nemotron-h", test_estimate_nemotron_h);
   g_test_add_func ("/recurrent/estimate/lfm2", test_estimate_lfm2);
+  g_test_add_func ("/recurrent/estimate/falcon-h1", test_estimate_falcon_h1);
   g_test_add_func ("/recurrent/state-cell-tp", test_state_cell_tp);
   g_test_add_func ("/recurrent/estimate/granite-servers", test_estimate_granite_servers);
   {

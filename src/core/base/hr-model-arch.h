@@ -90,6 +90,8 @@ typedef struct
   guint32 ssm_groups;
   guint32 ssm_heads;           /* Mamba2: heads of the scan (llama.cpp's
                                 * ssm_dt_rank); 0 for the other kinds */
+  gboolean ssm_no_norm;        /* Mamba2 without the gated norm tensor
+                                * (Falcon-H1's mamba_rms_norm false) */
   double params_total;         /* every resident parameter */
   double params_active;        /* parameters read per token (MoE: < total) */
 } HrModelArch;

@@ -103,6 +103,7 @@ static const HrField fields[] = {
   F ("ssm_state", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_state, "Recurrent layers: state size"),
   F ("ssm_groups", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_groups, "Recurrent layers: B/C groups"),
   F ("ssm_heads", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_heads, "Recurrent layers: Mamba2 heads"),
+  F ("ssm_no_norm", HR_FIELD_BOOL, FALSE, 0, arch.ssm_no_norm, "Recurrent layers: no gated norm (Falcon-H1)"),
   F ("params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_total, "Total parameters"),
   F ("active_params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_active, "Active parameters"),
   F ("tied_embeddings", HR_FIELD_BOOL, TRUE, 0, tied_embeddings, "Output head shares the embeddings"),

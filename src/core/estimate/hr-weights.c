@@ -126,6 +126,7 @@ typedef enum
   ARCH_GRANITE_HYBRID, /* LLM_ARCH_GRANITE_HYBRID: Mamba2 or attention, then an FFN */
   ARCH_NEMOTRON_H,  /* LLM_ARCH_NEMOTRON_H: Mamba2, attention or an MLP per layer */
   ARCH_LFM2,        /* LLM_ARCH_LFM2: gated short convolutions or attention */
+  ARCH_FALCON_H1,   /* LLM_ARCH_FALCON_H1: attention and Mamba2 side by side */
 } ArchKind;
 
 typedef struct
@@ -171,6 +172,7 @@ static const ArchInfo archs[] = {
   { "granitemoehybrid", ARCH_GRANITE_HYBRID, TRUE, TRUE },
   { "nemotron_h",  ARCH_NEMOTRON_H, TRUE, TRUE },
   { "lfm2",        ARCH_LFM2,      TRUE, TRUE },
+  { "falcon_h1",   ARCH_FALCON_H1, TRUE, TRUE },
 };
 
 static const ArchInfo *
@@ -505,7 +507,8 @@ add_mamba2 (Builder     *b,
   add_vector (b, "ssm_dt.bias", heads);
   add (b, ROLE_VECTOR, "ssm_a", 2, 1, heads, 1);
   add (b, ROLE_VECTOR, "ssm_d", 2, 1, heads, 1);
-  add (b, ROLE_VECTOR, "ssm_norm.weight", 2, d_inner / groups, groups, 1);
+  if (!s->a->ssm_no_norm)
+    add (b, ROLE_VECTOR, "ssm_norm.weight", 2, d_inner / groups, groups, 1);
   add_matrix (b, ROLE_MATRIX, "ssm_out.weight", d_inner, s->n_embd);
 }
 
@@ -749,6 +752,18 @@ add_layer (Builder     *b,
       add_gated_ffn (b, s, s->n_ff);
       break;
 
+    case ARCH_FALCON_H1:
+      /* llama.cpp LLM_ARCH_FALCON_H1 (load_arch_tensors): every layer a
+       * Mamba2 mixer and attention side by side off one norm, then a
+       * SwiGLU MLP; the gated norm only where mamba_rms_norm is set. */
+      add_mamba2 (b, s);
+      add_attention (b, s, s->attn_bias, s->attn_bias);
+      add_vector (b, "attn_norm.weight", s->n_embd);
+      /* llama.cpp names it without the .weight suffix here */
+      add_vector (b, "ffn_norm", s->n_embd);
+      add_gated_ffn (b, s, s->n_ff);
+      break;
+
     default:
       g_assert_not_reached ();
     }
@@ -850,7 +865,8 @@ check_shape (const Shape  *s,
             s->a->ssm_inner == 0 || s->a->ssm_groups == 0 || s->a->ssm_conv_kernel == 0))
     what = "the Gated DeltaNet widths (recurrent, ssm_conv_kernel, ssm_inner, ssm_state, "
            "ssm_groups)";
-  else if ((s->arch->kind == ARCH_GRANITE_HYBRID || s->arch->kind == ARCH_NEMOTRON_H) &&
+  else if ((s->arch->kind == ARCH_GRANITE_HYBRID || s->arch->kind == ARCH_NEMOTRON_H ||
+            s->arch->kind == ARCH_FALCON_H1) &&
            (s->a->state_kind != HR_STATE_MAMBA || s->a->ssm_state == 0 ||
             s->a->ssm_inner == 0 || s->a->ssm_groups == 0 || s->a->ssm_conv_kernel == 0 ||
             s->a->ssm_heads == 0 || s->a->ssm_inner % s->a->ssm_groups != 0))

@@ -32,6 +32,8 @@ typedef enum
                       * full_attention_interval (qwen3next) */
   HYBRID_KV_ZERO,    /* recurrent where head_count_kv[i] is 0
                       * (granitehybrid, lfm2) */
+  HYBRID_PARALLEL,   /* every layer runs attention and the recurrent
+                      * mixer side by side (falcon-h1) */
   HYBRID_KV_FF_ZERO, /* recurrent where head_count_kv[i] and
                       * feed_forward_length[i] are 0; attention where
                       * head_count_kv[i] > 0; an MLP alone elsewhere
@@ -91,11 +93,15 @@ static const ArchInfo archs[] = {
    * (load_hparams, LLM_ARCH_LFM2), their kernel in shortconv.l_cache. */
   { .gguf_arch = "lfm2", .model_type = "lfm2",
     .hybrid = HYBRID_KV_ZERO, .state = HR_STATE_SHORT_CONV },
+  /* Falcon-H1: attention and Mamba2 in every layer (load_hparams,
+   * LLM_ARCH_FALCON_H1: every layer recurrent, every layer attends). */
+  { .gguf_arch = "falcon-h1", .model_type = "falcon_h1",
+    .hybrid = HYBRID_PARALLEL, .state = HR_STATE_MAMBA },
 };
 
 #define SUPPORTED "llama, mistral3, qwen2, qwen3, qwen3moe, glm4, gemma2, gemma3, " \
                   "phi3, deepseek2, command-r, gpt-oss, falcon, qwen3next, granitehybrid, " \
-                  "nemotron_h, lfm2"
+                  "nemotron_h, lfm2, falcon-h1"
 
 /* llama.cpp's expert_gating_func value for sigmoid routing, which only
  * DeepSeek-V3 (and R1) use among the deepseek2 models. */
@@ -191,6 +197,8 @@ typedef struct
   /* Recurrent layers, llama.cpp's ssm.* keys; the hybrids' layer
    * kinds (HR_LAYER_*) when they follow no period. */
   char *layer_pattern;
+  gboolean state_parallel;
+  gboolean ssm_no_norm;
   guint64 ssm_heads;
   guint64 state_layers;
   guint64 attention_period;
@@ -214,6 +222,7 @@ typedef struct
   gboolean has_exp_probs_b;
   gboolean attn_bias;
   gboolean has_ffn_gate;
+  gboolean has_ssm_norm;       /* Mamba2's gated norm (not in Falcon-H1's) */
   const HrGgufTensor *token_embd;
   const HrGgufTensor *ffn_up;          /* a dense layer's */
   const HrGgufTensor *up_exps;         /* merged experts */
@@ -598,6 +607,8 @@ scan_tensors (Reading       *s,
         t->has_exp_probs_b = TRUE;
       else if (strcmp (suffix, "ffn_gate.weight") == 0)
         t->has_ffn_gate = TRUE;
+      else if (strcmp (suffix, "ssm_norm.weight") == 0)
+        t->has_ssm_norm = TRUE;
       else if (strcmp (suffix, "ffn_up.weight") == 0 && t->ffn_up == NULL)
         t->ffn_up = tensor;
       else if (strcmp (suffix, "ffn_up_exps.weight") == 0 && t->up_exps == NULL)
@@ -1031,6 +1042,12 @@ read_recurrent (Reading   *s,
     return fail (s, error, "%s.ssm.inner_size %" G_GUINT64_FORMAT " is not a multiple of "
                  "%s.ssm.group_count %" G_GUINT64_FORMAT, s->arch, s->ssm_inner, s->arch,
                  s->ssm_groups);
+  if (s->info->hybrid == HYBRID_PARALLEL)
+    {
+      s->state_parallel = TRUE;
+      s->state_layers = s->layers;
+      return TRUE;
+    }
   return read_layer_pattern (s, error);
 }
 
@@ -1118,6 +1135,7 @@ read_shape (HrGguf      *gguf,
 
       s->tied = !t.has_output;
       s->params = t.params;
+      s->ssm_no_norm = s->info->state == HR_STATE_MAMBA && !t.has_ssm_norm;
 
       /* Per token, only experts_active of the routed experts run. */
       inactive = 0;
@@ -1276,6 +1294,8 @@ fill_shape (Reading      *s,
       arch->n_state_layers = (guint32) s->state_layers;
       /* read_layer_pattern kept the layers within HR_LAYER_PATTERN_MAX */
       hr_model_arch_set_layer_pattern (arch, s->layer_pattern, NULL);
+      arch->state_parallel = s->state_parallel;
+      arch->ssm_no_norm = s->ssm_no_norm;
       arch->ssm_heads = (guint32) s->ssm_heads;
       arch->attention_period = (guint32) s->attention_period;
       arch->ssm_conv_kernel = (guint32) s->ssm_conv_kernel;

@@ -108,6 +108,9 @@ static const ArchInfo archs[] = {
   /* LFM2 (Lfm2ForCausalLM): gated short convolutions or attention with
    * per-head q/k norms, a SwiGLU MLP in every layer (read_lfm2). */
   { "lfm2", 2, TRUE, TRUE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  /* Falcon-H1 (FalconH1ForCausalLM): attention and a Mamba2 mixer side by
+   * side in every layer, then a SwiGLU MLP (read_falcon_h1). */
+  { "falcon_h1", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
 };
 
 /* Configs whose model_type names an architecture above: Kimi K2 is
@@ -128,7 +131,8 @@ static const struct
 #define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
                   "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
                   "glm4_moe, gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, " \
-                  "internlm3, olmo2, mimo, seed_oss, qwen3_next, granitemoehybrid, nemotron_h, lfm2"
+                  "internlm3, olmo2, mimo, seed_oss, qwen3_next, granitemoehybrid, nemotron_h, lfm2, " \
+                  "falcon_h1"
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -187,6 +191,8 @@ typedef struct
   guint64 ffn_layers;        /* layers with an FFN (all but Nemotron-H's) */
   guint64 shared_width;      /* a shared MLP of its own width (Granite) */
   gboolean shared_gate;      /* Qwen3-Next's gated shared expert */
+  gboolean state_parallel;   /* Falcon-H1: attention beside the mixer */
+  gboolean ssm_no_norm;      /* Mamba2 without its gated norm */
   guint64 ssm_heads;         /* Mamba2 heads */
   guint64 state_layers;
   guint64 attention_period;
@@ -1015,6 +1021,50 @@ read_nemotron_h (Reading   *s,
   return TRUE;
 }
 
+/* FalconH1Config: every layer attends and runs a Mamba2 mixer of
+ * mamba_n_heads heads of mamba_d_head (mamba_d_ssm wide), mamba_n_groups
+ * groups of mamba_d_state, a mamba_d_conv kernel with its bias, and the
+ * gated norm only when mamba_rms_norm is set; llama.cpp reads the same
+ * into ssm_dt_rank, ssm_d_inner, ssm_n_group, ssm_d_state, ssm_d_conv.
+ * The defaults are FalconH1Config's. */
+static gboolean
+read_falcon_h1 (Reading   *s,
+                GError **error)
+{
+  guint64 expand = 2, head = 0;
+  gboolean conv_bias = TRUE, proj_bias = FALSE, projectors_bias = FALSE, rms_norm = TRUE;
+
+  if (!read_uint (s, "mamba_expand", FALSE, 2, 1, 64, &expand, error) ||
+      !read_uint (s, "mamba_d_ssm", FALSE, expand * s->hidden, 1, 1 << 24, &s->ssm_inner,
+                  error) ||
+      !read_uint (s, "mamba_n_heads", FALSE, 128, 1, 1 << 16, &s->ssm_heads, error) ||
+      !read_uint (s, "mamba_d_head", FALSE, s->ssm_inner / s->ssm_heads, 1, 1 << 16, &head,
+                  error) ||
+      !read_uint (s, "mamba_d_state", FALSE, 256, 1, 1 << 16, &s->ssm_state, error) ||
+      !read_uint (s, "mamba_n_groups", FALSE, 1, 1, 1 << 16, &s->ssm_groups, error) ||
+      !read_uint (s, "mamba_d_conv", FALSE, 4, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
+      !read_bool (s, "mamba_conv_bias", TRUE, &conv_bias, error) ||
+      !read_bool (s, "mamba_proj_bias", FALSE, &proj_bias, error) ||
+      !read_bool (s, "projectors_bias", FALSE, &projectors_bias, error) ||
+      !read_bool (s, "mamba_rms_norm", FALSE, &rms_norm, error) ||
+      !read_bool (s, "mlp_bias", FALSE, &s->mlp_bias, error))
+    return FALSE;
+  if (!conv_bias || proj_bias || projectors_bias || s->mlp_bias)
+    return invalid (error, "keys “%smamba_conv_bias” false or “%smamba_proj_bias”, "
+                    "“%sprojectors_bias” or “%smlp_bias” true: no released model has them, "
+                    "and Headroom's tensor recipe does not", s->prefix, s->prefix, s->prefix,
+                    s->prefix);
+  if (head * s->ssm_heads != s->ssm_inner || s->ssm_inner % s->ssm_groups != 0)
+    return invalid (error, "mamba_n_heads × mamba_d_head (%" G_GUINT64_FORMAT ") must equal "
+                    "mamba_d_ssm (%" G_GUINT64_FORMAT ") and be a multiple of mamba_n_groups",
+                    head * s->ssm_heads, s->ssm_inner);
+  s->ssm_no_norm = !rms_norm;
+  s->state_parallel = TRUE;
+  s->state_layers = s->layers;
+  s->state_kind = HR_STATE_MAMBA;
+  return TRUE;
+}
+
 /* Lfm2Config: layer_types ("conv" or "full_attention"), or in the first
  * checkpoints full_attn_idxs, gives each layer's kind; the convolution
  * window is conv_L_cache (llama.cpp's shortconv.l_cache) and carries no
@@ -1124,7 +1174,7 @@ mamba2_params (const Reading *s)
   double bc = 2.0 * s->ssm_groups * s->ssm_state;
 
   return h * (2 * inner + bc + heads) + (inner + bc) * (s->ssm_conv_kernel + 1.0) +
-         3 * heads + inner + inner * h;
+         3 * heads + (s->ssm_no_norm ? 0 : inner) + inner * h;
 }
 
 /* One Gated DeltaNet layer's parameters (transformers
@@ -1206,6 +1256,8 @@ read_shape (JsonObject  *config,
   if (strcmp (info->model_type, "nemotron_h") == 0 && !read_nemotron_h (s, error))
     return FALSE;
   if (strcmp (info->model_type, "lfm2") == 0 && !read_lfm2 (s, error))
+    return FALSE;
+  if (strcmp (info->model_type, "falcon_h1") == 0 && !read_falcon_h1 (s, error))
     return FALSE;
   /* Nemotron-H has an FFN only in its MLP layers. */
   s->ffn_layers = strcmp (info->model_type, "nemotron_h") == 0
@@ -1308,13 +1360,15 @@ count_params (const Reading *s,
        * layers with the same norms, and the FFNs; Qwen3-Next's shared
        * expert has a gate. */
       double attn = attention_params (s);
+      /* Falcon-H1's mixer shares the layer's norms with its attention */
       double recurrent = (s->state_kind == HR_STATE_GATED_DELTANET ? gated_deltanet_params (s) :
                           s->state_kind == HR_STATE_SHORT_CONV ? short_conv_params (s) :
                           mamba2_params (s)) +
-                         (double) s->norms * s->norm_width * s->hidden;
+                         (s->state_parallel ? 0 : (double) s->norms * s->norm_width * s->hidden);
       double layer_norms = (double) s->norms * s->norm_width * s->hidden;
       double mlp_only = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_MLP);
-      double attention_layers = s->layer_pattern[0] != '\0'
+      double attention_layers = s->state_parallel ? (double) s->layers :
+                                s->layer_pattern[0] != '\0'
                                 ? hr_layer_pattern_count (s->layer_pattern, HR_LAYER_ATTENTION)
                                 : (double) (s->layers - s->state_layers);
 
@@ -1459,6 +1513,8 @@ fill_shape (const Reading *s,
       arch->n_state_layers = (guint32) s->state_layers;
       /* read_layer_kinds kept the layers within HR_LAYER_PATTERN_MAX */
       hr_model_arch_set_layer_pattern (arch, s->layer_pattern, NULL);
+      arch->state_parallel = s->state_parallel;
+      arch->ssm_no_norm = s->ssm_no_norm;
       arch->ssm_heads = (guint32) s->ssm_heads;
       arch->attention_period = (guint32) s->attention_period;
       arch->ssm_conv_kernel = (guint32) s->ssm_conv_kernel;
