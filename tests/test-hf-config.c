@@ -1075,11 +1075,11 @@ test_errors (void)
 
   reset (&c);
   json_object_set_string_member (c, "model_type", "foo");
-  assert_config_error (c, "unknown architecture “foo” (supported: llama, mistral, mistral3, "
-                       "mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, "
-                       "phi3, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, gpt_oss, cohere, "
-                       "cohere2, falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, "
-                       "seed_oss, qwen3_next, granitemoehybrid, nemotron_h, lfm2, falcon_h1)");
+  assert_config_error (c, "unknown architecture “foo” (supported: llama, mistral, mixtral, "
+                       "qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, phi3, deepseek_v2, "
+                       "deepseek_v3, gpt_oss, cohere, falcon, granite, smollm3, exaone, internlm3, "
+                       "olmo2, seed_oss, glm4_moe, cohere2, qwen3_next, granitemoehybrid, "
+                       "nemotron_h, lfm2, falcon_h1, gemma3_text, kimi_k2, mimo, mistral3)");
   json_object_remove_member (c, "model_type");
   assert_config_error (c, "key “model_type” is missing");
   json_object_set_int_member (c, "model_type", 3);

@@ -52,6 +52,7 @@ typedef struct
   gboolean plain_mlp;          /* up, activation, down: no gate */
   HybridRule hybrid;           /* which layers are recurrent */
   HrStateKind state;           /* what those layers keep */
+  gboolean alias;              /* another spelling of a row above */
   gboolean shared_mlp_width;   /* the dense width is the shared expert's
                                 * (expert_shared_feed_forward_length):
                                 * Granite's shared_mlp */
@@ -75,7 +76,8 @@ static const ArchInfo archs[] = {
   { .gguf_arch = "command-r", .model_type = "cohere" },
   { .gguf_arch = "gpt-oss", .model_type = "gpt_oss", .swa = SWA_PERIODIC, .swa_period = 2 },
   /* Some third-party converters drop the hyphen. */
-  { .gguf_arch = "gptoss", .model_type = "gpt_oss", .swa = SWA_PERIODIC, .swa_period = 2 },
+  { .gguf_arch = "gptoss", .model_type = "gpt_oss", .swa = SWA_PERIODIC, .swa_period = 2,
+    .alias = TRUE },
   { .gguf_arch = "falcon", .model_type = "falcon", .plain_mlp = TRUE },
   /* Gated DeltaNet layers and one attention layer every
    * full_attention_interval (read_recurrent). */
@@ -99,9 +101,24 @@ static const ArchInfo archs[] = {
     .hybrid = HYBRID_PARALLEL, .state = HR_STATE_MAMBA },
 };
 
-#define SUPPORTED "llama, mistral3, qwen2, qwen3, qwen3moe, glm4, gemma2, gemma3, " \
-                  "phi3, deepseek2, command-r, gpt-oss, falcon, qwen3next, granitehybrid, " \
-                  "nemotron_h, lfm2, falcon-h1"
+/* The architectures a file may have, as the error and --help list them:
+ * the table's, without the spellings only some converters use. */
+static const char *
+supported_list (void)
+{
+  static gsize list;
+
+  if (g_once_init_enter (&list))
+    {
+      GString *names = g_string_new (NULL);
+
+      for (guint i = 0; i < G_N_ELEMENTS (archs); i++)
+        if (!archs[i].alias)
+          g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", archs[i].gguf_arch);
+      g_once_init_leave (&list, (gsize) g_string_free (names, FALSE));
+    }
+  return (const char *) list;
+}
 
 /* llama.cpp's expert_gating_func value for sigmoid routing, which only
  * DeepSeek-V3 (and R1) use among the deepseek2 models. */
@@ -236,7 +253,7 @@ typedef struct
 const char *
 hr_gguf_model_supported (void)
 {
-  return SUPPORTED;
+  return supported_list ();
 }
 
 /**
@@ -656,7 +673,7 @@ find_arch (Reading   *s,
     }
 
   return fail (s, error, "GGUF architecture “%s” is not supported (supported: %s)",
-               s->arch, SUPPORTED);
+               s->arch, supported_list ());
 }
 
 /* The vocabulary is the embedding matrix's height (padded the way the

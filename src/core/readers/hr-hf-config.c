@@ -128,11 +128,25 @@ static const struct
   { "mistral3", "mistral" },
 };
 
-#define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
-                  "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
-                  "glm4_moe, gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, " \
-                  "internlm3, olmo2, mimo, seed_oss, qwen3_next, granitemoehybrid, nemotron_h, lfm2, " \
-                  "falcon_h1"
+/* The model_types a config may have, as the error lists them: the
+ * table's, then the aliases. */
+static const char *
+supported_list (void)
+{
+  static gsize list;
+
+  if (g_once_init_enter (&list))
+    {
+      GString *names = g_string_new (NULL);
+
+      for (guint i = 0; i < G_N_ELEMENTS (archs); i++)
+        g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", archs[i].model_type);
+      for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+        g_string_append_printf (names, ", %s", aliases[i].model_type);
+      g_once_init_leave (&list, (gsize) g_string_free (names, FALSE));
+    }
+  return (const char *) list;
+}
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -206,7 +220,7 @@ typedef struct
 const char *
 hr_hf_config_supported (void)
 {
-  return SUPPORTED;
+  return supported_list ();
 }
 
 static gboolean
@@ -427,7 +441,7 @@ find_arch (JsonObject      *config,
     }
 
   return invalid (error, "unknown architecture “%s” (supported: %s)",
-                  json_node_get_string (node), SUPPORTED);
+                  json_node_get_string (node), supported_list ());
 }
 
 /* Gemma 3 multimodal checkpoints describe the language model in
