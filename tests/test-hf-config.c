@@ -86,9 +86,10 @@ static const Golden golden[] = {
   { "ibm-granite--granite-4.0-h-tiny.json", 6939037248, 1465470528 },
   /* 27 Mamba2, 4 attention and 25 MLP layers: the card's 8.89 B */
   { "nvidia--NVIDIA-Nemotron-Nano-9B-v2.json", 8888227328, 8888227328 },
-  /* 10 short-convolution and 6 attention layers: the cards' 354 M and
-   * 1.17 B */
+  /* 10 short-convolution and 6 attention layers: the cards' 354 M,
+   * 742 M and 1.17 B */
   { "LiquidAI--LFM2-350M.json", 354483968, 354483968 },
+  { "LiquidAI--LFM2-700M.json", 742489344, 742489344 },
   { "LiquidAI--LFM2-1.2B.json", 1170340608, 1170340608 },
   /* attention and Mamba2 side by side in all 24 layers: the card's
    * 1.55 B */
