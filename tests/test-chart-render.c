@@ -19,6 +19,8 @@
 #include "hr-chart-render.h"
 #include "hr-test-app.h"
 
+#define CYAN     0xff00ffffu
+
 /* The seed case: GLM-4-9B Q4_K_M at 32K on an RTX 3060 12GB. */
 #define SEED_WEIGHTS  G_GUINT64_CONSTANT (5698919168)
 #define SEED_KV       G_GUINT64_CONSTANT (1342177280)
@@ -539,8 +541,8 @@ test_bars (void)
 {
   HrChartData style;
   HrChartBar bars[2] = {
-    { (char *) "GPU 1 · 25 layers", 9 * GIB, GIB, GIB / 2, SEED_USABLE, SEED_CAPACITY },
-    { (char *) "System RAM · 22 layers", 8 * GIB, GIB, GIB / 2, 28 * GIB, 32 * GIB },
+    { (char *) "GPU 1 · 25 layers", 9 * GIB, GIB, 0, GIB / 2, SEED_USABLE, SEED_CAPACITY },
+    { (char *) "System RAM · 22 layers", 8 * GIB, GIB, 0, GIB / 2, 28 * GIB, 32 * GIB },
   };
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -606,6 +608,51 @@ test_bars (void)
   cairo_surface_destroy (surface);
 }
 
+/* A hybrid's recurrent state is its own segment, between the KV cache and
+ * the overhead, in the total, the tooltips, the legend and the words. */
+static void
+test_state (void)
+{
+  HrChartData data;
+  cairo_surface_t *surface;
+  int y = BAR_HEIGHT / 2;
+  double scale = (double) BAR_WIDTH / SEED_CAPACITY;
+  HrChartSegment state;
+  Run kv, cyan, overhead;
+  g_autofree char *words = NULL;
+  g_autofree char *tip = NULL;
+
+  init_seed (&data);
+  data.state_bytes = GIB;
+  data.state = (HrChartColor) { 0, 1, 1, 1 };
+  g_assert_cmpuint (hr_chart_data_get_total (&data), ==,
+                    SEED_WEIGHTS + SEED_KV + GIB + SEED_OVERHEAD);
+
+  hr_chart_state_segment (&data, BAR_WIDTH, &state);
+  assert_near (state.x, (SEED_WEIGHTS + SEED_KV) * scale, 0.01);
+  assert_near (state.width, GIB * scale, 0.01);
+  g_assert_cmpint (hr_chart_part_at (&data, BAR_WIDTH, state.x + state.width / 2), ==,
+                   HR_CHART_PART_STATE);
+
+  surface = render (&data, BAR_WIDTH, BAR_HEIGHT, FALSE, BAR_WIDTH, BAR_HEIGHT);
+  kv = find_run (surface, y, GREEN);
+  cyan = find_run (surface, y, CYAN);
+  overhead = find_run (surface, y, BLUE);
+  assert_near (cyan.count, GIB * scale, 2);
+  assert_near (overhead.count, SEED_OVERHEAD * scale, 2);
+  g_assert_cmpint (kv.last, <, cyan.first);
+  g_assert_cmpint (cyan.last, <, overhead.first);
+  cairo_surface_destroy (surface);
+
+  tip = hr_chart_describe_part (&data, HR_CHART_PART_STATE);
+  g_assert_cmpstr (tip, ==, "Recurrent state: 1.00\u00a0GiB (11.3\u00a0% of the total)");
+  words = hr_chart_describe (&data);
+  g_assert_nonnull (strstr (words, "recurrent state 1.00\u00a0GiB (11.3\u00a0%)"));
+
+  /* the legend gets a fifth item; still drawn without criticals */
+  g_assert_cmpfloat (measure_height (&data, 450), >=, measure_height (&data, 1200));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -622,6 +669,7 @@ main (int   argc,
   g_test_add_func ("/chart-render/legend-overflow", test_legend_overflow);
   g_test_add_func ("/chart-render/describe", test_describe);
   g_test_add_func ("/chart-render/bars", test_bars);
+  g_test_add_func ("/chart-render/state", test_state);
 
   return g_test_run ();
 }

@@ -25,6 +25,7 @@
 #include "hr-model-inspect.h"
 #include "hr-scenario.h"
 #include "hr-test-util.h"
+#include "hr-weights.h"
 
 /* ---------------------------------------------------------------------------
  * Building models
@@ -37,6 +38,7 @@ typedef struct
 
 typedef struct
 {
+  GHashTable *shapes;                     /* name → "d0 d1 …", when not NULL */
   guint64 params;                         /* elements, rope_freqs aside */
   guint64 expert_elements;                /* routed experts only */
   guint64 weights_bytes;
@@ -89,6 +91,14 @@ add (HrGgufWriter *w,
   bytes = type_bytes (type, elements);
 
   hr_gguf_writer_add_tensor (w, name, type, n_dims, dims, bytes);
+  if (tally->shapes != NULL)
+    {
+      GString *shape = g_string_new (NULL);
+
+      for (guint32 d = 0; d < n_dims; d++)
+        g_string_append_printf (shape, "%s%" G_GUINT64_FORMAT, d > 0 ? " " : "", dims[d]);
+      g_hash_table_insert (tally->shapes, g_strdup (name), g_string_free (shape, FALSE));
+    }
   if (strcmp (name, "rope_freqs.weight") != 0)
     tally->params += elements;
   if (strstr (name, "_exps.") != NULL)
@@ -716,6 +726,477 @@ test_qwen3next (Fixture       *fixture,
     assert_int (json_object_get_object_member (o, "metadata"), "qwen3next.ssm.inner_size",
                 N_INNER);
   }
+}
+
+/* The tensors the weights recipe lists for @spec are, name for name and
+ * shape for shape, those of the file (written from llama.cpp's
+ * loader): the recipe is tensor-exact for the architecture. */
+static void
+assert_recipe_matches (HrModelSpec *spec,
+                       const Tally *t)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) tensors = hr_weights_list_tensors (spec, "q8_0", NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tensors->len, ==, g_hash_table_size (t->shapes));
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      const HrWeightsTensor *tensor = &g_array_index (tensors, HrWeightsTensor, i);
+      g_autoptr(GString) shape = g_string_new (NULL);
+      const char *theirs = g_hash_table_lookup (t->shapes, tensor->name);
+
+      for (guint32 d = 0; d < tensor->n_dims; d++)
+        g_string_append_printf (shape, "%s%" G_GUINT64_FORMAT, d > 0 ? " " : "",
+                                tensor->dims[d]);
+      if (theirs == NULL)
+        g_error ("the recipe lists %s, which the file does not have", tensor->name);
+      g_assert_cmpstr (shape->str, ==, theirs);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Granite 4.0 H (granitehybrid): Mamba2 on the layers whose
+ * head_count_kv is 0, attention on the others, routed experts and a
+ * shared MLP in every layer (llama.cpp granite-hybrid load_arch_tensors)
+ */
+
+#define GH_LAYERS 4
+#define GH_HIDDEN 256
+#define GH_HEADS 4
+#define GH_KV 2
+#define GH_HEAD_DIM 64
+#define GH_EXPERTS 4
+#define GH_USED 2
+#define GH_EXPERT_FFN 64
+#define GH_SHARED_FFN 128
+#define GH_VOCAB 64
+#define GH_CONV 4
+#define GH_STATE 32
+#define GH_GROUPS 1
+#define GH_INNER (2 * GH_HIDDEN)          /* llama.cpp: d_inner = 2 n_embd */
+#define GH_SSM_HEADS (GH_INNER / 64)
+#define GH_CONV_DIM (GH_INNER + 2 * GH_GROUPS * GH_STATE)
+
+static HrGgufWriter *
+granitehybrid_writer (Tally *t)
+{
+  static const guint32 kv[GH_LAYERS] = { 0, 0, GH_KV, 0 };
+  HrGgufWriter *w = hr_gguf_writer_new (3);
+
+  memset (t, 0, sizeof *t);
+  t->shapes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  hr_gguf_writer_add_string (w, "general.architecture", "granitehybrid");
+  hr_gguf_writer_add_string (w, "general.name", "Tiny Granite Hybrid");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.block_count", GH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.context_length", 1048576);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.embedding_length", GH_HIDDEN);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.feed_forward_length", GH_EXPERT_FFN);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.attention.head_count", GH_HEADS);
+  hr_gguf_writer_add_array (w, "granitehybrid.attention.head_count_kv", HR_GGUF_TYPE_UINT32,
+                            kv, GH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.expert_count", GH_EXPERTS);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.expert_used_count", GH_USED);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.expert_shared_feed_forward_length",
+                             GH_SHARED_FFN);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.conv_kernel", GH_CONV);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.inner_size", GH_INNER);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.state_size", GH_STATE);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.time_step_rank", GH_SSM_HEADS);
+  hr_gguf_writer_add_uint32 (w, "granitehybrid.ssm.group_count", GH_GROUPS);
+  hr_gguf_writer_add_tokens (w, GH_VOCAB);
+
+  add (w, t, "token_embd.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_VOCAB, 0);
+  for (guint l = 0; l < GH_LAYERS; l++)
+    {
+      add_blk (w, t, l, "attn_norm.weight", HR_GGML_TYPE_F32, GH_HIDDEN, 0, 0);
+      if (kv[l] == 0)
+        {
+          add_blk (w, t, l, "ssm_in.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN,
+                   2 * GH_INNER + 2 * GH_GROUPS * GH_STATE + GH_SSM_HEADS, 0);
+          add_blk (w, t, l, "ssm_conv1d.weight", HR_GGML_TYPE_F32, GH_CONV, GH_CONV_DIM, 0);
+          add_blk (w, t, l, "ssm_conv1d.bias", HR_GGML_TYPE_F32, GH_CONV_DIM, 0, 0);
+          add_blk (w, t, l, "ssm_dt.bias", HR_GGML_TYPE_F32, GH_SSM_HEADS, 0, 0);
+          add_blk (w, t, l, "ssm_a", HR_GGML_TYPE_F32, 1, GH_SSM_HEADS, 0);
+          add_blk (w, t, l, "ssm_d", HR_GGML_TYPE_F32, 1, GH_SSM_HEADS, 0);
+          add_blk (w, t, l, "ssm_norm.weight", HR_GGML_TYPE_F32, GH_INNER / GH_GROUPS,
+                   GH_GROUPS, 0);
+          add_blk (w, t, l, "ssm_out.weight", HR_GGML_TYPE_Q8_0, GH_INNER, GH_HIDDEN, 0);
+        }
+      else
+        {
+          add_blk (w, t, l, "attn_q.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN,
+                   GH_HEADS * GH_HEAD_DIM, 0);
+          add_blk (w, t, l, "attn_k.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_KV * GH_HEAD_DIM, 0);
+          add_blk (w, t, l, "attn_v.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_KV * GH_HEAD_DIM, 0);
+          add_blk (w, t, l, "attn_output.weight", HR_GGML_TYPE_Q8_0, GH_HEADS * GH_HEAD_DIM,
+                   GH_HIDDEN, 0);
+        }
+      add_blk (w, t, l, "ffn_norm.weight", HR_GGML_TYPE_F32, GH_HIDDEN, 0, 0);
+      add_blk (w, t, l, "ffn_gate_inp.weight", HR_GGML_TYPE_F32, GH_HIDDEN, GH_EXPERTS, 0);
+      add_blk (w, t, l, "ffn_gate_exps.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_EXPERT_FFN,
+               GH_EXPERTS);
+      add_blk (w, t, l, "ffn_up_exps.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_EXPERT_FFN,
+               GH_EXPERTS);
+      add_blk (w, t, l, "ffn_down_exps.weight", HR_GGML_TYPE_Q8_0, GH_EXPERT_FFN, GH_HIDDEN,
+               GH_EXPERTS);
+      add_blk (w, t, l, "ffn_gate_shexp.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_SHARED_FFN, 0);
+      add_blk (w, t, l, "ffn_up_shexp.weight", HR_GGML_TYPE_Q8_0, GH_HIDDEN, GH_SHARED_FFN, 0);
+      add_blk (w, t, l, "ffn_down_shexp.weight", HR_GGML_TYPE_Q8_0, GH_SHARED_FFN, GH_HIDDEN, 0);
+    }
+  add (w, t, "output_norm.weight", HR_GGML_TYPE_F32, GH_HIDDEN, 0, 0);
+  return w;
+}
+
+static void
+test_granitehybrid (Fixture       *fixture,
+                    gconstpointer  user_data)
+{
+  Tally t;
+  g_autoptr(HrGgufWriter) w = granitehybrid_writer (&t);
+  g_autofree char *path = write_model (fixture, "granitehybrid.gguf", w);
+  g_autoptr(JsonObject) entry = entry_for (path);
+  g_autoptr(HrModelSpec) spec = NULL;
+  const HrModelArch *arch;
+  HrStateCell cell;
+
+  assert_string (entry, "architecture", "granitemoehybrid");
+  assert_string (entry, "recurrent", "mamba");
+  assert_int (entry, "recurrent_layers", 3);
+  assert_string (entry, "layer_pattern", "MM*M");
+  assert_absent (entry, "attention_period");
+  assert_int (entry, "kv_heads", GH_KV);
+  assert_int (entry, "ssm_conv_kernel", GH_CONV);
+  assert_int (entry, "ssm_inner", GH_INNER);
+  assert_int (entry, "ssm_state", GH_STATE);
+  assert_int (entry, "ssm_groups", GH_GROUPS);
+  assert_int (entry, "ssm_heads", GH_SSM_HEADS);
+  assert_int (entry, "experts", GH_EXPERTS);
+  assert_int (entry, "expert_intermediate", GH_EXPERT_FFN);
+  /* the shared MLP is the dense width, one shared expert */
+  assert_int (entry, "intermediate", GH_SHARED_FFN);
+  assert_int (entry, "shared_experts", 1);
+  g_assert_true (json_object_get_boolean_member (entry, "tied_embeddings"));
+  /* tensor-exact: every element the file holds */
+  assert_int (entry, "params", (gint64) t.params);
+  assert_int (entry, "active_params",
+              (gint64) (t.params - t.expert_elements * (GH_EXPERTS - GH_USED) / GH_EXPERTS));
+  assert_file_facts (entry, path, &t, "Q8_0");
+
+  spec = assert_valid (entry);
+  arch = hr_model_spec_get_arch (spec);
+  g_assert_cmpuint (hr_model_arch_kv_layers (arch), ==, 1);
+  g_assert_true (hr_model_arch_layer_is_recurrent (arch, 3));
+  g_assert_true (hr_model_arch_layer_attends (arch, 2));
+  /* llama.cpp's n_embd_r and n_embd_s of these widths */
+  cell = hr_model_arch_state_cell (arch);
+  g_assert_cmpfloat (cell.conv_elements, ==, (GH_CONV - 1) * GH_CONV_DIM);
+  g_assert_cmpfloat (cell.ssm_elements, ==, GH_STATE * GH_INNER);
+  /* and the weights recipe lists the file's tensors */
+  assert_recipe_matches (spec, &t);
+  g_hash_table_unref (t.shapes);
+}
+
+/* ---------------------------------------------------------------------------
+ * Nemotron-H (nemotron_h): each layer Mamba2 (head_count_kv and
+ * feed_forward_length 0), attention (head_count_kv > 0) or a gateless
+ * MLP (llama.cpp nemotron-h load_arch_hparams / load_arch_tensors)
+ */
+
+#define NH_LAYERS 4
+#define NH_HIDDEN 256
+#define NH_HEADS 4
+#define NH_KV 2
+#define NH_HEAD_DIM 64
+#define NH_FFN 512
+#define NH_VOCAB 64
+#define NH_CONV 4
+#define NH_STATE 32
+#define NH_GROUPS 2
+#define NH_SSM_HEADS 8
+#define NH_INNER (NH_SSM_HEADS * 32)
+#define NH_CONV_DIM (NH_INNER + 2 * NH_GROUPS * NH_STATE)
+
+static void
+test_nemotron_h (Fixture       *fixture,
+                 gconstpointer  user_data)
+{
+  static const guint32 kv[NH_LAYERS] = { 0, 0, NH_KV, 0 };
+  static const guint32 ff[NH_LAYERS] = { 0, NH_FFN, 0, 0 };
+  g_autoptr(HrGgufWriter) w = hr_gguf_writer_new (3);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  const HrModelArch *arch;
+  Tally t;
+
+  memset (&t, 0, sizeof t);
+  t.shapes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  hr_gguf_writer_add_string (w, "general.architecture", "nemotron_h");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.block_count", NH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.context_length", 131072);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.embedding_length", NH_HIDDEN);
+  hr_gguf_writer_add_array (w, "nemotron_h.feed_forward_length", HR_GGUF_TYPE_UINT32, ff,
+                            NH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.attention.head_count", NH_HEADS);
+  hr_gguf_writer_add_array (w, "nemotron_h.attention.head_count_kv", HR_GGUF_TYPE_UINT32, kv,
+                            NH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.attention.key_length", NH_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.attention.value_length", NH_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.conv_kernel", NH_CONV);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.inner_size", NH_INNER);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.state_size", NH_STATE);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.time_step_rank", NH_SSM_HEADS);
+  hr_gguf_writer_add_uint32 (w, "nemotron_h.ssm.group_count", NH_GROUPS);
+  hr_gguf_writer_add_tokens (w, NH_VOCAB);
+
+  add (w, &t, "token_embd.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_VOCAB, 0);
+  add (w, &t, "output_norm.weight", HR_GGML_TYPE_F32, NH_HIDDEN, 0, 0);
+  add (w, &t, "output.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_VOCAB, 0);
+  for (guint l = 0; l < NH_LAYERS; l++)
+    {
+      add_blk (w, &t, l, "attn_norm.weight", HR_GGML_TYPE_F32, NH_HIDDEN, 0, 0);
+      if (kv[l] > 0)
+        {
+          add_blk (w, &t, l, "attn_q.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN,
+                   NH_HEADS * NH_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_k.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_KV * NH_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_v.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_KV * NH_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_output.weight", HR_GGML_TYPE_Q8_0, NH_HEADS * NH_HEAD_DIM,
+                   NH_HIDDEN, 0);
+        }
+      else if (ff[l] > 0)
+        {
+          add_blk (w, &t, l, "ffn_up.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN, NH_FFN, 0);
+          add_blk (w, &t, l, "ffn_down.weight", HR_GGML_TYPE_Q8_0, NH_FFN, NH_HIDDEN, 0);
+        }
+      else
+        {
+          add_blk (w, &t, l, "ssm_in.weight", HR_GGML_TYPE_Q8_0, NH_HIDDEN,
+                   2 * NH_INNER + 2 * NH_GROUPS * NH_STATE + NH_SSM_HEADS, 0);
+          add_blk (w, &t, l, "ssm_conv1d.weight", HR_GGML_TYPE_F32, NH_CONV, NH_CONV_DIM, 0);
+          add_blk (w, &t, l, "ssm_conv1d.bias", HR_GGML_TYPE_F32, NH_CONV_DIM, 0, 0);
+          add_blk (w, &t, l, "ssm_dt.bias", HR_GGML_TYPE_F32, NH_SSM_HEADS, 0, 0);
+          add_blk (w, &t, l, "ssm_a", HR_GGML_TYPE_F32, 1, NH_SSM_HEADS, 0);
+          add_blk (w, &t, l, "ssm_d", HR_GGML_TYPE_F32, 1, NH_SSM_HEADS, 0);
+          add_blk (w, &t, l, "ssm_norm.weight", HR_GGML_TYPE_F32, NH_INNER / NH_GROUPS,
+                   NH_GROUPS, 0);
+          add_blk (w, &t, l, "ssm_out.weight", HR_GGML_TYPE_Q8_0, NH_INNER, NH_HIDDEN, 0);
+        }
+    }
+
+  path = write_model (fixture, "nemotron_h.gguf", w);
+  entry = entry_for (path);
+  assert_string (entry, "architecture", "nemotron_h");
+  assert_string (entry, "recurrent", "mamba");
+  assert_string (entry, "layer_pattern", "M-*M");
+  assert_string (entry, "mlp", "plain");
+  assert_int (entry, "recurrent_layers", 2);
+  assert_int (entry, "intermediate", NH_FFN);
+  assert_int (entry, "kv_heads", NH_KV);
+  assert_int (entry, "ssm_groups", NH_GROUPS);
+  assert_int (entry, "ssm_heads", NH_SSM_HEADS);
+  g_assert_false (json_object_get_boolean_member (entry, "tied_embeddings"));
+  assert_int (entry, "params", (gint64) t.params);
+  assert_file_facts (entry, path, &t, "Q8_0");
+
+  spec = assert_valid (entry);
+  arch = hr_model_spec_get_arch (spec);
+  /* one layer of four attends; the MLP layer keeps neither cache nor state */
+  g_assert_cmpuint (hr_model_arch_kv_layers (arch), ==, 1);
+  g_assert_false (hr_model_arch_layer_attends (arch, 1));
+  g_assert_false (hr_model_arch_layer_is_recurrent (arch, 1));
+  assert_recipe_matches (spec, &t);
+  g_hash_table_unref (t.shapes);
+}
+
+/* ---------------------------------------------------------------------------
+ * LFM2 (lfm2): gated short convolutions on the layers whose head_count_kv
+ * is 0, their kernel in shortconv.l_cache (llama.cpp LLM_ARCH_LFM2)
+ */
+
+#define LF_LAYERS 3
+#define LF_HIDDEN 256
+#define LF_HEADS 4
+#define LF_KV 2
+#define LF_HEAD_DIM 64
+#define LF_FFN 512
+#define LF_VOCAB 64
+#define LF_L_CACHE 3
+
+static void
+test_lfm2 (Fixture       *fixture,
+           gconstpointer  user_data)
+{
+  static const guint32 kv[LF_LAYERS] = { 0, LF_KV, 0 };
+  g_autoptr(HrGgufWriter) w = hr_gguf_writer_new (3);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  const HrModelArch *arch;
+  Tally t;
+
+  memset (&t, 0, sizeof t);
+  t.shapes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  hr_gguf_writer_add_string (w, "general.architecture", "lfm2");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);
+  hr_gguf_writer_add_uint32 (w, "lfm2.block_count", LF_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "lfm2.context_length", 128000);
+  hr_gguf_writer_add_uint32 (w, "lfm2.embedding_length", LF_HIDDEN);
+  hr_gguf_writer_add_uint32 (w, "lfm2.feed_forward_length", LF_FFN);
+  hr_gguf_writer_add_uint32 (w, "lfm2.attention.head_count", LF_HEADS);
+  hr_gguf_writer_add_array (w, "lfm2.attention.head_count_kv", HR_GGUF_TYPE_UINT32, kv,
+                            LF_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "lfm2.shortconv.l_cache", LF_L_CACHE);
+  hr_gguf_writer_add_tokens (w, LF_VOCAB);
+
+  add (w, &t, "token_embd.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_VOCAB, 0);
+  add (w, &t, "token_embd_norm.weight", HR_GGML_TYPE_F32, LF_HIDDEN, 0, 0);
+  for (guint l = 0; l < LF_LAYERS; l++)
+    {
+      add_blk (w, &t, l, "attn_norm.weight", HR_GGML_TYPE_F32, LF_HIDDEN, 0, 0);
+      if (kv[l] == 0)
+        {
+          add_blk (w, &t, l, "shortconv.conv.weight", HR_GGML_TYPE_F32, LF_L_CACHE, LF_HIDDEN, 0);
+          add_blk (w, &t, l, "shortconv.in_proj.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN,
+                   3 * LF_HIDDEN, 0);
+          add_blk (w, &t, l, "shortconv.out_proj.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN,
+                   LF_HIDDEN, 0);
+        }
+      else
+        {
+          add_blk (w, &t, l, "attn_q.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN,
+                   LF_HEADS * LF_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_k.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_KV * LF_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_v.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_KV * LF_HEAD_DIM, 0);
+          add_blk (w, &t, l, "attn_output.weight", HR_GGML_TYPE_Q8_0, LF_HEADS * LF_HEAD_DIM,
+                   LF_HIDDEN, 0);
+          add_blk (w, &t, l, "attn_q_norm.weight", HR_GGML_TYPE_F32, LF_HEAD_DIM, 0, 0);
+          add_blk (w, &t, l, "attn_k_norm.weight", HR_GGML_TYPE_F32, LF_HEAD_DIM, 0, 0);
+        }
+      add_blk (w, &t, l, "ffn_norm.weight", HR_GGML_TYPE_F32, LF_HIDDEN, 0, 0);
+      add_blk (w, &t, l, "ffn_gate.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_FFN, 0);
+      add_blk (w, &t, l, "ffn_up.weight", HR_GGML_TYPE_Q8_0, LF_HIDDEN, LF_FFN, 0);
+      add_blk (w, &t, l, "ffn_down.weight", HR_GGML_TYPE_Q8_0, LF_FFN, LF_HIDDEN, 0);
+    }
+
+  path = write_model (fixture, "lfm2.gguf", w);
+  entry = entry_for (path);
+  assert_string (entry, "architecture", "lfm2");
+  assert_string (entry, "recurrent", "short_conv");
+  assert_string (entry, "layer_pattern", "M*M");
+  assert_int (entry, "recurrent_layers", 2);
+  assert_int (entry, "ssm_conv_kernel", LF_L_CACHE);
+  assert_int (entry, "kv_heads", LF_KV);
+  assert_int (entry, "params", (gint64) t.params);
+  assert_file_facts (entry, path, &t, "Q8_0");
+
+  spec = assert_valid (entry);
+  arch = hr_model_spec_get_arch (spec);
+  /* llama.cpp's n_embd_r: n_embd × (l_cache − 1), no s */
+  g_assert_cmpfloat (hr_model_arch_state_cell (arch).conv_elements, ==,
+                     LF_HIDDEN * (LF_L_CACHE - 1));
+  g_assert_cmpfloat (hr_model_arch_state_cell (arch).ssm_elements, ==, 0);
+  assert_recipe_matches (spec, &t);
+  g_hash_table_unref (t.shapes);
+}
+
+/* ---------------------------------------------------------------------------
+ * Falcon-H1 (falcon-h1): attention and a Mamba2 mixer side by side in
+ * every layer; this file without the mixers' gated norm, as the released
+ * checkpoints (llama.cpp falcon-h1 load_arch_tensors)
+ */
+
+#define FH_LAYERS 2
+#define FH_HIDDEN 256
+#define FH_HEADS 4
+#define FH_KV 2
+#define FH_HEAD_DIM 32
+#define FH_FFN 512
+#define FH_VOCAB 64
+#define FH_CONV 4
+#define FH_STATE 32
+#define FH_SSM_HEADS 8
+#define FH_INNER (FH_SSM_HEADS * 32)
+#define FH_CONV_DIM (FH_INNER + 2 * FH_STATE)
+
+static void
+test_falcon_h1 (Fixture       *fixture,
+                gconstpointer  user_data)
+{
+  g_autoptr(HrGgufWriter) w = hr_gguf_writer_new (3);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(HrModelSpec) spec = NULL;
+  const HrModelArch *arch;
+  Tally t;
+
+  memset (&t, 0, sizeof t);
+  t.shapes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  hr_gguf_writer_add_string (w, "general.architecture", "falcon-h1");
+  hr_gguf_writer_add_uint32 (w, "general.file_type", 7);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.block_count", FH_LAYERS);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.context_length", 131072);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.embedding_length", FH_HIDDEN);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.feed_forward_length", FH_FFN);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.attention.head_count", FH_HEADS);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.attention.head_count_kv", FH_KV);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.attention.key_length", FH_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.attention.value_length", FH_HEAD_DIM);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.conv_kernel", FH_CONV);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.inner_size", FH_INNER);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.state_size", FH_STATE);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.time_step_rank", FH_SSM_HEADS);
+  hr_gguf_writer_add_uint32 (w, "falcon-h1.ssm.group_count", 1);
+  hr_gguf_writer_add_tokens (w, FH_VOCAB);
+
+  add (w, &t, "token_embd.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_VOCAB, 0);
+  add (w, &t, "output.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_VOCAB, 0);
+  add (w, &t, "output_norm.weight", HR_GGML_TYPE_F32, FH_HIDDEN, 0, 0);
+  for (guint l = 0; l < FH_LAYERS; l++)
+    {
+      add_blk (w, &t, l, "ssm_in.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN,
+               2 * FH_INNER + 2 * FH_STATE + FH_SSM_HEADS, 0);
+      add_blk (w, &t, l, "ssm_conv1d.weight", HR_GGML_TYPE_F32, FH_CONV, FH_CONV_DIM, 0);
+      add_blk (w, &t, l, "ssm_conv1d.bias", HR_GGML_TYPE_F32, FH_CONV_DIM, 0, 0);
+      add_blk (w, &t, l, "ssm_dt.bias", HR_GGML_TYPE_F32, FH_SSM_HEADS, 0, 0);
+      add_blk (w, &t, l, "ssm_a", HR_GGML_TYPE_F32, 1, FH_SSM_HEADS, 0);
+      add_blk (w, &t, l, "ssm_d", HR_GGML_TYPE_F32, 1, FH_SSM_HEADS, 0);
+      add_blk (w, &t, l, "ssm_out.weight", HR_GGML_TYPE_Q8_0, FH_INNER, FH_HIDDEN, 0);
+      add_blk (w, &t, l, "attn_q.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_HEADS * FH_HEAD_DIM, 0);
+      add_blk (w, &t, l, "attn_k.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_KV * FH_HEAD_DIM, 0);
+      add_blk (w, &t, l, "attn_v.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_KV * FH_HEAD_DIM, 0);
+      add_blk (w, &t, l, "attn_output.weight", HR_GGML_TYPE_Q8_0, FH_HEADS * FH_HEAD_DIM,
+               FH_HIDDEN, 0);
+      add_blk (w, &t, l, "attn_norm.weight", HR_GGML_TYPE_F32, FH_HIDDEN, 0, 0);
+      add_blk (w, &t, l, "ffn_norm", HR_GGML_TYPE_F32, FH_HIDDEN, 0, 0);
+      add_blk (w, &t, l, "ffn_gate.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_FFN, 0);
+      add_blk (w, &t, l, "ffn_down.weight", HR_GGML_TYPE_Q8_0, FH_FFN, FH_HIDDEN, 0);
+      add_blk (w, &t, l, "ffn_up.weight", HR_GGML_TYPE_Q8_0, FH_HIDDEN, FH_FFN, 0);
+    }
+
+  path = write_model (fixture, "falcon-h1.gguf", w);
+  entry = entry_for (path);
+  assert_string (entry, "architecture", "falcon_h1");
+  assert_string (entry, "recurrent", "mamba");
+  assert_int (entry, "recurrent_layers", FH_LAYERS);
+  g_assert_true (json_object_get_boolean_member (entry, "recurrent_parallel"));
+  g_assert_true (json_object_get_boolean_member (entry, "ssm_no_norm"));
+  assert_absent (entry, "layer_pattern");
+  assert_int (entry, "ssm_heads", FH_SSM_HEADS);
+  assert_int (entry, "params", (gint64) t.params);
+  assert_file_facts (entry, path, &t, "Q8_0");
+
+  spec = assert_valid (entry);
+  arch = hr_model_spec_get_arch (spec);
+  /* every layer keeps a cache and a state */
+  g_assert_cmpuint (hr_model_arch_kv_layers (arch), ==, FH_LAYERS);
+  g_assert_true (hr_model_arch_layer_attends (arch, 1));
+  g_assert_true (hr_model_arch_layer_is_recurrent (arch, 1));
+  assert_recipe_matches (spec, &t);
+  g_hash_table_unref (t.shapes);
 }
 
 /* Llama with experts is Mixtral; here in the layout of early-2024
@@ -1819,6 +2300,10 @@ main (int   argc,
   ADD ("/gguf-model/import-by-content", test_import_by_content);
   ADD ("/gguf-model/qwen3moe", test_qwen3moe);
   ADD ("/gguf-model/qwen3next", test_qwen3next);
+  ADD ("/gguf-model/granitehybrid", test_granitehybrid);
+  ADD ("/gguf-model/nemotron_h", test_nemotron_h);
+  ADD ("/gguf-model/lfm2", test_lfm2);
+  ADD ("/gguf-model/falcon-h1", test_falcon_h1);
   ADD ("/gguf-model/mixtral", test_mixtral);
   ADD ("/gguf-model/deepseek", test_deepseek);
   ADD ("/gguf-model/gemma", test_gemma);

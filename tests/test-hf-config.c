@@ -79,6 +79,21 @@ static const Golden golden[] = {
   /* Gated DeltaNet layers, gated attention, a gated shared expert: the
    * count llama.cpp's qwen3next tensors add up to (test-weights) */
   { "Qwen--Qwen3-Next-80B-A3B-Instruct.json", 79674391296, 3874929408 },
+  /* Mamba2 or attention per layer_types, routed experts and a shared MLP
+   * in every layer: llama.cpp prints 32.21 B and 6.94 B for the official
+   * GGUFs (ollama#12982, koboldcpp#1781) */
+  { "ibm-granite--granite-4.0-h-small.json", 32207337984, 8803121664 },
+  { "ibm-granite--granite-4.0-h-tiny.json", 6939037248, 1465470528 },
+  /* 27 Mamba2, 4 attention and 25 MLP layers: the card's 8.89 B */
+  { "nvidia--NVIDIA-Nemotron-Nano-9B-v2.json", 8888227328, 8888227328 },
+  /* 10 short-convolution and 6 attention layers: the cards' 354 M,
+   * 742 M and 1.17 B */
+  { "LiquidAI--LFM2-350M.json", 354483968, 354483968 },
+  { "LiquidAI--LFM2-700M.json", 742489344, 742489344 },
+  { "LiquidAI--LFM2-1.2B.json", 1170340608, 1170340608 },
+  /* attention and Mamba2 side by side in all 24 layers: the card's
+   * 1.55 B */
+  { "tiiuae--Falcon-H1-1.5B-Instruct.json", 1554789760, 1554789760 },
 };
 
 /* Catalog members that describe the shape (everything but the
@@ -89,8 +104,8 @@ static const char * const shape_members[] = {
   "sliding_window", "swa_period", "vocab", "max_context", "intermediate",
   "experts", "experts_active", "shared_experts", "expert_intermediate",
   "dense_layers", "tied_embeddings", "attention_bias", "qk_norm", "attention", "mlp",
-  "recurrent", "recurrent_layers", "attention_period", "recurrent_parallel",
-  "ssm_conv_kernel", "ssm_inner", "ssm_state", "ssm_groups",
+  "recurrent", "recurrent_layers", "layer_pattern", "attention_period", "recurrent_parallel",
+  "ssm_conv_kernel", "ssm_inner", "ssm_state", "ssm_groups", "ssm_heads", "ssm_no_norm",
 };
 
 static char *
@@ -1061,11 +1076,11 @@ test_errors (void)
 
   reset (&c);
   json_object_set_string_member (c, "model_type", "foo");
-  assert_config_error (c, "unknown architecture “foo” (supported: llama, mistral, mistral3, "
-                       "mixtral, qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, gemma3_text, "
-                       "phi3, deepseek_v2, deepseek_v3, kimi_k2, glm4_moe, gpt_oss, cohere, "
-                       "cohere2, falcon, granite, smollm3, exaone, internlm3, olmo2, mimo, "
-                       "seed_oss, qwen3_next)");
+  assert_config_error (c, "unknown architecture “foo” (supported: llama, mistral, mixtral, "
+                       "qwen2, qwen3, qwen3_moe, glm4, gemma2, gemma3, phi3, deepseek_v2, "
+                       "deepseek_v3, gpt_oss, cohere, falcon, granite, smollm3, exaone, internlm3, "
+                       "olmo2, seed_oss, glm4_moe, cohere2, qwen3_next, granitemoehybrid, "
+                       "nemotron_h, lfm2, falcon_h1, gemma3_text, kimi_k2, mimo, mistral3)");
   json_object_remove_member (c, "model_type");
   assert_config_error (c, "key “model_type” is missing");
   json_object_set_int_member (c, "model_type", 3);

@@ -56,6 +56,16 @@ test_state_cells (void)
   g_assert_cmpfloat (c.conv_elements, ==, 3 * 8192);
   g_assert_cmpfloat (c.ssm_elements, ==, 16 * 8192);
 
+  /* Mamba2 with B/C groups (Granite-4.0-H-Small: d_inner 8192, d_state
+   * 128, one group): r = 3 × (8192 + 2 × 128), s = 128 × 8192 */
+  a.ssm_inner = 8192;
+  a.ssm_state = 128;
+  a.ssm_groups = 1;
+  c = hr_model_arch_state_cell (&a);
+  g_assert_cmpfloat (c.conv_elements, ==, 3 * (8192 + 2 * 128));
+  g_assert_cmpfloat (c.ssm_elements, ==, 128 * 8192);
+  a.ssm_groups = 0;
+
   /* RWKV: two shifted tokens of n_embd, and n_embd × head size */
   a.state_kind = HR_STATE_RWKV;
   a.ssm_state = 64;
@@ -69,6 +79,48 @@ test_state_cells (void)
   c = hr_model_arch_state_cell (&a);
   g_assert_cmpfloat (c.conv_elements, ==, 2048 * 2);
   g_assert_cmpfloat (c.ssm_elements, ==, 0);
+}
+
+/* A layer pattern gives each layer's kind: the cache is the '*' layers',
+ * the state the 'M' layers'; '-' layers (Nemotron-H's MLPs) keep
+ * neither. */
+static void
+test_layer_pattern (void)
+{
+  HrModelArch a = qwen3_next;
+  g_autoptr(GError) error = NULL;
+
+  a.n_layers = 8;
+  a.n_state_layers = 4;
+  a.state_kind = HR_STATE_MAMBA;
+  g_assert_true (hr_model_arch_set_layer_pattern (&a, "M-M*-M-M", NULL));
+  g_assert_true (hr_model_arch_validate (&a, NULL));
+  g_assert_cmpuint (hr_model_arch_kv_layers (&a), ==, 1);
+  g_assert_true (hr_model_arch_layer_attends (&a, 3));
+  g_assert_false (hr_model_arch_layer_attends (&a, 1));
+  g_assert_false (hr_model_arch_layer_is_recurrent (&a, 1));
+  g_assert_true (hr_model_arch_layer_is_recurrent (&a, 7));
+
+  /* the pattern must agree with the counts */
+  a.n_state_layers = 5;
+  g_assert_false (hr_model_arch_validate (&a, &error));
+  g_assert_nonnull (strstr (error->message, "4 recurrent layers"));
+  g_clear_error (&error);
+  a.n_state_layers = 4;
+  g_assert_true (hr_model_arch_set_layer_pattern (&a, "M-M*-M-", NULL));
+  g_assert_false (hr_model_arch_validate (&a, &error));
+  g_assert_nonnull (strstr (error->message, "7 layers, not 8"));
+  g_clear_error (&error);
+  g_assert_true (hr_model_arch_set_layer_pattern (&a, "M-M*-M-X", NULL));
+  g_assert_false (hr_model_arch_validate (&a, NULL));
+
+  /* no longer than the pattern kept */
+  {
+    g_autofree char *long_pattern = g_strnfill (HR_LAYER_PATTERN_MAX + 1, 'M');
+
+    g_assert_false (hr_model_arch_set_layer_pattern (&a, long_pattern, &error));
+    g_assert_nonnull (error);
+  }
 }
 
 /* The cache is the attention layers' only: 12 of Qwen3-Next's 48. */
@@ -341,6 +393,214 @@ test_estimate_sglang (void)
   g_assert_cmpuint (e.per_device_bytes, <=, e.usable_bytes);
 }
 
+/* llama.cpp's own reading of a Granite-4.0-H GGUF (its print_info
+ * lines, tests/data/logs/, each with its source) against the catalog
+ * entry: the Mamba2 widths, the shared MLP, the vocabulary, and the
+ * parameters to the 0.01 B llama.cpp prints (the recipe enumerates
+ * exactly the catalog's count: test-weights). */
+typedef struct
+{
+  const char *log;
+  const char *model;
+} PrintInfoCase;
+
+static double
+print_info_value (const char *text,
+                  const char *key)
+{
+  g_autofree char *needle = g_strdup_printf ("print_info: %s", key);
+  const char *at = strstr (text, needle);
+
+  g_assert_nonnull (at);
+  at = strchr (at, '=');
+  g_assert_nonnull (at);
+  return g_ascii_strtod (at + 1, NULL);
+}
+
+static void
+test_print_info (gconstpointer data)
+{
+  const PrintInfoCase *c = data;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "logs", c->log, NULL);
+  g_autofree char *text = NULL;
+  HrModelSpec *model = hr_catalog_find_model (catalog, c->model);
+  const HrModelArch *a;
+  g_autofree char *ours = NULL;
+  g_autofree char *theirs = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "# source: https://"));
+  g_assert_nonnull (model);
+  a = hr_model_spec_get_arch (model);
+
+  g_assert_cmpfloat (print_info_value (text, "ssm_d_conv"), ==, a->ssm_conv_kernel);
+  g_assert_cmpfloat (print_info_value (text, "ssm_d_inner"), ==, a->ssm_inner);
+  g_assert_cmpfloat (print_info_value (text, "ssm_d_state"), ==, a->ssm_state);
+  g_assert_cmpfloat (print_info_value (text, "ssm_dt_rank"), ==, a->ssm_heads);
+  g_assert_cmpfloat (print_info_value (text, "ssm_n_group"), ==, a->ssm_groups);
+  g_assert_cmpfloat (print_info_value (text, "n_ff_shexp"), ==,
+                     hr_model_spec_get_intermediate (model));
+  g_assert_cmpfloat (print_info_value (text, "n_vocab"), ==, a->vocab);
+  g_assert_cmpfloat (print_info_value (text, "n_ctx_orig_yarn"), ==, a->max_context);
+  ours = g_strdup_printf ("%.2f", a->params_total / 1e9);
+  theirs = g_strdup_printf ("%.2f", print_info_value (text, "model params"));
+  g_assert_cmpstr (ours, ==, theirs);
+}
+
+/* A whole llama.cpp estimate of Granite-4.0-H-Small: the cache of its 4
+ * attention layers, the Mamba2 state of the other 36 per sequence. */
+static void
+test_estimate_granite (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "ibm-granite/granite-4.0-h-small"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 1,
+  };
+  HrEstimate e;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (s.model);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  /* 4 layers × 32,768 cells × 2 × 8 heads × 128 × 2 B = 512 MiB */
+  g_assert_cmpuint (e.kv_bytes, ==, 512 * (guint64) MIB);
+  /* 36 × (3 × 8,448 + 128 × 8,192) × 4 B = 147.48 MiB per sequence */
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 154644480);
+  g_assert_cmpuint (e.state_bytes, ==, 154644480);
+  g_assert_cmpuint (e.total_bytes, ==, e.weights_bytes + e.kv_bytes + e.state_bytes +
+                                       e.overhead_bytes);
+}
+
+/* vLLM and SGLang split a Mamba2 state tp ways after replicating the
+ * B/C groups tp does not divide (extra_groups_for_head_shards):
+ * Granite-4.0-H-Small's one group becomes two at TP 2. */
+static void
+test_state_cell_tp (void)
+{
+  HrModelSpec *model = hr_catalog_find_model (catalog, "ibm-granite/granite-4.0-h-small");
+  HrStateCell c;
+
+  g_assert_nonnull (model);
+  c = hr_model_arch_state_cell_tp (hr_model_spec_get_arch (model), 1);
+  g_assert_cmpfloat (c.conv_elements, ==, 3 * (8192 + 2 * 128));
+  c = hr_model_arch_state_cell_tp (hr_model_spec_get_arch (model), 2);
+  g_assert_cmpfloat (c.conv_elements, ==, 3 * (8192 + 2 * 2 * 128) / 2);
+  g_assert_cmpfloat (c.ssm_elements, ==, 128 * 8192 / 2);
+  /* Gated DeltaNet has no groups to replicate */
+  c = hr_model_arch_state_cell_tp (&qwen3_next, 2);
+  g_assert_cmpfloat (c.conv_elements, ==, 24576 / 2);
+}
+
+/* Granite-4.0-H-Small in vLLM at TP 2: a state page of (13,056 +
+ * 524,288) × 2 B = 1,074,688 B over 2,048 B of cache per token → blocks
+ * of 16 × 33 = 528 tokens, pages of 1,081,344 B, 36 layers; in SGLang
+ * the BF16 window and the F32 state, 36 × (13,056 × 2 + 524,288 × 4) B
+ * on each GPU. */
+static void
+test_estimate_granite_servers (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "ibm-granite/granite-4.0-h-small"),
+    .precision = hr_catalog_find_precision (catalog, "fp8"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_VLLM, .gpus = 2,
+  };
+  HrEstimate e;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (e.block_size, ==, 528);
+  g_assert_cmpuint (e.per_device_state_bytes, ==, 1081344 * 36);
+
+  s.engine = HR_ENGINE_SGLANG;
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 2 * 36 * (13056 * 2 + 524288 * 4));
+}
+
+/* NVIDIA-Nemotron-Nano-9B-v2 in llama.cpp: the cache of 4 attention
+ * layers of 56, the Mamba2 state of 27 (the 25 MLP layers keep neither):
+ * 27 × (3 × (10,240 + 2 × 8 × 128) + 128 × 10,240) × 4 B per sequence,
+ * R 3.80 MiB and S 135.00 MiB as llama.cpp would print them. */
+static void
+test_estimate_nemotron_h (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "nvidia/NVIDIA-Nemotron-Nano-9B-v2"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 1,
+  };
+  HrEstimate e;
+  HrStateCell cell;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (s.model);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  /* 4 layers × 32,768 cells × 2 × 8 heads × 128 × 2 B = 512 MiB */
+  g_assert_cmpuint (e.kv_bytes, ==, 512 * (guint64) MIB);
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 27 * (3 * 12288 + 128 * 10240) * 4);
+  cell = hr_model_arch_state_cell (hr_model_spec_get_arch (s.model));
+  assert_mib (cell.conv_elements * 4 * 27, 3.80);
+  assert_mib (cell.ssm_elements * 4 * 27, 135.00);
+}
+
+/* LFM2-1.2B in llama.cpp: the cache of its 6 attention layers, and of
+ * its 10 short convolutions only the last two inputs of 2,048 channels
+ * (n_embd_r = n_embd × (l_cache − 1), no s): 10 × 4,096 × 4 B = 160 KiB
+ * a sequence. */
+static void
+test_estimate_lfm2 (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "LiquidAI/LFM2-1.2B"),
+    .precision = hr_catalog_find_precision (catalog, "q8_0"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 1,
+  };
+  HrEstimate e;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (s.model);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  /* 6 layers × 32,768 cells × 2 × 8 heads × 64 × 2 B = 384 MiB */
+  g_assert_cmpuint (e.kv_bytes, ==, 384 * (guint64) MIB);
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 10 * 2048 * 2 * 4);
+}
+
+/* Falcon-H1-1.5B-Instruct in llama.cpp: attention and Mamba2 side by
+ * side, so all 24 layers keep a cache and a state: 24 × (3 × (3,072 +
+ * 2 × 256) + 256 × 3,072) × 4 B a sequence. */
+static void
+test_estimate_falcon_h1 (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "tiiuae/Falcon-H1-1.5B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "q8_0"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "h100-sxm-80gb"),
+    .context = 32768, .batch = 1, .engine = HR_ENGINE_LLAMACPP, .gpus = 1,
+  };
+  HrEstimate e;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (s.model);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  /* 24 layers × 32,768 cells × 2 × 2 heads × 128 × 2 B = 768 MiB */
+  g_assert_cmpuint (e.kv_bytes, ==, 768 * (guint64) MIB);
+  g_assert_cmpuint (e.state_bytes_per_sequence, ==, 24 * (3 * 3584 + 256 * 3072) * 4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -353,11 +613,29 @@ main (int   argc,
   g_test_add_func ("/recurrent/state-cells", test_state_cells);
   g_test_add_func ("/recurrent/kv-attention-only", test_kv_attention_layers_only);
   g_test_add_func ("/recurrent/validate", test_validate);
+  g_test_add_func ("/recurrent/layer-pattern", test_layer_pattern);
   g_test_add_data_func ("/recurrent/logs/llamacpp-qwen35", "llamacpp-recurrent-qwen35.log",
                         test_log);
   g_test_add_data_func ("/recurrent/logs/llamacpp-64l-2seq", "llamacpp-recurrent-64l-2seq.log",
                         test_log);
   g_test_add_func ("/recurrent/estimate/qwen3-next", test_estimate_qwen3_next);
+  g_test_add_func ("/recurrent/estimate/granite", test_estimate_granite);
+  g_test_add_func ("/recurrent/estimate/nemotron-h", test_estimate_nemotron_h);
+  g_test_add_func ("/recurrent/estimate/lfm2", test_estimate_lfm2);
+  g_test_add_func ("/recurrent/estimate/falcon-h1", test_estimate_falcon_h1);
+  g_test_add_func ("/recurrent/state-cell-tp", test_state_cell_tp);
+  g_test_add_func ("/recurrent/estimate/granite-servers", test_estimate_granite_servers);
+  {
+    static const PrintInfoCase cases[] = {
+      { "llamacpp-granite-4.0-h-small-print-info.log", "ibm-granite/granite-4.0-h-small" },
+      { "llamacpp-granite-4.0-h-tiny-print-info.log", "ibm-granite/granite-4.0-h-tiny" },
+    };
+
+    g_test_add_data_func ("/recurrent/print-info/granite-4.0-h-small", &cases[0],
+                          test_print_info);
+    g_test_add_data_func ("/recurrent/print-info/granite-4.0-h-tiny", &cases[1],
+                          test_print_info);
+  }
   g_test_add_func ("/recurrent/vllm/pages", test_vllm_hybrid_pages);
   g_test_add_func ("/recurrent/estimate/vllm", test_estimate_vllm);
   g_test_add_func ("/recurrent/estimate/sglang", test_estimate_sglang);

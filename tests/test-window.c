@@ -536,7 +536,9 @@ assert_bars_match_cli (HrMemoryChart *chart,
       g_assert_cmpuint (bar->weights_bytes, ==, json_object_get_int_member (device, "weights_bytes"));
       g_assert_cmpuint (bar->kv_bytes, ==, json_object_get_int_member (device, "kv_bytes"));
       g_assert_cmpuint (bar->overhead_bytes, ==, json_object_get_int_member (device, "compute_bytes"));
-      g_assert_cmpuint (bar->weights_bytes + bar->kv_bytes + bar->overhead_bytes, ==,
+      g_assert_cmpuint (bar->state_bytes, ==, json_object_get_int_member (device, "state_bytes"));
+      g_assert_cmpuint (bar->weights_bytes + bar->kv_bytes + bar->state_bytes +
+                        bar->overhead_bytes, ==,
                         json_object_get_int_member (device, "total_bytes"));
       g_assert_cmpuint (bar->usable_bytes, ==, json_object_get_int_member (device, "usable_bytes"));
       assert_shows (bar->name, layers);

@@ -10,7 +10,7 @@
  *   ╭ weights ─────────────────┬ KV ──┬ ovh ┬ free ─┃╮
  *   System RAM · 22 layers                      9.31 GiB of 28.00 GiB
  *   ╭ weights ────┬ KV ┬ free ───────────────────────────┃──╮
- *   ■ Weights  ■ KV cache  ■ Overhead  ■ Free
+ *   ■ Weights  ■ KV cache  (■ Recurrent state)  ■ Overhead  ■ Free
  *
  * Each bar is hr_chart_render() without a layout (the bar and its usable
  * marker), scaled to that device's memory; the line above names it and
@@ -40,7 +40,7 @@
 #define ROW_GAP         6.0
 #define VALUE_ALPHA     0.7
 
-#define N_LEGEND_ITEMS  5
+#define N_LEGEND_ITEMS  6
 
 typedef struct
 {
@@ -79,7 +79,7 @@ set_text (PangoLayout *layout,
 static guint64
 bar_total (const HrChartBar *bar)
 {
-  return bar->weights_bytes + bar->kv_bytes + bar->overhead_bytes;
+  return bar->weights_bytes + bar->kv_bytes + bar->state_bytes + bar->overhead_bytes;
 }
 
 static char *
@@ -132,10 +132,21 @@ legend_name (guint i)
     {
     case 0: return _("Weights");
     case 1: return _("KV cache");
-    case 2: return _("Overhead");
-    case 3: return _("Free");
+    case 2: return _("Recurrent state");
+    case 3: return _("Overhead");
+    case 4: return _("Free");
     default: return _("Over limit");
     }
+}
+
+static gboolean
+any_state (const HrChartBar *bars,
+           guint             n_bars)
+{
+  for (guint i = 0; i < n_bars; i++)
+    if (bars[i].state_bytes > 0)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -160,16 +171,25 @@ legend (cairo_t           *cr,
         double             top)
 {
   const HrChartColor *colors[N_LEGEND_ITEMS] = {
-    &style->weights, &style->kv, &style->overhead, &style->free_, &style->overflow,
+    &style->weights, &style->kv, &style->state, &style->overhead, &style->free_,
+    &style->overflow,
   };
   guint n_items = any_overflow (bars, n_bars) ? N_LEGEND_ITEMS : N_LEGEND_ITEMS - 1;
+  gboolean state = any_state (bars, n_bars);
   double x = 0.0, y = top, row_height = 0.0;
 
   for (guint i = 0; i < n_items; i++)
     {
-      Extents text = set_text (layout, legend_name (i), FALSE);
-      double item_width = SWATCH_SIZE + SWATCH_SPACING + text.width;
-      double height = MAX (text.height, SWATCH_SIZE);
+      Extents text;
+      double item_width;
+      double height;
+
+      /* the state only where a bar has one */
+      if (i == 2 && !state)
+        continue;
+      text = set_text (layout, legend_name (i), FALSE);
+      item_width = SWATCH_SIZE + SWATCH_SPACING + text.width;
+      height = MAX (text.height, SWATCH_SIZE);
 
       if (x > 0.0 && x + item_width > width)
         {
@@ -217,6 +237,7 @@ hr_chart_bars_data (const HrChartData *style,
   *data = *style;
   data->weights_bytes = bar->weights_bytes;
   data->kv_bytes = bar->kv_bytes;
+  data->state_bytes = bar->state_bytes;
   data->overhead_bytes = bar->overhead_bytes;
   data->usable_bytes = bar->usable_bytes;
   data->capacity_bytes = bar->capacity_bytes;

@@ -24,6 +24,7 @@ typedef struct
   char *name;              /* "GPU 1 · 25 layers", "System RAM · 22 layers" */
   guint64 weights_bytes;
   guint64 kv_bytes;
+  guint64 state_bytes;     /* recurrent layers' state */
   guint64 overhead_bytes;  /* compute buffers, reserve, the rest */
   guint64 usable_bytes;    /* the marker; 0 for none */
   guint64 capacity_bytes;  /* the scale: the device's memory */

@@ -42,7 +42,9 @@
 #define ROW_GAP         6.0
 #define VALUE_ALPHA     0.7
 
-#define N_LEGEND_ITEMS  4
+/* Weights, KV cache, recurrent state (when there is one), overhead, and
+ * free or over the limit. */
+#define N_LEGEND_ITEMS  5
 
 /* The widest number a legend cell is sized for: 888.88 GiB at 100.0 %. */
 #define TEMPLATE_VALUE  888.884
@@ -92,7 +94,7 @@ hr_chart_data_get_total (const HrChartData *data)
 {
   g_return_val_if_fail (data != NULL, 0);
 
-  return data->weights_bytes + data->kv_bytes + data->overhead_bytes;
+  return data->weights_bytes + data->kv_bytes + data->state_bytes + data->overhead_bytes;
 }
 
 guint64
@@ -147,14 +149,17 @@ hr_chart_layout_segments (const HrChartData *data,
       return;
     }
 
+  /* The overhead follows the state (hr_chart_state_segment), which
+   * follows the cache. */
   ends[0] = bar_width * (double) data->weights_bytes / (double) capacity;
-  ends[1] = bar_width * (double) (data->weights_bytes + data->kv_bytes) /
+  ends[1] = bar_width * (double) (data->weights_bytes + data->kv_bytes + data->state_bytes) /
             (double) capacity;
   ends[2] = bar_width * (double) hr_chart_data_get_total (data) /
             (double) capacity;
 
   segments[0] = (HrChartSegment) { 0.0, ends[0] };
-  segments[1] = (HrChartSegment) { ends[0], ends[1] - ends[0] };
+  segments[1] = (HrChartSegment) { ends[0],
+                                   bar_width * (double) data->kv_bytes / (double) capacity };
   segments[2] = (HrChartSegment) { ends[1], ends[2] - ends[1] };
   segments[3] = (HrChartSegment) { ends[2], 0.0 };
 
@@ -166,6 +171,35 @@ hr_chart_layout_segments (const HrChartData *data,
 
   if (limit_x != NULL)
     *limit_x = limit;
+}
+
+/**
+ * hr_chart_state_segment:
+ * @data: what to draw
+ * @bar_width: the width of the bar
+ * @segment: (out): where the recurrent state is, between the KV cache and
+ *   the overhead of hr_chart_layout_segments(); empty without a state
+ */
+void
+hr_chart_state_segment (const HrChartData *data,
+                        double             bar_width,
+                        HrChartSegment    *segment)
+{
+  guint64 capacity;
+
+  g_return_if_fail (data != NULL);
+  g_return_if_fail (segment != NULL);
+
+  capacity = hr_chart_data_get_capacity (data);
+  if (capacity == 0)
+    {
+      *segment = (HrChartSegment) { 0.0, 0.0 };
+      return;
+    }
+  *segment = (HrChartSegment) {
+    bar_width * (double) (data->weights_bytes + data->kv_bytes) / (double) capacity,
+    bar_width * (double) data->state_bytes / (double) capacity,
+  };
 }
 
 /**
@@ -194,6 +228,14 @@ hr_chart_part_at (const HrChartData *data,
   if (hr_chart_data_is_overflowing (data) &&
       x >= limit_x && x < segments[2].x + segments[2].width)
     return HR_CHART_PART_OVERFLOW;
+
+  {
+    HrChartSegment state;
+
+    hr_chart_state_segment (data, bar_width, &state);
+    if (x >= state.x && x < state.x + state.width)
+      return HR_CHART_PART_STATE;
+  }
 
   for (guint i = 0; i < 4; i++)
     {
@@ -332,40 +374,53 @@ template_bytes (HrUnits units)
   return (guint64) (TEMPLATE_VALUE * scale);
 }
 
-static void
+/* Returns how many items there are: the state's only with a state. */
+static guint
 legend_items_init (LegendItem         items[N_LEGEND_ITEMS],
                    const HrChartData *data)
 {
   guint64 total = hr_chart_data_get_total (data);
+  guint n = 0;
 
-  items[0] = (LegendItem) {
+  items[n++] = (LegendItem) {
     &data->weights, _("Weights"),
     size_and_share (data->weights_bytes, share_of (data->weights_bytes, total),
                     data->units),
   };
-  items[1] = (LegendItem) {
+  items[n++] = (LegendItem) {
     &data->kv, _("KV cache"),
     size_and_share (data->kv_bytes, share_of (data->kv_bytes, total),
                     data->units),
   };
-  items[2] = (LegendItem) {
+  if (data->state_bytes > 0)
+    items[n++] = (LegendItem) {
+      /* TRANSLATORS: the memory chart's part for the fixed state of
+       * recurrent layers (Mamba, Gated DeltaNet…), beside the KV cache */
+      &data->state, _("Recurrent state"),
+      size_and_share (data->state_bytes, share_of (data->state_bytes, total),
+                      data->units),
+    };
+  items[n++] = (LegendItem) {
     &data->overhead, _("Overhead"),
     size_and_share (data->overhead_bytes, share_of (data->overhead_bytes, total),
                     data->units),
   };
 
   if (hr_chart_data_is_overflowing (data))
-    items[3] = (LegendItem) {
+    items[n++] = (LegendItem) {
       &data->overflow, _("Over limit"),
       hr_format_size (total - data->usable_bytes, data->units),
     };
   else if (data->usable_bytes > 0)
-    items[3] = (LegendItem) {
+    items[n++] = (LegendItem) {
       &data->free_, _("Free"),
       hr_format_size (data->usable_bytes - total, data->units),
     };
   else
-    items[3] = (LegendItem) { &data->free_, _("Free"), g_strdup ("—") };
+    items[n++] = (LegendItem) { &data->free_, _("Free"), g_strdup ("—") };
+  for (guint i = n; i < N_LEGEND_ITEMS; i++)
+    items[i] = (LegendItem) { NULL, NULL, NULL };
+  return n;
 }
 
 static void
@@ -383,14 +438,18 @@ legend_cell_width (PangoLayout       *layout,
                    const HrChartData *data,
                    double            *row_height)
 {
+  /* the state's name only where there is one: other charts keep their
+   * grid */
   const char *names[] = {
     _("Weights"), _("KV cache"), _("Overhead"), _("Free"), _("Over limit"),
+    data->state_bytes > 0 ? _("Recurrent state") : "",
   };
   g_autofree char *widest = NULL;
   double name_width = 0.0;
   double value_width = 0.0;
   double line_height = 0.0;
   LegendItem items[N_LEGEND_ITEMS];
+  guint n_items;
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
@@ -405,8 +464,8 @@ legend_cell_width (PangoLayout       *layout,
   measure_text (layout, widest, TRUE, &value_width, NULL);
 
   /* Sizes past the template (a terabyte of memory) still fit. */
-  legend_items_init (items, data);
-  for (guint i = 0; i < N_LEGEND_ITEMS; i++)
+  n_items = legend_items_init (items, data);
+  for (guint i = 0; i < n_items; i++)
     {
       double w, h;
 
@@ -540,7 +599,14 @@ hr_chart_get_height_for_width (PangoLayout       *layout,
   copy = pango_layout_copy (layout);
   hr_chart_get_bar_area (copy, 0.0, &bar_y, &bar_height);
   cell_width = legend_cell_width (copy, data, &row_height);
-  rows = N_LEGEND_ITEMS / legend_columns (width, cell_width);
+  {
+    LegendItem items[N_LEGEND_ITEMS];
+    guint n_items = legend_items_init (items, data);
+    guint cols = legend_columns (width, cell_width);
+
+    rows = (n_items + cols - 1) / cols;
+    legend_items_clear (items);
+  }
 
   return ceil (bar_y + bar_height + LEGEND_GAP +
                rows * row_height + (rows - 1) * ROW_GAP);
@@ -585,6 +651,23 @@ draw_bar (cairo_t           *cr,
         continue;
       set_source (cr, colors[i], 1.0);
       cairo_rectangle (cr, segment_x, bar_y, segment_width, bar_height);
+      cairo_fill (cr);
+    }
+
+  /* The state between the cache and the overhead, as the legend lists
+   * it, and like them never too small to see. */
+  if (data->state_bytes > 0)
+    {
+      HrChartSegment state;
+
+      hr_chart_state_segment (data, width, &state);
+      if (state.width < MIN_SEGMENT)
+        {
+          state.width = MIN_SEGMENT;
+          state.x = MIN (state.x, width - MIN_SEGMENT);
+        }
+      set_source (cr, &data->state, 1.0);
+      cairo_rectangle (cr, state.x, bar_y, state.width, bar_height);
       cairo_fill (cr);
     }
 
@@ -668,15 +751,15 @@ draw_legend (cairo_t           *cr,
   LegendItem items[N_LEGEND_ITEMS];
   double cell_width, row_height;
   double column_width;
-  guint cols;
+  guint cols, n_items;
 
   cell_width = legend_cell_width (layout, data, &row_height);
   cols = legend_columns (width, cell_width);
   column_width = (width - (cols - 1) * COLUMN_GAP) / cols;
 
-  legend_items_init (items, data);
+  n_items = legend_items_init (items, data);
 
-  for (guint i = 0; i < N_LEGEND_ITEMS; i++)
+  for (guint i = 0; i < n_items; i++)
     {
       double x = round ((i % cols) * (column_width + COLUMN_GAP));
       double y = top + (i / cols) * (row_height + ROW_GAP);
@@ -768,6 +851,45 @@ hr_chart_render (cairo_t           *cr,
   cairo_restore (cr);
 }
 
+/* hr_chart_describe() for a bar with a recurrent state. */
+static char *
+describe_with_state (const HrChartData *data)
+{
+  guint64 total = hr_chart_data_get_total (data);
+  g_autofree char *weights = hr_format_size (data->weights_bytes, data->units);
+  g_autofree char *kv = hr_format_size (data->kv_bytes, data->units);
+  g_autofree char *state = hr_format_size (data->state_bytes, data->units);
+  g_autofree char *overhead = hr_format_size (data->overhead_bytes, data->units);
+  g_autofree char *weights_share = hr_format_percent (share_of (data->weights_bytes, total), 1);
+  g_autofree char *kv_share = hr_format_percent (share_of (data->kv_bytes, total), 1);
+  g_autofree char *state_share = hr_format_percent (share_of (data->state_bytes, total), 1);
+  g_autofree char *overhead_share = hr_format_percent (share_of (data->overhead_bytes, total),
+                                                       1);
+  g_autofree char *total_size = hr_format_size (total, data->units);
+  g_autofree char *usable = NULL;
+
+  if (data->usable_bytes == 0)
+    return g_strdup_printf (_("Weights %s (%s), KV cache %s (%s), recurrent state %s (%s), "
+                              "overhead %s (%s), total %s"),
+                            weights, weights_share, kv, kv_share, state, state_share,
+                            overhead, overhead_share, total_size);
+
+  usable = hr_format_size (data->usable_bytes, data->units);
+  if (hr_chart_data_is_overflowing (data))
+    {
+      g_autofree char *over = hr_format_size (total - data->usable_bytes, data->units);
+
+      return g_strdup_printf (_("Weights %s (%s), KV cache %s (%s), recurrent state %s (%s), "
+                                "overhead %s (%s), total %s of %s usable, %s over the limit"),
+                              weights, weights_share, kv, kv_share, state, state_share,
+                              overhead, overhead_share, total_size, usable, over);
+    }
+  return g_strdup_printf (_("Weights %s (%s), KV cache %s (%s), recurrent state %s (%s), "
+                            "overhead %s (%s), total %s of %s usable"),
+                          weights, weights_share, kv, kv_share, state, state_share,
+                          overhead, overhead_share, total_size, usable);
+}
+
 /**
  * hr_chart_describe:
  * @data: what is drawn
@@ -790,6 +912,9 @@ hr_chart_describe (const HrChartData *data)
   g_autofree char *usable = NULL;
 
   g_return_val_if_fail (data != NULL, NULL);
+
+  if (data->state_bytes > 0)
+    return describe_with_state (data);
 
   total = hr_chart_data_get_total (data);
   shares[0] = share_of (data->weights_bytes, total);
@@ -869,6 +994,11 @@ hr_chart_describe_part (const HrChartData *data,
     case HR_CHART_PART_OVERHEAD:
       bytes = data->overhead_bytes;
       name = _("Overhead");
+      break;
+
+    case HR_CHART_PART_STATE:
+      bytes = data->state_bytes;
+      name = _("Recurrent state");
       break;
 
     case HR_CHART_PART_FREE:

@@ -26,6 +26,8 @@ typedef struct
   /* One device's share of the estimate. */
   guint64 weights_bytes;
   guint64 kv_bytes;
+  guint64 state_bytes;     /* recurrent layers' state, its own segment
+                            * between the cache and the overhead */
   guint64 overhead_bytes;
 
   /* What the device can give the model: the limit marker.  0 means
@@ -39,6 +41,7 @@ typedef struct
 
   HrChartColor weights;
   HrChartColor kv;
+  HrChartColor state;
   HrChartColor overhead;
   HrChartColor free_;      /* usable memory left over */
   HrChartColor track;      /* the bar past the usable limit (the reserve) */
@@ -64,6 +67,7 @@ typedef enum
   HR_CHART_PART_FREE,
   HR_CHART_PART_OVERFLOW,
   HR_CHART_PART_RESERVED,
+  HR_CHART_PART_STATE,
 } HrChartPart;
 
 /* Height of the bar itself when a legend is drawn. */
@@ -77,6 +81,9 @@ void        hr_chart_layout_segments        (const HrChartData *data,
                                              double             bar_width,
                                              HrChartSegment     segments[4],
                                              double            *limit_x);
+void        hr_chart_state_segment          (const HrChartData *data,
+                                             double             bar_width,
+                                             HrChartSegment    *segment);
 HrChartPart hr_chart_part_at                (const HrChartData *data,
                                              double             bar_width,
                                              double             x);

@@ -41,6 +41,7 @@ enum {
   PROP_0,
   PROP_WEIGHTS_BYTES,
   PROP_KV_BYTES,
+  PROP_STATE_BYTES,
   PROP_OVERHEAD_BYTES,
   PROP_USABLE_BYTES,
   PROP_DEVICE_BYTES,
@@ -138,6 +139,11 @@ hr_memory_chart_update_colors (HrMemoryChart *self)
     to_chart_color (&data->kv, &rgba, 1.0);
   else
     to_chart_color (&data->kv, &fg, 0.6);
+
+  if (lookup_color (context, "hr_state_color", "green_3", "success_bg_color", &rgba))
+    to_chart_color (&data->state, &rgba, 1.0);
+  else
+    to_chart_color (&data->state, &fg, 0.5);
 
   if (lookup_color (context, "hr_overhead_color", "warning_bg_color", NULL, &rgba))
     to_chart_color (&data->overhead, &rgba, 1.0);
@@ -333,6 +339,9 @@ hr_memory_chart_get_property (GObject    *object,
     case PROP_KV_BYTES:
       g_value_set_uint64 (value, self->data.kv_bytes);
       break;
+    case PROP_STATE_BYTES:
+      g_value_set_uint64 (value, self->data.state_bytes);
+      break;
 
     case PROP_OVERHEAD_BYTES:
       g_value_set_uint64 (value, self->data.overhead_bytes);
@@ -371,6 +380,9 @@ hr_memory_chart_set_property (GObject      *object,
 
     case PROP_KV_BYTES:
       hr_memory_chart_set_kv_bytes (self, g_value_get_uint64 (value));
+      break;
+    case PROP_STATE_BYTES:
+      set_bytes (self, &self->data.state_bytes, g_value_get_uint64 (value), PROP_STATE_BYTES);
       break;
 
     case PROP_OVERHEAD_BYTES:
@@ -417,6 +429,10 @@ hr_memory_chart_class_init (HrMemoryChartClass *klass)
                          0, G_MAXUINT64, 0, flags);
   properties[PROP_KV_BYTES] =
     g_param_spec_uint64 ("kv-bytes", NULL, NULL,
+                         0, G_MAXUINT64, 0, flags);
+  /* the recurrent layers' state, its own segment */
+  properties[PROP_STATE_BYTES] =
+    g_param_spec_uint64 ("state-bytes", NULL, NULL,
                          0, G_MAXUINT64, 0, flags);
   properties[PROP_OVERHEAD_BYTES] =
     g_param_spec_uint64 ("overhead-bytes", NULL, NULL,
@@ -588,7 +604,7 @@ bars_equal (const HrChartBar *a,
 {
   return g_strcmp0 (a->name, b->name) == 0 &&
          a->weights_bytes == b->weights_bytes && a->kv_bytes == b->kv_bytes &&
-         a->overhead_bytes == b->overhead_bytes && a->usable_bytes == b->usable_bytes &&
+         a->state_bytes == b->state_bytes && a->overhead_bytes == b->overhead_bytes && a->usable_bytes == b->usable_bytes &&
          a->capacity_bytes == b->capacity_bytes;
 }
 

@@ -777,9 +777,9 @@ on_prompt_toggled (HrOverview      *self,
 /* ------------------------------------------------------------------ chart */
 
 /* llama.cpp's layers on several GPUs, or some in system RAM: one bar per
- * place; a model with recurrent layers too, whose state the bar counts
- * with the cache (both are what the sequences hold).  Otherwise the
- * chart's single bar, bound in the template. */
+ * place; a model with recurrent layers too, for the state each device
+ * holds.  Otherwise the chart's single bar, bound in the template (the
+ * state too, its own segment). */
 static void
 update_chart (HrOverview       *self,
               const HrEstimate *e)
@@ -805,7 +805,7 @@ update_chart (HrOverview       *self,
             /* TRANSLATORS: a bar of the memory chart, "GPU 1 · 25 layers" */
             g_strdup_printf (ngettext ("%s · %u layer", "%s · %u layers", load->layers),
                              device, load->layers),
-            load->weights_bytes, load->kv_bytes + load->state_bytes, load->compute_bytes,
+            load->weights_bytes, load->kv_bytes, load->state_bytes, load->compute_bytes,
             load->usable_bytes, hr_hardware_get_memory_bytes (hardware),
           };
         }
@@ -819,7 +819,7 @@ update_chart (HrOverview       *self,
             ? g_strdup_printf (ngettext ("System RAM · %u layer", "System RAM · %u layers",
                                          cpu_layers), cpu_layers)
             : g_strdup (_("System RAM · experts")),
-            e->host_weights_bytes, e->host_kv_bytes,
+            e->host_weights_bytes, e->host_kv_bytes, 0,
             hr_summary_host_other_bytes (e),
             e->ram_usable_bytes, e->ram_bytes,
           };

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "hr-model-arch.h"
 
@@ -41,6 +42,9 @@ static const char * const state_names[] = {
  * (src/llama-model.cpp, load_hparams, LLM_ARCH_RWKV6/RWKV7), and
  * n_embd_r() = token_shift_count × n_embd (src/llama-hparams.cpp). */
 #define RWKV_TOKEN_SHIFT_COUNT 2
+
+/* The characters a layer pattern may hold (hr-model-arch.h). */
+static const char LAYER_KINDS[] = { HR_LAYER_RECURRENT, HR_LAYER_ATTENTION, HR_LAYER_MLP, '\0' };
 
 gboolean
 hr_lookup_name (const char * const *names,
@@ -178,6 +182,24 @@ hr_model_arch_validate (const HrModelArch  *model,
                     "qk_rope_head_dim");
   if (model->head_dim_k == 0 || model->head_dim_v == 0)
     return invalid (error, "head dimension must be positive");
+  if (model->layer_pattern[0] != '\0')
+    {
+      gsize len = strlen (model->layer_pattern);
+
+      if (len != model->n_layers)
+        return invalid (error, "the layer pattern has %" G_GSIZE_FORMAT " layers, not %u",
+                        len, model->n_layers);
+      if (strspn (model->layer_pattern, LAYER_KINDS) != len)
+        return invalid (error, "the layer pattern may only hold %s", LAYER_KINDS);
+      if (hr_layer_pattern_count (model->layer_pattern, HR_LAYER_RECURRENT) !=
+          model->n_state_layers)
+        return invalid (error, "the layer pattern has %u recurrent layers (%c), not %u",
+                        hr_layer_pattern_count (model->layer_pattern, HR_LAYER_RECURRENT),
+                        HR_LAYER_RECURRENT, model->n_state_layers);
+      if (model->attention_period > 0 || model->state_parallel)
+        return invalid (error, "a layer pattern leaves no room for an attention period "
+                        "or parallel layers");
+    }
   if (model->attention_period > 0 && !model->state_parallel &&
       model->n_state_layers != model->n_layers - model->n_layers / model->attention_period)
     return invalid (error, "an attention layer every %u of %u layers leaves %u recurrent, "
@@ -202,18 +224,73 @@ hr_model_arch_validate (const HrModelArch  *model,
   return TRUE;
 }
 
-/* Layers that keep a KV cache: all but the recurrent ones, unless the
- * model runs attention beside the SSM in every layer (Falcon-H1). */
+/* How many layers of @pattern are of @kind. */
+guint32
+hr_layer_pattern_count (const char *pattern,
+                        char        kind)
+{
+  guint32 n = 0;
+
+  for (const char *p = pattern; *p != '\0'; p++)
+    n += *p == kind;
+  return n;
+}
+
+/**
+ * hr_model_arch_set_layer_pattern:
+ * @pattern: one HR_LAYER_* character per layer, or %NULL / "" for none
+ *
+ * Keeps @pattern as the model's layer kinds; the readers fill it from
+ * the model's own per-layer data (a config's layer_types or
+ * hybrid_override_pattern, a GGUF file's head_count_kv array).
+ * hr_model_arch_validate() checks it against the counts.
+ *
+ * Returns: %FALSE if the pattern is longer than HR_LAYER_PATTERN_MAX
+ */
+gboolean
+hr_model_arch_set_layer_pattern (HrModelArch  *model,
+                                 const char   *pattern,
+                                 GError      **error)
+{
+  if (pattern == NULL)
+    pattern = "";
+  if (strlen (pattern) > HR_LAYER_PATTERN_MAX)
+    return invalid (error, "a layer pattern of %" G_GSIZE_FORMAT " layers is longer than "
+                    "the %u kept", strlen (pattern), HR_LAYER_PATTERN_MAX);
+  g_strlcpy (model->layer_pattern, pattern, sizeof model->layer_pattern);
+  return TRUE;
+}
+
+/* Layers that keep a KV cache: those the layer pattern marks as
+ * attention; without one, all but the recurrent ones, unless the model
+ * runs attention beside the SSM in every layer (Falcon-H1). */
 guint32
 hr_model_arch_kv_layers (const HrModelArch *model)
 {
   if (model->state_parallel)
     return model->n_layers;
+  if (model->layer_pattern[0] != '\0')
+    return hr_layer_pattern_count (model->layer_pattern, HR_LAYER_ATTENTION);
   return model->n_layers - MIN (model->n_state_layers, model->n_layers);
 }
 
-/* Whether layer @layer (from 0) keeps a recurrent state: with an
- * attention period, every layer but the last of each period (llama.cpp
+/* Whether layer @layer (from 0) attends and keeps a KV cache. */
+gboolean
+hr_model_arch_layer_attends (const HrModelArch *model,
+                             guint32            layer)
+{
+  if (layer >= model->n_layers)
+    return FALSE;
+  if (model->state_parallel)
+    return TRUE;
+  if (model->layer_pattern[0] != '\0')
+    return model->layer_pattern[layer] == HR_LAYER_ATTENTION;
+  return !hr_model_arch_layer_is_recurrent (model, layer);
+}
+
+/* Whether layer @layer (from 0) keeps a recurrent state: with a layer
+ * pattern, the layers it marks HR_LAYER_RECURRENT; with an attention
+ * period, every layer but the last of each period (llama.cpp
  * qwen3next: recurrent_layer_arr[i] = (i + 1) % full_attention_interval
  * != 0); with none, every layer of a pure recurrent model and, for a
  * hybrid of unknown order, the first n_state_layers. */
@@ -223,6 +300,8 @@ hr_model_arch_layer_is_recurrent (const HrModelArch *model,
 {
   if (model->n_state_layers == 0 || layer >= model->n_layers)
     return FALSE;
+  if (model->layer_pattern[0] != '\0')
+    return model->layer_pattern[layer] == HR_LAYER_RECURRENT;
   if (model->state_parallel || model->n_state_layers == model->n_layers)
     return TRUE;
   if (model->attention_period > 0)
@@ -306,6 +385,40 @@ hr_model_arch_state_cell (const HrModelArch *model)
     default:
       return (HrStateCell) { 0 };
     }
+}
+
+/**
+ * hr_model_arch_state_cell_tp:
+ * @tp: tensor-parallel GPUs
+ *
+ * One GPU's share of a recurrent layer's state for one sequence under
+ * tensor parallelism, as vLLM and SGLang shard it
+ * (vllm/model_executor/layers/mamba/mamba_utils.py,
+ * MambaStateShapeCalculator.mamba2_state_shape; sglang
+ * srt/configs/mamba_utils.py, Mamba2StateShape.create): the heads and the
+ * convolution's channels are split tp ways, but Mamba2's B/C groups, when
+ * tp does not divide them, are first replicated to tp groups
+ * (extra_groups_for_head_shards), so that each GPU holds the groups of
+ * its heads.
+ */
+HrStateCell
+hr_model_arch_state_cell_tp (const HrModelArch *model,
+                             guint32            tp)
+{
+  HrModelArch sharded;
+  HrStateCell cell;
+
+  g_return_val_if_fail (model != NULL, (HrStateCell) { 0 });
+
+  tp = MAX (tp, 1);
+  sharded = *model;
+  if (model->state_kind == HR_STATE_MAMBA && model->ssm_groups > 0 &&
+      model->ssm_groups % tp != 0)
+    sharded.ssm_groups = tp;
+  cell = hr_model_arch_state_cell (&sharded);
+  cell.conv_elements /= tp;
+  cell.ssm_elements /= tp;
+  return cell;
 }
 
 /* Bytes of every recurrent layer's state for one sequence. */

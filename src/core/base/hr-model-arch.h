@@ -37,6 +37,19 @@ typedef enum
   HR_STATE_SHORT_CONV,       /* LFM2's gated short convolutions */
 } HrStateKind;
 
+/* One character per layer of a hybrid, in the layer_pattern of
+ * HrModelArch: what mixes the sequence in that layer.  The letters are
+ * Nemotron-H's hybrid_override_pattern ("M-M-M-M*-…"); Granite-4.0-H's
+ * and LFM2's layer_types lists and llama.cpp's per-layer head_count_kv
+ * arrays (0: a recurrent layer) map onto them. */
+#define HR_LAYER_RECURRENT 'M'   /* a recurrent state, no KV cache */
+#define HR_LAYER_ATTENTION '*'   /* attention with a KV cache */
+#define HR_LAYER_MLP       '-'   /* an MLP alone: neither cache nor state */
+
+/* The longest per-layer pattern kept: the deepest hybrid published
+ * (Nemotron-H-56B) has 118 layers. */
+#define HR_LAYER_PATTERN_MAX 256
+
 /* The shape of a model, as far as memory and speed are concerned. */
 typedef struct
 {
@@ -67,10 +80,18 @@ typedef struct
                                 * every period attends (Qwen3-Next's
                                 * full_attention_interval); 0 = no fixed
                                 * period (only the counts are known) */
+  /* With recurrent layers in no fixed period: each layer's kind
+   * (HR_LAYER_*), n_layers characters; "" = none (the period, or the
+   * first n_state_layers). */
+  char layer_pattern[HR_LAYER_PATTERN_MAX + 1];
   guint32 ssm_conv_kernel;
   guint32 ssm_inner;
   guint32 ssm_state;
   guint32 ssm_groups;
+  guint32 ssm_heads;           /* Mamba2: heads of the scan (llama.cpp's
+                                * ssm_dt_rank); 0 for the other kinds */
+  gboolean ssm_no_norm;        /* Mamba2 without the gated norm tensor
+                                * (Falcon-H1's mamba_rms_norm false) */
   double params_total;         /* every resident parameter */
   double params_active;        /* parameters read per token (MoE: < total) */
 } HrModelArch;
@@ -123,7 +144,16 @@ guint32      hr_model_arch_kv_layers       (const HrModelArch *model);
 gboolean     hr_model_arch_layer_is_recurrent (const HrModelArch *model,
                                             guint32            layer);
 guint32      hr_model_arch_attention_layers (const HrModelArch *model);
+gboolean     hr_model_arch_layer_attends   (const HrModelArch *model,
+                                            guint32            layer);
+gboolean     hr_model_arch_set_layer_pattern (HrModelArch     *model,
+                                            const char        *pattern,
+                                            GError           **error);
+guint32      hr_layer_pattern_count        (const char        *pattern,
+                                            char               kind);
 HrStateCell  hr_model_arch_state_cell      (const HrModelArch *model);
+HrStateCell  hr_model_arch_state_cell_tp   (const HrModelArch *model,
+                                            guint32            tp);
 double       hr_state_bytes_per_sequence   (const HrModelArch *model,
                                             double             conv_bytes_per_element,
                                             double             ssm_bytes_per_element);

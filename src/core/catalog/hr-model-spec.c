@@ -29,6 +29,7 @@ struct _HrModelSpec
   char *ollama_tag;
   char *source;
   char *mlp;
+  char *layer_pattern;        /* each layer's kind (HR_LAYER_*), or NULL */
   HrOrigin origin;
 
   HrModelArch arch;
@@ -94,12 +95,15 @@ static const HrField fields[] = {
   F ("expert_intermediate", HR_FIELD_U32, FALSE, U32MAX, expert_intermediate, "Expert FFN size"),
   F ("dense_layers", HR_FIELD_U32, FALSE, HR_LAYERS_MAX, dense_layers, "Leading dense layers"),
   F ("recurrent_layers", HR_FIELD_U32, FALSE, HR_LAYERS_MAX, arch.n_state_layers, "Layers with a recurrent state instead of a KV cache"),
+  F ("layer_pattern", HR_FIELD_STRING, FALSE, 0, layer_pattern, "Hybrids: each layer's kind (M recurrent, * attention, - MLP only)"),
   F ("attention_period", HR_FIELD_U32, FALSE, HR_LAYERS_MAX, arch.attention_period, "Hybrids: one attention layer closes every period"),
   F ("recurrent_parallel", HR_FIELD_BOOL, FALSE, 0, arch.state_parallel, "Attention and the recurrent state side by side in every layer"),
   F ("ssm_conv_kernel", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_conv_kernel, "Recurrent layers: convolution kernel"),
   F ("ssm_inner", HR_FIELD_U32, FALSE, 1 << 24, arch.ssm_inner, "Recurrent layers: inner size"),
   F ("ssm_state", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_state, "Recurrent layers: state size"),
   F ("ssm_groups", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_groups, "Recurrent layers: B/C groups"),
+  F ("ssm_heads", HR_FIELD_U32, FALSE, 1 << 16, arch.ssm_heads, "Recurrent layers: Mamba2 heads"),
+  F ("ssm_no_norm", HR_FIELD_BOOL, FALSE, 0, arch.ssm_no_norm, "Recurrent layers: no gated norm (Falcon-H1)"),
   F ("params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_total, "Total parameters"),
   F ("active_params", HR_FIELD_DOUBLE, TRUE, 0, arch.params_active, "Active parameters"),
   F ("tied_embeddings", HR_FIELD_BOOL, TRUE, 0, tied_embeddings, "Output head shares the embeddings"),
@@ -272,6 +276,14 @@ static gboolean
 complete (HrModelSpec  *self,
           GError      **error)
 {
+  g_autoptr(GError) local_error = NULL;
+
+  if (!hr_model_arch_set_layer_pattern (&self->arch, self->layer_pattern, &local_error))
+    {
+      g_set_error (error, HR_CATALOG_ERROR, HR_CATALOG_ERROR_INVALID,
+                   "field “layer_pattern”: %s", local_error->message);
+      return FALSE;
+    }
   if (self->arch.head_dim_v == 0)
     self->arch.head_dim_v = self->arch.head_dim_k;
   if (self->arch.n_kv_heads == 0 && self->arch.attention == HR_ATTENTION_MLA)
@@ -403,6 +415,8 @@ hr_model_spec_new_from_shape (const HrModelShape  *shape,
   self->source = g_strdup (shape->source);
   self->mlp = shape->plain_mlp ? g_strdup ("plain") : NULL;
   self->arch = shape->arch;
+  if (shape->arch.layer_pattern[0] != '\0')
+    self->layer_pattern = g_strdup (shape->arch.layer_pattern);
   self->intermediate = shape->intermediate;
   self->experts = shape->experts;
   self->experts_active = shape->experts_active;

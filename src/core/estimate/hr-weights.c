@@ -123,6 +123,10 @@ typedef enum
   ARCH_OLMO2,
   ARCH_GLM4_MOE,
   ARCH_QWEN3_NEXT,  /* LLM_ARCH_QWEN3NEXT: Gated DeltaNet + gated attention */
+  ARCH_GRANITE_HYBRID, /* LLM_ARCH_GRANITE_HYBRID: Mamba2 or attention, then an FFN */
+  ARCH_NEMOTRON_H,  /* LLM_ARCH_NEMOTRON_H: Mamba2, attention or an MLP per layer */
+  ARCH_LFM2,        /* LLM_ARCH_LFM2: gated short convolutions or attention */
+  ARCH_FALCON_H1,   /* LLM_ARCH_FALCON_H1: attention and Mamba2 side by side */
 } ArchKind;
 
 typedef struct
@@ -165,6 +169,10 @@ static const ArchInfo archs[] = {
   { "cohere2",     ARCH_COHERE,    TRUE },
   { "glm4_moe",    ARCH_GLM4_MOE,  TRUE, TRUE },
   { "qwen3_next",  ARCH_QWEN3_NEXT, TRUE, TRUE },
+  { "granitemoehybrid", ARCH_GRANITE_HYBRID, TRUE, TRUE },
+  { "nemotron_h",  ARCH_NEMOTRON_H, TRUE, TRUE },
+  { "lfm2",        ARCH_LFM2,      TRUE, TRUE },
+  { "falcon_h1",   ARCH_FALCON_H1, TRUE, TRUE },
 };
 
 static const ArchInfo *
@@ -476,6 +484,34 @@ add_gated_deltanet (Builder     *b,
   add_matrix (b, ROLE_MATRIX, "ssm_out.weight", value_dim, s->n_embd);
 }
 
+/* A Mamba2 mixer as llama.cpp loads it for granitehybrid, nemotron_h
+ * and falcon-h1 (src/models/granite-hybrid.cpp, nemotron-h.cpp,
+ * load_arch_tensors): z, x, B, C and dt projected together (ssm_in:
+ * 2 d_inner + 2 n_group d_state + n_head rows), the short convolution
+ * over x, B and C with its bias (every released config sets
+ * mamba_conv_bias / use_conv_bias), per-head dt bias, A and D, the gated
+ * norm in n_group groups, the output projection. */
+static void
+add_mamba2 (Builder     *b,
+            const Shape *s)
+{
+  guint64 d_inner = s->a->ssm_inner;
+  guint64 bc = 2 * (guint64) s->a->ssm_groups * s->a->ssm_state;
+  guint64 heads = s->a->ssm_heads;
+  guint64 groups = MAX (s->a->ssm_groups, 1);
+
+  add_matrix (b, ROLE_MATRIX, "ssm_in.weight", s->n_embd, 2 * d_inner + bc + heads);
+  /* llama-quant.cpp never quantizes ssm_conv1d.weight: F32 as converted */
+  add (b, ROLE_VECTOR, "ssm_conv1d.weight", 2, s->a->ssm_conv_kernel, d_inner + bc, 1);
+  add_vector (b, "ssm_conv1d.bias", d_inner + bc);
+  add_vector (b, "ssm_dt.bias", heads);
+  add (b, ROLE_VECTOR, "ssm_a", 2, 1, heads, 1);
+  add (b, ROLE_VECTOR, "ssm_d", 2, 1, heads, 1);
+  if (!s->a->ssm_no_norm)
+    add (b, ROLE_VECTOR, "ssm_norm.weight", 2, d_inner / groups, groups, 1);
+  add_matrix (b, ROLE_MATRIX, "ssm_out.weight", d_inner, s->n_embd);
+}
+
 static void
 add_layer (Builder     *b,
            const Shape *s,
@@ -653,6 +689,81 @@ add_layer (Builder     *b,
       add_vector (b, "ffn_gate_inp_shexp.weight", s->n_embd);
       break;
 
+    case ARCH_GRANITE_HYBRID:
+      /* A Mamba2 or an attention layer (llama.cpp: the layers whose
+       * head_count_kv is 0 are recurrent), then the FFN every layer has:
+       * routed experts beside a shared MLP as wide as the dense width
+       * (shared_intermediate_size), or that MLP alone (H-Micro). */
+      add_vector (b, "attn_norm.weight", s->n_embd);
+      if (hr_model_arch_layer_is_recurrent (s->a, (guint32) il))
+        add_mamba2 (b, s);
+      else
+        add_attention (b, s, s->attn_bias, s->attn_bias);
+      add_vector (b, "ffn_norm.weight", s->n_embd);
+      if (moe)
+        {
+          add_experts (b, s, FALSE, FALSE);
+          if (s->n_expert_shared > 0)
+            {
+              add_matrix (b, ROLE_FFN_GATE, "ffn_gate_shexp.weight", s->n_embd, s->n_ff);
+              add_matrix (b, ROLE_FFN_UP, "ffn_up_shexp.weight", s->n_embd, s->n_ff);
+              add_matrix (b, ROLE_FFN_DOWN, "ffn_down_shexp.weight", s->n_ff, s->n_embd);
+            }
+        }
+      else
+        add_gated_ffn (b, s, s->n_ff);
+      break;
+
+    case ARCH_NEMOTRON_H:
+      /* Each layer one thing (hybrid_override_pattern): a Mamba2 mixer,
+       * attention, or a squared-ReLU MLP without a gate. */
+      add_vector (b, "attn_norm.weight", s->n_embd);
+      if (hr_model_arch_layer_is_recurrent (s->a, (guint32) il))
+        add_mamba2 (b, s);
+      else if (hr_model_arch_layer_attends (s->a, (guint32) il))
+        add_attention (b, s, s->attn_bias, s->attn_bias);
+      else
+        {
+          add_matrix (b, ROLE_FFN_UP, "ffn_up.weight", s->n_embd, s->n_ff);
+          add_matrix (b, ROLE_FFN_DOWN, "ffn_down.weight", s->n_ff, s->n_embd);
+        }
+      break;
+
+    case ARCH_LFM2:
+      /* llama.cpp LLM_ARCH_LFM2 (load_tensors): the operator norm, then
+       * a gated short convolution (B, C and x projected together, a
+       * depthwise kernel of conv_L_cache taps, the output projection) or
+       * attention with per-head q/k norms; every layer a SwiGLU MLP.
+       * The kernel is kept in F32 like ssm_conv1d. */
+      add_vector (b, "attn_norm.weight", s->n_embd);
+      if (hr_model_arch_layer_is_recurrent (s->a, (guint32) il))
+        {
+          add (b, ROLE_VECTOR, "shortconv.conv.weight", 2, s->a->ssm_conv_kernel, s->n_embd, 1);
+          add_matrix (b, ROLE_MATRIX, "shortconv.in_proj.weight", s->n_embd, 3 * s->n_embd);
+          add_matrix (b, ROLE_MATRIX, "shortconv.out_proj.weight", s->n_embd, s->n_embd);
+        }
+      else
+        {
+          add_attention (b, s, FALSE, FALSE);
+          add_vector (b, "attn_q_norm.weight", s->head_k);
+          add_vector (b, "attn_k_norm.weight", s->head_k);
+        }
+      add_vector (b, "ffn_norm.weight", s->n_embd);
+      add_gated_ffn (b, s, s->n_ff);
+      break;
+
+    case ARCH_FALCON_H1:
+      /* llama.cpp LLM_ARCH_FALCON_H1 (load_arch_tensors): every layer a
+       * Mamba2 mixer and attention side by side off one norm, then a
+       * SwiGLU MLP; the gated norm only where mamba_rms_norm is set. */
+      add_mamba2 (b, s);
+      add_attention (b, s, s->attn_bias, s->attn_bias);
+      add_vector (b, "attn_norm.weight", s->n_embd);
+      /* llama.cpp names it without the .weight suffix here */
+      add_vector (b, "ffn_norm", s->n_embd);
+      add_gated_ffn (b, s, s->n_ff);
+      break;
+
     default:
       g_assert_not_reached ();
     }
@@ -696,7 +807,10 @@ enumerate_tensors (const Shape *s,
    * ordered by layer, global ones first; the quantizer's attn_v and
    * ffn_down counters rely on that order. */
   add_matrix (&b, ROLE_TOKEN_EMBD, "token_embd.weight", s->n_embd, s->vocab);
-  add_vector (&b, "output_norm.weight", s->n_embd);
+  /* LFM2's final norm keeps the name of the checkpoint's embedding_norm
+   * (llama-arch.cpp, LLM_TENSOR_OUTPUT_NORM_LFM2: "token_embd_norm"). */
+  add_vector (&b, s->arch->kind == ARCH_LFM2 ? "token_embd_norm.weight" : "output_norm.weight",
+              s->n_embd);
   if (s->arch->kind == ARCH_FALCON)
     add_vector (&b, "output_norm.bias", s->n_embd);
   if (has_output_tensor (s))
@@ -751,6 +865,18 @@ check_shape (const Shape  *s,
             s->a->ssm_inner == 0 || s->a->ssm_groups == 0 || s->a->ssm_conv_kernel == 0))
     what = "the Gated DeltaNet widths (recurrent, ssm_conv_kernel, ssm_inner, ssm_state, "
            "ssm_groups)";
+  else if ((s->arch->kind == ARCH_GRANITE_HYBRID || s->arch->kind == ARCH_NEMOTRON_H ||
+            s->arch->kind == ARCH_FALCON_H1) &&
+           (s->a->state_kind != HR_STATE_MAMBA || s->a->ssm_state == 0 ||
+            s->a->ssm_inner == 0 || s->a->ssm_groups == 0 || s->a->ssm_conv_kernel == 0 ||
+            s->a->ssm_heads == 0 || s->a->ssm_inner % s->a->ssm_groups != 0))
+    what = "the Mamba2 widths (recurrent mamba, ssm_conv_kernel, ssm_inner, ssm_state, "
+           "ssm_groups dividing ssm_inner, ssm_heads)";
+  else if (s->arch->kind == ARCH_NEMOTRON_H && s->a->layer_pattern[0] == '\0')
+    what = "a layer_pattern";
+  else if (s->arch->kind == ARCH_LFM2 &&
+           (s->a->state_kind != HR_STATE_SHORT_CONV || s->a->ssm_conv_kernel == 0))
+    what = "the short convolutions' kernel (recurrent short_conv, ssm_conv_kernel)";
 
   if (what != NULL)
     {

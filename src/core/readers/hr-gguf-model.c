@@ -23,6 +23,23 @@ typedef enum
   SWA_PERIODIC,  /* period - 1 local layers, then a global one */
 } SwaRule;
 
+/* Which layers of a hybrid keep a recurrent state, as llama.cpp's
+ * load_hparams decides it for the architecture. */
+typedef enum
+{
+  HYBRID_NONE,
+  HYBRID_PERIOD,     /* one attention layer closes every
+                      * full_attention_interval (qwen3next) */
+  HYBRID_KV_ZERO,    /* recurrent where head_count_kv[i] is 0
+                      * (granitehybrid, lfm2) */
+  HYBRID_PARALLEL,   /* every layer runs attention and the recurrent
+                      * mixer side by side (falcon-h1) */
+  HYBRID_KV_FF_ZERO, /* recurrent where head_count_kv[i] and
+                      * feed_forward_length[i] are 0; attention where
+                      * head_count_kv[i] > 0; an MLP alone elsewhere
+                      * (nemotron_h) */
+} HybridRule;
+
 typedef struct
 {
   const char *gguf_arch;       /* general.architecture */
@@ -33,34 +50,75 @@ typedef struct
   guint64 swa_window;          /* without a window key (0: no window) */
   gboolean mla;                /* DeepSeek's multi-head latent attention */
   gboolean plain_mlp;          /* up, activation, down: no gate */
+  HybridRule hybrid;           /* which layers are recurrent */
+  HrStateKind state;           /* what those layers keep */
+  gboolean alias;              /* another spelling of a row above */
+  gboolean shared_mlp_width;   /* the dense width is the shared expert's
+                                * (expert_shared_feed_forward_length):
+                                * Granite's shared_mlp */
 } ArchInfo;
 
 /* Defaults are llama.cpp's (src/llama-model.cpp, load_hparams): Gemma 2
  * has a 4096-token window on every other layer whatever the file says;
  * Gemma 3 five local layers in six; gpt-oss alternates. */
 static const ArchInfo archs[] = {
-  { "llama", "llama", "mixtral", SWA_NEVER, 0, 0, FALSE, FALSE },
-  { "mistral3", "mistral", "mixtral", SWA_NEVER, 0, 0, FALSE, FALSE },
-  { "qwen2", "qwen2", NULL, SWA_NEVER, 0, 0, FALSE, FALSE },
-  { "qwen3", "qwen3", NULL, SWA_NEVER, 0, 0, FALSE, FALSE },
-  { "qwen3moe", "qwen3_moe", NULL, SWA_NEVER, 0, 0, FALSE, FALSE },
-  { "glm4", "glm4", NULL, SWA_NEVER, 0, 0, FALSE, FALSE },
-  { "gemma2", "gemma2", NULL, SWA_PERIODIC, 2, 4096, FALSE, FALSE },
-  { "gemma3", "gemma3", NULL, SWA_PERIODIC, 6, 0, FALSE, FALSE },
-  { "phi3", "phi3", NULL, SWA_ALL, 0, 0, FALSE, FALSE },
-  { "deepseek2", "deepseek_v2", NULL, SWA_NEVER, 0, 0, TRUE, FALSE },
-  { "command-r", "cohere", NULL, SWA_NEVER, 0, 0, FALSE, FALSE },
-  { "gpt-oss", "gpt_oss", NULL, SWA_PERIODIC, 2, 0, FALSE, FALSE },
+  { .gguf_arch = "llama", .model_type = "llama", .moe_model_type = "mixtral" },
+  { .gguf_arch = "mistral3", .model_type = "mistral", .moe_model_type = "mixtral" },
+  { .gguf_arch = "qwen2", .model_type = "qwen2" },
+  { .gguf_arch = "qwen3", .model_type = "qwen3" },
+  { .gguf_arch = "qwen3moe", .model_type = "qwen3_moe" },
+  { .gguf_arch = "glm4", .model_type = "glm4" },
+  { .gguf_arch = "gemma2", .model_type = "gemma2", .swa = SWA_PERIODIC, .swa_period = 2,
+    .swa_window = 4096 },
+  { .gguf_arch = "gemma3", .model_type = "gemma3", .swa = SWA_PERIODIC, .swa_period = 6 },
+  { .gguf_arch = "phi3", .model_type = "phi3", .swa = SWA_ALL },
+  { .gguf_arch = "deepseek2", .model_type = "deepseek_v2", .mla = TRUE },
+  { .gguf_arch = "command-r", .model_type = "cohere" },
+  { .gguf_arch = "gpt-oss", .model_type = "gpt_oss", .swa = SWA_PERIODIC, .swa_period = 2 },
   /* Some third-party converters drop the hyphen. */
-  { "gptoss", "gpt_oss", NULL, SWA_PERIODIC, 2, 0, FALSE, FALSE },
-  { "falcon", "falcon", NULL, SWA_NEVER, 0, 0, FALSE, TRUE },
+  { .gguf_arch = "gptoss", .model_type = "gpt_oss", .swa = SWA_PERIODIC, .swa_period = 2,
+    .alias = TRUE },
+  { .gguf_arch = "falcon", .model_type = "falcon", .plain_mlp = TRUE },
   /* Gated DeltaNet layers and one attention layer every
    * full_attention_interval (read_recurrent). */
-  { "qwen3next", "qwen3_next", NULL, SWA_NEVER, 0, 0, FALSE, FALSE },
+  { .gguf_arch = "qwen3next", .model_type = "qwen3_next",
+    .hybrid = HYBRID_PERIOD, .state = HR_STATE_GATED_DELTANET },
+  /* Granite 4.0 H: Mamba2 on the layers whose head_count_kv is 0
+   * (src/llama-model.cpp, load_hparams, LLM_ARCH_GRANITE_HYBRID). */
+  { .gguf_arch = "granitehybrid", .model_type = "granitemoehybrid",
+    .hybrid = HYBRID_KV_ZERO, .state = HR_STATE_MAMBA, .shared_mlp_width = TRUE },
+  /* Nemotron-H: each layer Mamba2, attention or an MLP
+   * (src/models/nemotron-h.cpp, load_arch_hparams). */
+  { .gguf_arch = "nemotron_h", .model_type = "nemotron_h", .plain_mlp = TRUE,
+    .hybrid = HYBRID_KV_FF_ZERO, .state = HR_STATE_MAMBA },
+  /* LFM2: short convolutions on the layers whose head_count_kv is 0
+   * (load_hparams, LLM_ARCH_LFM2), their kernel in shortconv.l_cache. */
+  { .gguf_arch = "lfm2", .model_type = "lfm2",
+    .hybrid = HYBRID_KV_ZERO, .state = HR_STATE_SHORT_CONV },
+  /* Falcon-H1: attention and Mamba2 in every layer (load_hparams,
+   * LLM_ARCH_FALCON_H1: every layer recurrent, every layer attends). */
+  { .gguf_arch = "falcon-h1", .model_type = "falcon_h1",
+    .hybrid = HYBRID_PARALLEL, .state = HR_STATE_MAMBA },
 };
 
-#define SUPPORTED "llama, mistral3, qwen2, qwen3, qwen3moe, glm4, gemma2, gemma3, " \
-                  "phi3, deepseek2, command-r, gpt-oss, falcon, qwen3next"
+/* The architectures a file may have, as the error and --help list them:
+ * the table's, without the spellings only some converters use. */
+static const char *
+supported_list (void)
+{
+  static gsize list;
+
+  if (g_once_init_enter (&list))
+    {
+      GString *names = g_string_new (NULL);
+
+      for (guint i = 0; i < G_N_ELEMENTS (archs); i++)
+        if (!archs[i].alias)
+          g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", archs[i].gguf_arch);
+      g_once_init_leave (&list, (gsize) g_string_free (names, FALSE));
+    }
+  return (const char *) list;
+}
 
 /* llama.cpp's expert_gating_func value for sigmoid routing, which only
  * DeepSeek-V3 (and R1) use among the deepseek2 models. */
@@ -153,7 +211,12 @@ typedef struct
   guint64 sliding_window;
   guint64 swa_period;
 
-  /* Recurrent layers (qwen3next), llama.cpp's ssm.* keys. */
+  /* Recurrent layers, llama.cpp's ssm.* keys; the hybrids' layer
+   * kinds (HR_LAYER_*) when they follow no period. */
+  char *layer_pattern;
+  gboolean state_parallel;
+  gboolean ssm_no_norm;
+  guint64 ssm_heads;
   guint64 state_layers;
   guint64 attention_period;
   guint64 ssm_conv_kernel;
@@ -176,6 +239,7 @@ typedef struct
   gboolean has_exp_probs_b;
   gboolean attn_bias;
   gboolean has_ffn_gate;
+  gboolean has_ssm_norm;       /* Mamba2's gated norm (not in Falcon-H1's) */
   const HrGgufTensor *token_embd;
   const HrGgufTensor *ffn_up;          /* a dense layer's */
   const HrGgufTensor *up_exps;         /* merged experts */
@@ -189,7 +253,7 @@ typedef struct
 const char *
 hr_gguf_model_supported (void)
 {
-  return SUPPORTED;
+  return supported_list ();
 }
 
 /**
@@ -210,6 +274,7 @@ hr_gguf_file_type_name (guint64 file_type)
 static void
 shape_clear (Reading *s)
 {
+  g_clear_pointer (&s->layer_pattern, g_free);
   g_clear_pointer (&s->display, g_free);
   g_clear_pointer (&s->notes, g_ptr_array_unref);
 }
@@ -440,9 +505,15 @@ read_layer_uint (Reading       *s,
     return FALSE;
   for (guint64 i = 0; i < s->blocks; i++)
     {
+      /* In a hybrid, 0 marks a layer without attention or without an
+       * FFN (read_recurrent), not a width. */
+      if (values[i] == 0 && s->info->hybrid != HYBRID_NONE)
+        continue;
       lo = MIN (lo, values[i]);
       hi = MAX (hi, values[i]);
     }
+  if (hi == 0)
+    lo = 0;
   if (!check_range (s, key, hi, min, max, error))
     return FALSE;
   if (lo != hi)
@@ -553,6 +624,8 @@ scan_tensors (Reading       *s,
         t->has_exp_probs_b = TRUE;
       else if (strcmp (suffix, "ffn_gate.weight") == 0)
         t->has_ffn_gate = TRUE;
+      else if (strcmp (suffix, "ssm_norm.weight") == 0)
+        t->has_ssm_norm = TRUE;
       else if (strcmp (suffix, "ffn_up.weight") == 0 && t->ffn_up == NULL)
         t->ffn_up = tensor;
       else if (strcmp (suffix, "ffn_up_exps.weight") == 0 && t->up_exps == NULL)
@@ -600,7 +673,7 @@ find_arch (Reading   *s,
     }
 
   return fail (s, error, "GGUF architecture “%s” is not supported (supported: %s)",
-               s->arch, SUPPORTED);
+               s->arch, supported_list ());
 }
 
 /* The vocabulary is the embedding matrix's height (padded the way the
@@ -907,24 +980,114 @@ read_sliding_window (Reading   *s,
   return TRUE;
 }
 
-/* The recurrent layers of a qwen3next file, with llama.cpp's keys
- * (src/llama-model.cpp, load_hparams, LLM_ARCH_QWEN3NEXT): ssm.conv_kernel,
- * ssm.inner_size, ssm.state_size, ssm.group_count, and the attention
- * layer closing every full_attention_interval (default 4, as llama.cpp). */
+/* Each layer's kind from llama.cpp's per-layer arrays: recurrent where
+ * head_count_kv[i] is 0 (granitehybrid, lfm2: load_hparams), or where
+ * head_count_kv[i] and feed_forward_length[i] both are (nemotron_h:
+ * load_arch_hparams); attention where head_count_kv[i] > 0; an MLP
+ * alone otherwise.  A scalar key gives every layer its value. */
+static gboolean
+read_layer_pattern (Reading   *s,
+                    GError **error)
+{
+  g_autofree char *kv_key = arch_key (s, "attention.head_count_kv");
+  g_autofree char *ff_key = arch_key (s, "feed_forward_length");
+  g_autofree guint64 *kv = NULL;
+  g_autofree guint64 *ff = NULL;
+  HrGgufType type;
+
+  if (s->layers > HR_LAYER_PATTERN_MAX)
+    return fail (s, error, "%" G_GUINT64_FORMAT " layers are more than the %u whose kinds "
+                 "a hybrid may list", s->layers, HR_LAYER_PATTERN_MAX);
+  if (!hr_gguf_get_metadata_type (s->gguf, kv_key, &type, NULL) || type != HR_GGUF_TYPE_ARRAY)
+    return fail (s, error, "GGUF key “%s” must list each layer's KV heads (0 for a recurrent "
+                 "layer)", kv_key);
+  if (!read_layer_array (s, kv_key, &kv, error))
+    return FALSE;
+  if (s->info->hybrid == HYBRID_KV_FF_ZERO &&
+      hr_gguf_get_metadata_type (s->gguf, ff_key, &type, NULL) && type == HR_GGUF_TYPE_ARRAY &&
+      !read_layer_array (s, ff_key, &ff, error))
+    return FALSE;
+
+  s->layer_pattern = g_new0 (char, s->layers + 1);
+  for (guint64 i = 0; i < s->layers; i++)
+    {
+      guint64 ff_i = ff != NULL ? ff[i] : s->intermediate;
+
+      if (kv[i] > 0)
+        s->layer_pattern[i] = HR_LAYER_ATTENTION;
+      else if (s->info->hybrid == HYBRID_KV_ZERO || ff_i == 0)
+        s->layer_pattern[i] = HR_LAYER_RECURRENT;
+      else
+        s->layer_pattern[i] = HR_LAYER_MLP;
+    }
+  s->state_layers = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_RECURRENT);
+  return TRUE;
+}
+
+/* The recurrent layers, with llama.cpp's keys (src/llama-model.cpp,
+ * load_hparams): ssm.conv_kernel, ssm.inner_size, ssm.state_size,
+ * ssm.group_count and, for Mamba2, ssm.time_step_rank (its heads); which
+ * layers they are from the architecture's rule: the attention layer
+ * closing every full_attention_interval (qwen3next; default 4, as
+ * llama.cpp), or the per-layer arrays (read_layer_pattern). */
 static gboolean
 read_recurrent (Reading   *s,
                 GError **error)
 {
-  if (strcmp (s->info->model_type, "qwen3_next") != 0)
+  if (s->info->hybrid == HYBRID_NONE)
     return TRUE;
+  /* LFM2's short convolutions have their kernel only (n_shortconv_l_cache) */
+  if (s->info->state == HR_STATE_SHORT_CONV)
+    return read_uint (s, "shortconv.l_cache", TRUE, 0, 2, 1 << 16, &s->ssm_conv_kernel, error) &&
+           read_layer_pattern (s, error);
   if (!read_uint (s, "ssm.conv_kernel", TRUE, 0, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
       !read_uint (s, "ssm.inner_size", TRUE, 0, 1, 1 << 24, &s->ssm_inner, error) ||
       !read_uint (s, "ssm.state_size", TRUE, 0, 1, 1 << 16, &s->ssm_state, error) ||
-      !read_uint (s, "ssm.group_count", TRUE, 0, 1, 1 << 16, &s->ssm_groups, error) ||
-      !read_uint (s, "full_attention_interval", FALSE, 4, 1, s->layers, &s->attention_period,
+      !read_uint (s, "ssm.group_count", TRUE, 0, 1, 1 << 16, &s->ssm_groups, error))
+    return FALSE;
+  if (s->info->hybrid == HYBRID_PERIOD)
+    {
+      if (!read_uint (s, "full_attention_interval", FALSE, 4, 1, s->layers,
+                      &s->attention_period, error))
+        return FALSE;
+      s->state_layers = s->layers - s->layers / s->attention_period;
+      return TRUE;
+    }
+  if (!read_uint (s, "ssm.time_step_rank", TRUE, 0, 1, 1 << 16, &s->ssm_heads, error))
+    return FALSE;
+  if (s->ssm_inner % s->ssm_groups != 0)
+    return fail (s, error, "%s.ssm.inner_size %" G_GUINT64_FORMAT " is not a multiple of "
+                 "%s.ssm.group_count %" G_GUINT64_FORMAT, s->arch, s->ssm_inner, s->arch,
+                 s->ssm_groups);
+  if (s->info->hybrid == HYBRID_PARALLEL)
+    {
+      s->state_parallel = TRUE;
+      s->state_layers = s->layers;
+      return TRUE;
+    }
+  return read_layer_pattern (s, error);
+}
+
+/* Granite's shared MLP runs beside the routed experts of every layer;
+ * llama.cpp reads its width from expert_shared_feed_forward_length
+ * (n_ff_shexp), and the catalog keeps it as the dense width with one
+ * shared expert. */
+static gboolean
+read_shared_mlp (Reading   *s,
+                 GError **error)
+{
+  guint64 width = 0;
+
+  if (!s->info->shared_mlp_width || s->experts == 0)
+    return TRUE;
+  if (!read_uint (s, "expert_shared_feed_forward_length", FALSE, 0, 0, G_MAXUINT32, &width,
                   error))
     return FALSE;
-  s->state_layers = s->layers - s->layers / s->attention_period;
+  if (width > 0)
+    {
+      s->intermediate = width;
+      s->shared_experts = 1;
+    }
   return TRUE;
 }
 
@@ -976,7 +1139,8 @@ read_shape (HrGguf      *gguf,
        read_experts (s, &t, error) &&
        read_intermediate (s, &t, error) &&
        read_sliding_window (s, error) &&
-       read_recurrent (s, error);
+       read_recurrent (s, error) &&
+       read_shared_mlp (s, error);
 
   if (ok && (double) t.params > HR_PARAMS_MAX)
     ok = fail (s, error, "the tensors hold %" G_GUINT64_FORMAT " parameters, above "
@@ -988,6 +1152,7 @@ read_shape (HrGguf      *gguf,
 
       s->tied = !t.has_output;
       s->params = t.params;
+      s->ssm_no_norm = s->info->state == HR_STATE_MAMBA && !t.has_ssm_norm;
 
       /* Per token, only experts_active of the routed experts run. */
       inactive = 0;
@@ -1142,8 +1307,13 @@ fill_shape (Reading      *s,
   shape->plain_mlp = s->info->plain_mlp;
   if (s->state_layers > 0)
     {
-      arch->state_kind = HR_STATE_GATED_DELTANET;
+      arch->state_kind = s->info->state;
       arch->n_state_layers = (guint32) s->state_layers;
+      /* read_layer_pattern kept the layers within HR_LAYER_PATTERN_MAX */
+      hr_model_arch_set_layer_pattern (arch, s->layer_pattern, NULL);
+      arch->state_parallel = s->state_parallel;
+      arch->ssm_no_norm = s->ssm_no_norm;
+      arch->ssm_heads = (guint32) s->ssm_heads;
       arch->attention_period = (guint32) s->attention_period;
       arch->ssm_conv_kernel = (guint32) s->ssm_conv_kernel;
       arch->ssm_inner = (guint32) s->ssm_inner;
@@ -1282,7 +1452,7 @@ static const char * const arch_keys[] = {
   "expert_count", "expert_used_count", "expert_shared_count",
   "expert_feed_forward_length", "expert_gating_func", "leading_dense_block_count",
   "nextn_predict_layers", "ssm.conv_kernel", "ssm.inner_size", "ssm.state_size",
-  "ssm.group_count", "ssm.time_step_rank", "full_attention_interval",
+  "ssm.group_count", "ssm.time_step_rank", "full_attention_interval", "shortconv.l_cache",
   "expert_shared_feed_forward_length",
 };
 

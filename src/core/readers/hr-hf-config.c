@@ -96,6 +96,21 @@ static const ArchInfo archs[] = {
    * layers and one gated attention layer every full_attention_interval
    * (read_qwen3_next). */
   { "qwen3_next", 2, TRUE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_QWEN, 0 },
+  /* Granite 4.0 H (GraniteMoeHybridForCausalLM): Mamba2 or attention
+   * layers as layer_types lists them, each with routed experts as wide
+   * as intermediate_size beside a shared MLP (read_granite_hybrid). */
+  { "granitemoehybrid", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_MIXTRAL,
+    0 },
+  /* Nemotron-H (NemotronHForCausalLM): one norm and one thing per layer,
+   * as hybrid_override_pattern says: Mamba2, attention or a squared-ReLU
+   * MLP (read_nemotron_h). */
+  { "nemotron_h", 1, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  /* LFM2 (Lfm2ForCausalLM): gated short convolutions or attention with
+   * per-head q/k norms, a SwiGLU MLP in every layer (read_lfm2). */
+  { "lfm2", 2, TRUE, TRUE, BIAS_NONE, BIAS_NONE, FALSE, SWA_NEVER, MOE_NONE, 0 },
+  /* Falcon-H1 (FalconH1ForCausalLM): attention and a Mamba2 mixer side by
+   * side in every layer, then a SwiGLU MLP (read_falcon_h1). */
+  { "falcon_h1", 2, FALSE, FALSE, BIAS_NONE, BIAS_QKVO, FALSE, SWA_NEVER, MOE_NONE, 0 },
 };
 
 /* Configs whose model_type names an architecture above: Kimi K2 is
@@ -113,10 +128,25 @@ static const struct
   { "mistral3", "mistral" },
 };
 
-#define SUPPORTED "llama, mistral, mistral3, mixtral, qwen2, qwen3, qwen3_moe, glm4, " \
-                  "gemma2, gemma3, gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, " \
-                  "glm4_moe, gpt_oss, cohere, cohere2, falcon, granite, smollm3, exaone, " \
-                  "internlm3, olmo2, mimo, seed_oss, qwen3_next"
+/* The model_types a config may have, as the error lists them: the
+ * table's, then the aliases. */
+static const char *
+supported_list (void)
+{
+  static gsize list;
+
+  if (g_once_init_enter (&list))
+    {
+      GString *names = g_string_new (NULL);
+
+      for (guint i = 0; i < G_N_ELEMENTS (archs); i++)
+        g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", archs[i].model_type);
+      for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+        g_string_append_printf (names, ", %s", aliases[i].model_type);
+      g_once_init_leave (&list, (gsize) g_string_free (names, FALSE));
+    }
+  return (const char *) list;
+}
 
 /* Everything the catalog entry and the parameter count need, in one
  * place, so that both are derived from the same reading of the config. */
@@ -167,7 +197,17 @@ typedef struct
   guint64 sliding_window;    /* 0: none */
   guint64 swa_period;
 
-  /* Gated DeltaNet layers (Qwen3-Next), in llama.cpp's terms. */
+  /* Recurrent layers (Qwen3-Next's Gated DeltaNet, Mamba2), in
+   * llama.cpp's terms; the hybrids' layer kinds (HR_LAYER_*) when they
+   * follow no period. */
+  HrStateKind state_kind;
+  char layer_pattern[HR_LAYER_PATTERN_MAX + 1];
+  guint64 ffn_layers;        /* layers with an FFN (all but Nemotron-H's) */
+  guint64 shared_width;      /* a shared MLP of its own width (Granite) */
+  gboolean shared_gate;      /* Qwen3-Next's gated shared expert */
+  gboolean state_parallel;   /* Falcon-H1: attention beside the mixer */
+  gboolean ssm_no_norm;      /* Mamba2 without its gated norm */
+  guint64 ssm_heads;         /* Mamba2 heads */
   guint64 state_layers;
   guint64 attention_period;
   guint64 ssm_conv_kernel;
@@ -180,7 +220,7 @@ typedef struct
 const char *
 hr_hf_config_supported (void)
 {
-  return SUPPORTED;
+  return supported_list ();
 }
 
 static gboolean
@@ -401,7 +441,7 @@ find_arch (JsonObject      *config,
     }
 
   return invalid (error, "unknown architecture “%s” (supported: %s)",
-                  json_node_get_string (node), SUPPORTED);
+                  json_node_get_string (node), supported_list ());
 }
 
 /* Gemma 3 multimodal checkpoints describe the language model in
@@ -827,9 +867,328 @@ read_qwen3_next (Reading   *s,
                     ") is not a whole number of experts of %" G_GUINT64_FORMAT, s->prefix,
                     shared, s->expert_intermediate);
   s->shared_experts = s->expert_intermediate > 0 ? shared / s->expert_intermediate : 0;
+  s->shared_gate = s->shared_experts > 0;
   s->ssm_inner = s->ssm_value_heads * v_head;
   s->state_layers = s->layers - s->layers / s->attention_period;
+  s->state_kind = HR_STATE_GATED_DELTANET;
   return TRUE;
+}
+
+/* A per-layer list of layer kinds (Granite's layer_types): each entry
+ * one of @names, which map onto the HR_LAYER_* of @kinds. */
+static gboolean
+read_layer_kinds (Reading            *s,
+                  const char         *key,
+                  const char * const *names,
+                  const char         *kinds,
+                  GError            **error)
+{
+  JsonNode *node = member (s->text, key);
+  JsonArray *array;
+  g_autofree char *expected = NULL;
+
+  if (node == NULL)
+    return invalid (error, "key “%s%s” is missing", s->prefix, key);
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return invalid (error, "key “%s%s” must be an array, not %s", s->prefix, key,
+                    describe_node (node));
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) != s->layers)
+    return invalid (error, "key “%s%s” has %u entries for %" G_GUINT64_FORMAT " layers",
+                    s->prefix, key, json_array_get_length (array), s->layers);
+  if (s->layers > HR_LAYER_PATTERN_MAX)
+    return invalid (error, "%" G_GUINT64_FORMAT " layers are more than the %u whose kinds a "
+                    "hybrid may list", s->layers, HR_LAYER_PATTERN_MAX);
+
+  expected = g_strjoinv (", ", (char **) names);
+  for (guint i = 0; i < s->layers; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      const char *name = NULL;
+      guint k;
+
+      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+        name = json_node_get_string (element);
+      for (k = 0; name != NULL && names[k] != NULL; k++)
+        if (strcmp (name, names[k]) == 0)
+          break;
+      if (name == NULL || names[k] == NULL)
+        return invalid (error, "key “%s%s” entry %u must be one of %s", s->prefix, key, i,
+                        expected);
+      s->layer_pattern[i] = kinds[k];
+    }
+  s->state_layers = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_RECURRENT);
+  return TRUE;
+}
+
+/* The Mamba2 mixer's mamba_* keys (GraniteMoeHybridConfig, whose
+ * defaults these are): heads of mamba_d_head, mamba_n_groups groups of
+ * B and C with mamba_d_state each, a mamba_d_conv kernel.  llama.cpp
+ * reads them as ssm_dt_rank, ssm_d_inner (heads × head size),
+ * ssm_d_state, ssm_n_group and ssm_d_conv.  Headroom's recipe has the
+ * convolution's bias and no projection bias, as every release does. */
+static gboolean
+read_mamba2 (Reading   *s,
+             GError **error)
+{
+  guint64 expand = 2, head = 0;
+  gboolean conv_bias = TRUE, proj_bias = FALSE;
+
+  if (!read_uint (s, "mamba_expand", FALSE, 2, 1, 64, &expand, error) ||
+      !read_uint (s, "mamba_n_heads", FALSE, 128, 1, 1 << 16, &s->ssm_heads, error) ||
+      !read_uint (s, "mamba_d_head", FALSE, expand * s->hidden / s->ssm_heads, 1, 1 << 16,
+                  &head, error) ||
+      !read_uint (s, "mamba_d_state", FALSE, 256, 1, 1 << 16, &s->ssm_state, error) ||
+      !read_uint (s, "mamba_n_groups", FALSE, 1, 1, 1 << 16, &s->ssm_groups, error) ||
+      !read_uint (s, "mamba_d_conv", FALSE, 4, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
+      !read_bool (s, "mamba_conv_bias", TRUE, &conv_bias, error) ||
+      !read_bool (s, "mamba_proj_bias", FALSE, &proj_bias, error))
+    return FALSE;
+  if (!conv_bias || proj_bias)
+    return invalid (error, "keys “%smamba_conv_bias” false or “%smamba_proj_bias” true: "
+                    "no released model has them, and Headroom's tensor recipe does not",
+                    s->prefix, s->prefix);
+  s->ssm_inner = s->ssm_heads * head;
+  if (s->ssm_inner == 0 || s->ssm_inner > 1 << 24 || s->ssm_inner % s->ssm_groups != 0)
+    return invalid (error, "mamba_n_heads × mamba_d_head (%" G_GUINT64_FORMAT ") must be "
+                    "positive, below 2^24 and a multiple of mamba_n_groups", s->ssm_inner);
+  s->state_kind = HR_STATE_MAMBA;
+  return TRUE;
+}
+
+/* GraniteMoeHybridConfig: layer_types ("mamba" or "attention") gives
+ * each layer its mixer; every layer then has the shared MLP of
+ * shared_intermediate_size, beside num_local_experts routed experts of
+ * intermediate_size (none in H-Micro).  The catalog keeps the shared
+ * MLP's width as the dense width, with one shared expert. */
+static gboolean
+read_granite_hybrid (Reading   *s,
+                     GError **error)
+{
+  static const char * const names[] = { "mamba", "attention", NULL };
+  static const char kinds[] = { HR_LAYER_RECURRENT, HR_LAYER_ATTENTION };
+  guint64 shared = 0;
+
+  if (!read_uint (s, "shared_intermediate_size", TRUE, 0, 1, G_MAXUINT32, &shared, error) ||
+      !read_layer_kinds (s, "layer_types", names, kinds, error) ||
+      !read_mamba2 (s, error))
+    return FALSE;
+  s->intermediate = shared;
+  if (s->experts > 0)
+    {
+      s->shared_experts = 1;
+      s->shared_width = shared;
+    }
+  return TRUE;
+}
+
+/* NemotronHConfig: hybrid_override_pattern gives each layer's kind in
+ * the letters Headroom's layer_pattern uses (M Mamba2, * attention, - an
+ * MLP); the Mamba2 mixer is mamba_num_heads of mamba_head_dim, n_groups
+ * groups of ssm_state_size, a conv_kernel convolution with its bias
+ * (use_conv_bias) and no projection bias (use_bias); the MLP has no gate
+ * (squared ReLU).  The defaults are NemotronHConfig's. */
+static gboolean
+read_nemotron_h (Reading   *s,
+                 GError **error)
+{
+  JsonNode *node = member (s->text, "hybrid_override_pattern");
+  const char *pattern;
+  guint64 head = 0;
+  gboolean conv_bias = TRUE, proj_bias = FALSE;
+
+  if (node == NULL)
+    return invalid (error, "key “%shybrid_override_pattern” is missing", s->prefix);
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return invalid (error, "key “%shybrid_override_pattern” must be a string, not %s",
+                    s->prefix, describe_node (node));
+  pattern = json_node_get_string (node);
+  if (strlen (pattern) != s->layers || s->layers > HR_LAYER_PATTERN_MAX)
+    return invalid (error, "key “%shybrid_override_pattern” has %" G_GSIZE_FORMAT " layers, "
+                    "not %" G_GUINT64_FORMAT " (at most %u)", s->prefix, strlen (pattern),
+                    s->layers, HR_LAYER_PATTERN_MAX);
+  if (strspn (pattern, "M*-") != s->layers)
+    return invalid (error, "key “%shybrid_override_pattern” may only hold M (Mamba2), "
+                    "* (attention) and - (MLP)", s->prefix);
+  g_strlcpy (s->layer_pattern, pattern, sizeof s->layer_pattern);
+
+  if (!read_uint (s, "mamba_num_heads", FALSE, 128, 1, 1 << 16, &s->ssm_heads, error) ||
+      !read_uint (s, "mamba_head_dim", FALSE, 64, 1, 1 << 16, &head, error) ||
+      !read_uint (s, "ssm_state_size", FALSE, 128, 1, 1 << 16, &s->ssm_state, error) ||
+      !read_uint (s, "n_groups", FALSE, 8, 1, 1 << 16, &s->ssm_groups, error) ||
+      !read_uint (s, "conv_kernel", FALSE, 4, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
+      !read_bool (s, "use_conv_bias", TRUE, &conv_bias, error) ||
+      !read_bool (s, "use_bias", FALSE, &proj_bias, error) ||
+      !read_bool (s, "mlp_bias", FALSE, &s->mlp_bias, error))
+    return FALSE;
+  if (!conv_bias || proj_bias || s->mlp_bias)
+    return invalid (error, "keys “%suse_conv_bias” false, “%suse_bias” or “%smlp_bias” "
+                    "true: no released model has them, and Headroom's tensor recipe does not",
+                    s->prefix, s->prefix, s->prefix);
+  s->ssm_inner = s->ssm_heads * head;
+  if (s->ssm_inner > 1 << 24 || s->ssm_inner % s->ssm_groups != 0)
+    return invalid (error, "mamba_num_heads × mamba_head_dim (%" G_GUINT64_FORMAT ") must be "
+                    "below 2^24 and a multiple of n_groups", s->ssm_inner);
+  s->state_kind = HR_STATE_MAMBA;
+  s->state_layers = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_RECURRENT);
+  s->plain_mlp = TRUE;
+  return TRUE;
+}
+
+/* FalconH1Config: every layer attends and runs a Mamba2 mixer of
+ * mamba_n_heads heads of mamba_d_head (mamba_d_ssm wide), mamba_n_groups
+ * groups of mamba_d_state, a mamba_d_conv kernel with its bias, and the
+ * gated norm only when mamba_rms_norm is set; llama.cpp reads the same
+ * into ssm_dt_rank, ssm_d_inner, ssm_n_group, ssm_d_state, ssm_d_conv.
+ * The defaults are FalconH1Config's. */
+static gboolean
+read_falcon_h1 (Reading   *s,
+                GError **error)
+{
+  guint64 expand = 2, head = 0;
+  gboolean conv_bias = TRUE, proj_bias = FALSE, projectors_bias = FALSE, rms_norm = TRUE;
+
+  if (!read_uint (s, "mamba_expand", FALSE, 2, 1, 64, &expand, error) ||
+      !read_uint (s, "mamba_d_ssm", FALSE, expand * s->hidden, 1, 1 << 24, &s->ssm_inner,
+                  error) ||
+      !read_uint (s, "mamba_n_heads", FALSE, 128, 1, 1 << 16, &s->ssm_heads, error) ||
+      !read_uint (s, "mamba_d_head", FALSE, s->ssm_inner / s->ssm_heads, 1, 1 << 16, &head,
+                  error) ||
+      !read_uint (s, "mamba_d_state", FALSE, 256, 1, 1 << 16, &s->ssm_state, error) ||
+      !read_uint (s, "mamba_n_groups", FALSE, 1, 1, 1 << 16, &s->ssm_groups, error) ||
+      !read_uint (s, "mamba_d_conv", FALSE, 4, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
+      !read_bool (s, "mamba_conv_bias", TRUE, &conv_bias, error) ||
+      !read_bool (s, "mamba_proj_bias", FALSE, &proj_bias, error) ||
+      !read_bool (s, "projectors_bias", FALSE, &projectors_bias, error) ||
+      !read_bool (s, "mamba_rms_norm", FALSE, &rms_norm, error) ||
+      !read_bool (s, "mlp_bias", FALSE, &s->mlp_bias, error))
+    return FALSE;
+  if (!conv_bias || proj_bias || projectors_bias || s->mlp_bias)
+    return invalid (error, "keys “%smamba_conv_bias” false or “%smamba_proj_bias”, "
+                    "“%sprojectors_bias” or “%smlp_bias” true: no released model has them, "
+                    "and Headroom's tensor recipe does not", s->prefix, s->prefix, s->prefix,
+                    s->prefix);
+  if (head * s->ssm_heads != s->ssm_inner || s->ssm_inner % s->ssm_groups != 0)
+    return invalid (error, "mamba_n_heads × mamba_d_head (%" G_GUINT64_FORMAT ") must equal "
+                    "mamba_d_ssm (%" G_GUINT64_FORMAT ") and be a multiple of mamba_n_groups",
+                    head * s->ssm_heads, s->ssm_inner);
+  s->ssm_no_norm = !rms_norm;
+  s->state_parallel = TRUE;
+  s->state_layers = s->layers;
+  s->state_kind = HR_STATE_MAMBA;
+  return TRUE;
+}
+
+/* Lfm2Config: layer_types ("conv" or "full_attention"), or in the first
+ * checkpoints full_attn_idxs, gives each layer's kind; the convolution
+ * window is conv_L_cache (llama.cpp's shortconv.l_cache) and carries no
+ * bias in any release; the MLP width is block_ff_dim (or
+ * intermediate_size), which with block_auto_adjust_ff_dim becomes two
+ * thirds, times block_ffn_dim_multiplier, rounded up to
+ * block_multiple_of (transformers Lfm2MLP; llama.cpp's LFM2-350M and
+ * -1.2B have 4,608 and 8,192). */
+static gboolean
+read_lfm2 (Reading   *s,
+           GError **error)
+{
+  static const char * const names[] = { "conv", "full_attention", NULL };
+  static const char kinds[] = { HR_LAYER_RECURRENT, HR_LAYER_ATTENTION };
+  JsonNode *node;
+  gboolean adjust = TRUE, conv_bias = FALSE;
+  guint64 ff = 0, multiple = 256;
+  double multiplier = 1.0;
+
+  if (member (s->text, "layer_types") != NULL)
+    {
+      if (!read_layer_kinds (s, "layer_types", names, kinds, error))
+        return FALSE;
+    }
+  else
+    {
+      JsonNode *idxs = member (s->text, "full_attn_idxs");
+      JsonArray *array;
+
+      if (idxs == NULL || !JSON_NODE_HOLDS_ARRAY (idxs))
+        return invalid (error, "key “%slayer_types” or “%sfull_attn_idxs” must list the "
+                        "attention layers", s->prefix, s->prefix);
+      if (s->layers > HR_LAYER_PATTERN_MAX)
+        return invalid (error, "%" G_GUINT64_FORMAT " layers are more than the %u whose "
+                        "kinds a hybrid may list", s->layers, HR_LAYER_PATTERN_MAX);
+      memset (s->layer_pattern, HR_LAYER_RECURRENT, s->layers);
+      s->layer_pattern[s->layers] = '\0';
+      array = json_node_get_array (idxs);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+          gint64 layer = -1;
+
+          if (JSON_NODE_HOLDS_VALUE (element) &&
+              json_node_get_value_type (element) == G_TYPE_INT64)
+            layer = json_node_get_int (element);
+          if (layer < 0 || (guint64) layer >= s->layers)
+            return invalid (error, "key “%sfull_attn_idxs” entry %u must be a layer index "
+                            "below %" G_GUINT64_FORMAT, s->prefix, i, s->layers);
+          s->layer_pattern[layer] = HR_LAYER_ATTENTION;
+        }
+      s->state_layers = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_RECURRENT);
+    }
+
+  if (!read_uint (s, "conv_L_cache", FALSE, 3, 2, 1 << 16, &s->ssm_conv_kernel, error) ||
+      !read_bool (s, "conv_bias", FALSE, &conv_bias, error) ||
+      !read_bool (s, "block_auto_adjust_ff_dim", TRUE, &adjust, error) ||
+      !read_uint_alias (s, "block_ff_dim", "intermediate_size", TRUE, 0, 1, G_MAXUINT32, &ff,
+                        error) ||
+      !read_uint (s, "block_multiple_of", FALSE, 256, 1, 1 << 20, &multiple, error))
+    return FALSE;
+  node = member (s->text, "block_ffn_dim_multiplier");
+  if (node != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (node) ||
+          (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
+           json_node_get_value_type (node) != G_TYPE_INT64))
+        return invalid (error, "key “%sblock_ffn_dim_multiplier” must be a number, not %s",
+                        s->prefix, describe_node (node));
+      multiplier = json_node_get_double (node);
+      if (!isfinite (multiplier) || multiplier <= 0 || multiplier > 64)
+        return invalid (error, "key “%sblock_ffn_dim_multiplier” must be between 0 and 64",
+                        s->prefix);
+    }
+  if (conv_bias)
+    return invalid (error, "key “%sconv_bias” true: no released model has it, and "
+                    "Headroom's tensor recipe does not", s->prefix);
+  if (adjust)
+    {
+      ff = 2 * ff / 3;
+      ff = (guint64) (multiplier * (double) ff);
+      ff = multiple * ((ff + multiple - 1) / multiple);
+    }
+  s->intermediate = ff;
+  s->state_kind = HR_STATE_SHORT_CONV;
+  return TRUE;
+}
+
+/* One LFM2 short-convolution block's parameters (transformers
+ * Lfm2ShortConv): in_proj to B, C and x, the depthwise kernel, out_proj. */
+static double
+short_conv_params (const Reading *s)
+{
+  double h = s->hidden;
+
+  return 3 * h * h + h * s->ssm_conv_kernel + h * h;
+}
+
+/* One Mamba2 mixer's parameters (transformers' Mamba2 mixers of
+ * GraniteMoeHybrid and NemotronH): in_proj to z, x, B, C and dt, the
+ * convolution over x, B and C with its bias, dt_bias, A_log and D per
+ * head, the gated norm, out_proj. */
+static double
+mamba2_params (const Reading *s)
+{
+  double h = s->hidden, inner = s->ssm_inner, heads = s->ssm_heads;
+  double bc = 2.0 * s->ssm_groups * s->ssm_state;
+
+  return h * (2 * inner + bc + heads) + (inner + bc) * (s->ssm_conv_kernel + 1.0) +
+         3 * heads + (s->ssm_no_norm ? 0 : inner) + inner * h;
 }
 
 /* One Gated DeltaNet layer's parameters (transformers
@@ -887,8 +1246,9 @@ read_shape (JsonObject  *config,
                       &s->intermediate, error))
         return FALSE;
     }
-  else if (!read_uint (s, "intermediate_size", TRUE, 0, 1, G_MAXUINT32,
-                       &s->intermediate, error))
+  /* LFM2's first configs have block_ff_dim instead (read_lfm2) */
+  else if (!read_uint (s, "intermediate_size", strcmp (info->model_type, "lfm2") != 0, 0, 1,
+                       G_MAXUINT32, &s->intermediate, error))
     return FALSE;
 
   if (!read_attention (s, error) ||
@@ -905,6 +1265,17 @@ read_shape (JsonObject  *config,
     return FALSE;
   if (strcmp (info->model_type, "qwen3_next") == 0 && !read_qwen3_next (s, error))
     return FALSE;
+  if (strcmp (info->model_type, "granitemoehybrid") == 0 && !read_granite_hybrid (s, error))
+    return FALSE;
+  if (strcmp (info->model_type, "nemotron_h") == 0 && !read_nemotron_h (s, error))
+    return FALSE;
+  if (strcmp (info->model_type, "lfm2") == 0 && !read_lfm2 (s, error))
+    return FALSE;
+  if (strcmp (info->model_type, "falcon_h1") == 0 && !read_falcon_h1 (s, error))
+    return FALSE;
+  /* Nemotron-H has an FFN only in its MLP layers. */
+  s->ffn_layers = strcmp (info->model_type, "nemotron_h") == 0
+                  ? hr_layer_pattern_count (s->layer_pattern, HR_LAYER_MLP) : s->layers;
 
   return TRUE;
 }
@@ -993,20 +1364,35 @@ count_params (const Reading *s,
 {
   double embeddings = (double) s->vocab * s->hidden * (s->tied ? 1 : 2);
   double final_norm = (double) s->norm_width * s->hidden;
-  double dense_layers = (double) (s->layers - s->moe_layers);
+  double dense_layers = (double) (s->ffn_layers - s->moe_layers);
   double total, act;
 
   if (s->state_layers > 0)
     {
-      /* Qwen3-Next: the attention layers' query projection also yields
-       * the output gate (twice as wide); the others are Gated DeltaNet
-       * layers with the same two norms; the shared expert has a gate. */
-      double attn = attention_params (s) + (double) s->hidden * s->heads * s->head_dim;
-      double gdn = gated_deltanet_params (s) + (double) s->norms * s->norm_width * s->hidden;
+      /* Hybrids: the attention layers (Qwen3-Next's query projection
+       * also yields the output gate, twice as wide), the recurrent
+       * layers with the same norms, and the FFNs; Qwen3-Next's shared
+       * expert has a gate. */
+      double attn = attention_params (s);
+      /* Falcon-H1's mixer shares the layer's norms with its attention */
+      double recurrent = (s->state_kind == HR_STATE_GATED_DELTANET ? gated_deltanet_params (s) :
+                          s->state_kind == HR_STATE_SHORT_CONV ? short_conv_params (s) :
+                          mamba2_params (s)) +
+                         (s->state_parallel ? 0 : (double) s->norms * s->norm_width * s->hidden);
+      double layer_norms = (double) s->norms * s->norm_width * s->hidden;
+      double mlp_only = hr_layer_pattern_count (s->layer_pattern, HR_LAYER_MLP);
+      double attention_layers = s->state_parallel ? (double) s->layers :
+                                s->layer_pattern[0] != '\0'
+                                ? hr_layer_pattern_count (s->layer_pattern, HR_LAYER_ATTENTION)
+                                : (double) (s->layers - s->state_layers);
 
-      total = embeddings + final_norm + (double) (s->layers - s->state_layers) * attn +
-              (double) s->state_layers * gdn + dense_layers * dense_mlp_params (s) +
-              (double) s->moe_layers * (s->shared_experts > 0 ? s->hidden : 0);
+      if (s->state_kind == HR_STATE_GATED_DELTANET)
+        attn += (double) s->hidden * s->heads * s->head_dim;
+      /* Nemotron-H's MLP layers: their norm here, their MLP below */
+      total = embeddings + final_norm + attention_layers * attn +
+              (double) s->state_layers * recurrent + mlp_only * layer_norms +
+              dense_layers * dense_mlp_params (s) +
+              (double) s->moe_layers * (s->shared_gate ? s->hidden : 0);
     }
   else
     total = embeddings + final_norm + s->layers * attention_params (s) +
@@ -1014,7 +1400,10 @@ count_params (const Reading *s,
   act = total;
   if (s->moe_layers > 0)
     {
-      double shared = s->shared_experts * 3.0 * s->hidden * s->expert_intermediate;
+      double shared_width = s->shared_width > 0 ? (double) s->shared_width
+                                                : (double) s->shared_experts *
+                                                  s->expert_intermediate;
+      double shared = s->shared_experts > 0 ? 3.0 * s->hidden * shared_width : 0;
       double common = router_params (s) + shared;
 
       total += s->moe_layers * (common + s->experts * expert_params (s));
@@ -1134,8 +1523,13 @@ fill_shape (const Reading *s,
   shape->plain_mlp = s->plain_mlp;
   if (s->state_layers > 0)
     {
-      arch->state_kind = HR_STATE_GATED_DELTANET;
+      arch->state_kind = s->state_kind;
       arch->n_state_layers = (guint32) s->state_layers;
+      /* read_layer_kinds kept the layers within HR_LAYER_PATTERN_MAX */
+      hr_model_arch_set_layer_pattern (arch, s->layer_pattern, NULL);
+      arch->state_parallel = s->state_parallel;
+      arch->ssm_no_norm = s->ssm_no_norm;
+      arch->ssm_heads = (guint32) s->ssm_heads;
       arch->attention_period = (guint32) s->attention_period;
       arch->ssm_conv_kernel = (guint32) s->ssm_conv_kernel;
       arch->ssm_inner = (guint32) s->ssm_inner;

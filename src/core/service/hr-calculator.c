@@ -107,6 +107,7 @@ static const HrField outputs[] = {
   O ("per_device_bytes", HR_FIELD_U64, result.per_device_bytes, "One device's total"),
   O ("per_device_weights_bytes", HR_FIELD_U64, result.per_device_weights_bytes, "One device's weights"),
   O ("per_device_kv_bytes", HR_FIELD_U64, result.per_device_kv_bytes, "One device's KV cache"),
+  O ("per_device_state_bytes", HR_FIELD_U64, result.per_device_state_bytes, "One device's recurrent state"),
   O ("per_device_overhead_bytes", HR_FIELD_U64, result.per_device_overhead_bytes, "One device's overhead"),
   O ("usable_bytes", HR_FIELD_U64, result.usable_bytes, "What one device can give"),
   O ("device_share", HR_FIELD_DOUBLE, result.device_share, "Per-device total / device memory"),

@@ -64,11 +64,11 @@ sglang_estimate (const HrEstimateInput  *input,
       hr_layout_stage (input, &layout, HR_PP_REMAINDER_BACK, weights, stage, &st);
       if (model->n_state_layers > 0)
         {
-          HrStateCell c = hr_model_arch_state_cell (model);
+          HrStateCell c = hr_model_arch_state_cell_tp (model, layout.tp);
 
           params.state_bytes_per_request =
             (c.conv_elements * HR_SGLANG_CONV_BYTES_PER_ELEMENT +
-             c.ssm_elements * HR_SGLANG_SSM_BYTES_PER_ELEMENT) / layout.tp *
+             c.ssm_elements * HR_SGLANG_SSM_BYTES_PER_ELEMENT) *
             model->n_state_layers * st.n_layers / model->n_layers;
         }
       hr_sglang_memory (cuda_total, (guint64) llround (st.weights_bytes),

@@ -120,10 +120,10 @@ vllm_estimate (const HrEstimateInput  *input,
    * what the requested sequences' states leave. */
   if (model->n_state_layers > 0 && hr_model_arch_kv_layers (model) > 0)
     {
-      HrStateCell state = hr_model_arch_state_cell (model);
+      HrStateCell state = hr_model_arch_state_cell_tp (model, layout.tp);
       double attn_1 = hr_kv_cell_bytes (hr_model_arch_kv_cell (model), bpe, bpe) * kv_fraction;
       double mamba = (state.conv_elements + state.ssm_elements) *
-                     HR_VLLM_STATE_BYTES_PER_ELEMENT / layout.tp;
+                     HR_VLLM_STATE_BYTES_PER_ELEMENT;
       double page, per_seq, kv_left;
       double state_layers = (double) model->n_state_layers * binding_stage.n_layers /
                             model->n_layers;
