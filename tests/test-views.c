@@ -688,6 +688,29 @@ test_window_depth_backend (void)
   hr_test_wait_idle ();
 }
 
+/* A hybrid model's total names its recurrent state beside the cache
+ * (Qwen3-Next: Gated DeltaNet layers keep a state, not a cache). */
+static void
+test_window_state_caption (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calculator = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calculator);
+  GtkWidget *overview = hr_window_get_view (window, "overview");
+  LabelWait wait = { overview, "weights, KV cache, recurrent state and overhead on 1 device" };
+
+  hr_calculator_freeze (calculator);
+  hr_calculator_set_model (calculator,
+                           hr_catalog_find_model (catalog, "Qwen/Qwen3-Next-80B-A3B-Instruct"));
+  hr_calculator_set_precision (calculator, hr_catalog_find_precision (catalog, "q4_k_m"));
+  hr_calculator_set_hardware (calculator, hr_catalog_find_hardware (catalog, "h100-sxm-80gb"));
+  hr_calculator_set_engine (calculator, HR_ENGINE_LLAMACPP);
+  hr_calculator_thaw (calculator);
+  g_assert_cmpuint (hr_calculator_get_estimate (calculator)->state_bytes, >, 0);
+  hr_test_wait_until (label_shown, &wait, "the total naming the recurrent state");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -704,6 +727,7 @@ main (int   argc,
   g_test_add_func ("/views/hidden-table-catches-up", test_hidden_table_catches_up);
   g_test_add_func ("/views/window-flash-row", test_window_flash_row);
   g_test_add_func ("/views/window-depth-backend", test_window_depth_backend);
+  g_test_add_func ("/views/window-state-caption", test_window_state_caption);
 
   status = g_test_run ();
   return status;

@@ -310,6 +310,13 @@ update_captions (HrOverview       *self,
                                                  "%s of them in system RAM",
                                                  gpus), gpus, host);
     }
+  else if (e->state_bytes > 0)
+    /* TRANSLATORS: a hybrid model (Mamba2, Gated DeltaNet layers) */
+    total_caption = g_strdup_printf (ngettext ("weights, KV cache, recurrent state and overhead "
+                                               "on %u device",
+                                               "weights, KV cache, recurrent state and overhead "
+                                               "on %u devices",
+                                               gpus), gpus);
   else
     total_caption = g_strdup_printf (ngettext ("weights, KV cache and overhead on %u device",
                                                "weights, KV cache and overhead on %u devices",
