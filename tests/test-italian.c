@@ -44,7 +44,7 @@ static void
 test_italian_window (void)
 {
   HrApplication *app = HR_APPLICATION (g_application_get_default ());
-  HrWindow *window = hr_window_new (app);
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
   g_autoptr(GString) text = g_string_new (NULL);
 
   /* The seed page's numbers are the nominal method's (the default engine

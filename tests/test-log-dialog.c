@@ -21,7 +21,7 @@ static HrWindow *
 new_window (void)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
-  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));

@@ -130,7 +130,7 @@ static void
 test_minimum_width (void)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
-  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
 
   gtk_window_set_default_size (GTK_WINDOW (window), NARROW_WIDTH, NARROW_HEIGHT);
   gtk_window_present (GTK_WINDOW (window));
@@ -210,7 +210,7 @@ static void
 test_wide_sidebar (void)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
-  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
   GtkWidget *flap;
   GtkWidget *sidebar;
   int nat = 0;
@@ -254,7 +254,7 @@ test_switcher (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
     {
-      HrWindow *window = hr_window_new (HR_APPLICATION (app));
+      HrWindow *window = hr_window_new (GTK_APPLICATION (app));
       GtkWidget *squeezer, *bar, *header_switcher;
 
       gtk_window_set_default_size (GTK_WINDOW (window), widths[i], NARROW_HEIGHT);
@@ -286,7 +286,7 @@ static void
 test_folds (void)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
-  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
   GtkWidget *flap;
 
   gtk_window_set_default_size (GTK_WINDOW (window), MIDDLE_WIDTH, NARROW_HEIGHT);
@@ -342,7 +342,7 @@ static void
 test_sidebar_focus (void)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
-  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
   GtkWidget *flap, *sidebar, *content;
   g_autoptr(GHashTable) reached = g_hash_table_new (NULL, NULL);
 
@@ -389,7 +389,7 @@ test_sidebar_focus (void)
 
   /* wide, beside the view: hidden by F9 from one of its controls, the
    * sidebar leaves the focus on its button, not on a hidden widget */
-  window = hr_window_new (HR_APPLICATION (app));
+  window = hr_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (window), WIDE_WIDTH, WIDE_HEIGHT);
   gtk_window_present (GTK_WINDOW (window));
   hr_test_iterate ();

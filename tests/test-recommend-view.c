@@ -24,7 +24,7 @@ new_window (int width,
             int height)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
-  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
 
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));

@@ -91,7 +91,7 @@ static void
 test_window_rows (void)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
-  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
 
   g_assert_cmpuint (count_rows (GTK_WIDGET (window), TRUE), >=, 10);
   g_assert_cmpuint (count_rows (GTK_WIDGET (window), FALSE), ==, 0);

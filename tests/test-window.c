@@ -81,7 +81,7 @@ static HrWindow *
 new_window (void)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
-  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
@@ -563,7 +563,7 @@ static void
 test_later_groups (void)
 {
   AdwApplication *app = g_object_get_data (G_OBJECT (g_application_get_default ()), "app");
-  HrWindow *window = hr_window_new (HR_APPLICATION (app));
+  HrWindow *window = hr_window_new (GTK_APPLICATION (app));
   HrCalculator *calc = hr_window_get_calculator (window);
   GtkWidget *group, *later;
   guint first = 0, first_serving = 0;

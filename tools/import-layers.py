@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-# Prints the include graph of src/core by layer and checks it:
+# Prints the include graph of src/ by layer and checks it:
 #   - a file includes headers of its own layer or of the layers below it
-#     (base < readers < catalog < estimate < service), never above;
+#     (core: base < readers < catalog < estimate < service; then the
+#     programs on top: ui (the window), cli, helper), never above, and
+#     no program includes another's (the CLI never sees GTK);
 #   - the graph between modules (a .c/.h pair) has no cycle.
 # Usage: tools/import-layers.py [SOURCE_ROOT] [--check]
 # With --check it prints TAP and exits 1 on a violation (meson test).
@@ -9,18 +11,28 @@ import os
 import re
 import sys
 
-LAYERS = ['base', 'readers', 'catalog', 'estimate', 'service']
+LAYERS = ['base', 'readers', 'catalog', 'estimate', 'service', 'ui', 'cli', 'helper']
+# the programs: one rank, none includes another's headers
+RANK = {layer: min(i, 5) for i, layer in enumerate(LAYERS)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(hr-[a-z0-9-]+)\.h"', re.M)
 
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 check = '--check' in sys.argv
 root = args[0] if args else os.path.join(os.path.dirname(__file__), '..')
-core = os.path.join(root, 'src', 'core')
+src = os.path.join(root, 'src')
+
+
+def layer_of(dirpath):
+    parts = os.path.relpath(dirpath, src).split(os.sep)
+    if parts[0] == 'core' and len(parts) > 1:
+        return parts[1]
+    return parts[0]
+
 
 module_layer = {}          # module name (file stem) -> layer
 includes = {}              # module -> set of modules it includes
-for dirpath, _, names in os.walk(core):
-    rel = os.path.relpath(dirpath, core).split(os.sep)[0]
+for dirpath, _, names in os.walk(src):
+    rel = layer_of(dirpath)
     if rel not in LAYERS:
         continue
     for name in names:
@@ -39,13 +51,14 @@ for dirpath, _, names in os.walk(core):
 
 problems = []
 for module, deps in sorted(includes.items()):
-    here = LAYERS.index(module_layer[module])
+    here = RANK[module_layer[module]]
     for dep in sorted(deps):
         if dep not in module_layer:
             continue            # config.h and the like
-        there = LAYERS.index(module_layer[dep])
-        if there > here:
-            problems.append('%s/%s includes %s/%s (a higher layer)'
+        there = RANK[module_layer[dep]]
+        if there > here or (there == here == RANK['ui'] and
+                            module_layer[dep] != module_layer[module]):
+            problems.append('%s/%s includes %s/%s (a higher layer, or another program)'
                             % (module_layer[module], module, module_layer[dep], dep))
 
 # Cycles between modules (depth-first search with colours).

@@ -54,7 +54,7 @@ hr_application_activate (GApplication *app)
 
   if (window == NULL)
     {
-      window = GTK_WINDOW (hr_window_new (HR_APPLICATION (app)));
+      window = GTK_WINDOW (hr_window_new (GTK_APPLICATION (app)));
       report_catalog_problems (HR_WINDOW (window));
     }
   gtk_window_present (window);

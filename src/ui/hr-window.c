@@ -705,7 +705,7 @@ hr_window_init (HrWindow *self)
 }
 
 HrWindow *
-hr_window_new (HrApplication *application)
+hr_window_new (GtkApplication *application)
 {
   return g_object_new (HR_TYPE_WINDOW, "application", application, NULL);
 }

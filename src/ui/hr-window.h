@@ -7,7 +7,6 @@
 
 #include <adwaita.h>
 
-#include "hr-application.h"
 #include "hr-calculator.h"
 #include "hr-log-dialog.h"
 
@@ -17,7 +16,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (HrWindow, hr_window, HR, WINDOW, AdwApplicationWindow)
 
-HrWindow     *hr_window_new              (HrApplication *application);
+HrWindow     *hr_window_new              (GtkApplication *application);
 HrCalculator *hr_window_get_calculator   (HrWindow      *self);
 guint         hr_window_get_units        (HrWindow      *self);
 void          hr_window_set_units        (HrWindow      *self,

@@ -182,7 +182,7 @@ on_activate (GApplication *app)
   gint64 t0 = g_get_monotonic_time ();
 
   if (headroom_mode)
-    window = GTK_WINDOW (hr_window_new (HR_APPLICATION (app)));
+    window = GTK_WINDOW (hr_window_new (GTK_APPLICATION (app)));
   else
     window = GTK_WINDOW (adw_application_window_new (GTK_APPLICATION (app)));
   if (label_mode)
