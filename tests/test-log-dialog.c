@@ -188,6 +188,39 @@ test_vllm_dtype_auto (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A log dropped on the window opens Check a Log (a .gguf or a config
+ * .json would be imported). */
+static gboolean
+find_dialog (gpointer data)
+{
+  HrLogDialog **found = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* transfer none */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (HR_IS_LOG_DIALOG (w))
+        *found = HR_LOG_DIALOG (w);
+    }
+  return *found != NULL;
+}
+
+static void
+test_dropped_log (void)
+{
+  HrWindow *window = new_window ();
+  g_autoptr(GFile) file = log_file ("ollama-0.5-cuda-qwen-parallel.log");
+  HrLogDialog *dialog = NULL;
+
+  hr_window_open_file (window, file);
+  hr_test_wait_until (find_dialog, &dialog, "Check a Log to open");
+  g_assert_null (hr_log_dialog_get_problem (dialog));
+  g_assert_cmpfloat (figure (dialog, "kv_bytes")->measured, ==, 896.0 * 1048576);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Not a log: one clear state, nothing to apply, the window unchanged. */
 static void
 test_not_a_log (void)
@@ -218,6 +251,7 @@ main (int   argc,
   g_test_add_func ("/log-dialog/llamacpp-follows-window", test_llamacpp_follows_window);
   g_test_add_func ("/log-dialog/pasted-ollama", test_pasted_ollama);
   g_test_add_func ("/log-dialog/vllm-dtype-auto", test_vllm_dtype_auto);
+  g_test_add_func ("/log-dialog/dropped-log", test_dropped_log);
   g_test_add_func ("/log-dialog/not-a-log", test_not_a_log);
   return g_test_run ();
 }

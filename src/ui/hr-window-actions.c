@@ -531,9 +531,30 @@ on_drop (GtkDropTarget *target,
 
   files = gdk_file_list_get_files (g_value_get_boxed (value));
   for (GSList *l = files; l != NULL; l = l->next)
-    hr_window_import_file (self, l->data);
+    hr_window_open_file (self, l->data);
   g_slist_free (files);
   return TRUE;
+}
+
+/**
+ * hr_window_open_file:
+ *
+ * A file dropped on the window: a model (a .gguf, a config .json) is
+ * imported; anything else is read as an engine's log (Check a Log), which
+ * says plainly when it is not one.
+ */
+void
+hr_window_open_file (HrWindow *self,
+                     GFile    *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *lower = name != NULL ? g_ascii_strdown (name, -1) : g_strdup ("");
+
+  g_return_if_fail (HR_IS_WINDOW (self));
+  if (g_str_has_suffix (lower, ".gguf") || g_str_has_suffix (lower, ".json"))
+    hr_window_import_file (self, file);
+  else
+    hr_window_check_log (self, file);
 }
 
 /* ------------------------------------------------------------ check a log */

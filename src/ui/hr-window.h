@@ -36,5 +36,7 @@ void          hr_window_detect           (HrWindow      *self);
 gboolean      hr_window_is_busy          (HrWindow      *self);
 HrLogDialog  *hr_window_check_log        (HrWindow      *self,
                                           GFile         *file);
+void          hr_window_open_file        (HrWindow      *self,
+                                          GFile         *file);
 
 G_END_DECLS
