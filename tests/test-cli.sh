@@ -104,6 +104,10 @@ XDG_DATA_HOME="$tmp/data"
 
 check_ok '"weights_bytes"' "estimate --json" -- estimate $G --precision q4_k_m --json
 check_ok 'RTX 3060 12GB' "estimate text" -- estimate $G --precision q4_k_m
+# no context holds every layer of a 70B on one 3090: no figure and why, never "0 tokens"
+check_ok '— (no context holds every layer on the GPUs: llama.cpp leaves layers' \
+  "estimate text: a max context that does not exist" -- estimate \
+  --model meta-llama/Llama-3.1-70B-Instruct --precision q4_k_m --hardware rtx-3090-24gb --context 8192
 # A hybrid: the state of Qwen3-Next's 36 Gated DeltaNet layers, F32,
 # one sequence (36 × (24,576 + 524,288) × 4 B); a transformer has none.
 check_ok '"state_bytes_per_sequence" : 79036416' "estimate --json state" -- estimate --model Qwen/Qwen3-Next-80B-A3B-Instruct --precision q4_k_m --hardware h100-sxm-80gb --json

@@ -404,8 +404,16 @@ run_estimate (HrCliOptions *o)
       }
     if (calibrated_runs > 0)
       g_print ("  speeds calibrated on this computer from %u runs\n", calibrated_runs);
-    g_print ("  max context %12s tokens%s\n", max_ctx,
-             e.max_context_past_trained ? " (past the trained maximum)" : "");
+    if (e.max_context == 0 && !e.max_context_unbounded)
+      /* as the window says it: no figure, and why (issue 30.19's sibling) */
+      g_print ("  max context %12s (%s)\n", "—",
+               e.engine == HR_ENGINE_LLAMACPP || e.engine == HR_ENGINE_OLLAMA
+               ? "no context holds every layer on the GPUs: llama.cpp leaves layers in "
+                 "system RAM"
+               : "no room is left for the KV cache");
+    else
+      g_print ("  max context %12s tokens%s\n", max_ctx,
+               e.max_context_past_trained ? " (past the trained maximum)" : "");
     g_print ("  KV saves %.1f %% vs MHA FP16 (%s)\n", e.kv_savings * 100, mha);
     if (e.placement == HR_PLACEMENT_PARTIAL || e.placement == HR_PLACEMENT_CPU)
       {
