@@ -510,16 +510,16 @@ update_caption (HrHardwareView *self)
      * (e.g. Q4_K_M), a context in tokens (e.g. 32,768) and a number of
      * GPUs of each kind that share the model */
     caption = g_strdup_printf (ngettext ("%s at %s with %s tokens of context, on %u of each "
-                                         "device. Double-click a device to use it.",
+                                         "device. Double-click a device, or press Enter on it, to use it.",
                                          "%s at %s with %s tokens of context, on %u of each "
-                                         "device. Double-click a device to use it.",
+                                         "device. Double-click a device, or press Enter on it, to use it.",
                                          gpus),
                                model_name, precision_label, context, gpus);
   else
     /* TRANSLATORS: caption above the hardware table: a model, a precision
      * (e.g. Q4_K_M) and a context in tokens (e.g. 32,768) */
     caption = g_strdup_printf (_("%s at %s with %s tokens of context, on each device. "
-                                 "Double-click a device to use it."),
+                                 "Double-click a device, or press Enter on it, to use it."),
                                model_name, precision_label, context);
   if (self->fits_only && self->local_device != NULL)
     {
