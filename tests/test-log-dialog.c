@@ -133,7 +133,7 @@ test_pasted_ollama (void)
 
   g_assert_true (g_file_load_contents (file, NULL, &text, &length, NULL, NULL));
   assert_shows (dialog, "Check a Log");
-  hr_log_dialog_load_text (dialog, text, length, NULL);
+  hr_log_dialog_load_text (dialog, text, length);
   g_assert_null (hr_log_dialog_get_problem (dialog));
   g_assert_cmpfloat (figure (dialog, "kv_bytes")->measured, ==, 896.0 * 1048576);
   assert_shows (dialog, "2,048 tokens × 4 sequences");
@@ -231,7 +231,7 @@ test_not_a_log (void)
   static const char text[] = "Dear diary, today I ran a model.\nIt was fast.\n";
   HrLogDialog *dialog = hr_window_check_log (window, NULL);
 
-  hr_log_dialog_load_text (dialog, text, sizeof text - 1, NULL);
+  hr_log_dialog_load_text (dialog, text, sizeof text - 1);
   g_assert_nonnull (hr_log_dialog_get_problem (dialog));
   g_assert_null (hr_log_dialog_get_check (dialog));
   assert_shows (dialog, "This Log Cannot Be Read");

@@ -377,13 +377,13 @@ hr_log_dialog_load_file (HrLogDialog *self,
 
 /**
  * hr_log_dialog_load_text:
- * @name: (nullable): where the text came from, for messages
+ *
+ * Reads a pasted log (the start of a longer one, as a file).
  */
 void
 hr_log_dialog_load_text (HrLogDialog *self,
                          const char  *text,
-                         gsize        length,
-                         const char  *name)
+                         gsize        length)
 {
   g_autoptr(GError) error = NULL;
   HrEngineLog *log;
@@ -439,7 +439,7 @@ on_clipboard_text (GObject      *source,
                     _("The clipboard holds no text. Copy a log, or open its file."));
       return;
     }
-  hr_log_dialog_load_text (self, text, strlen (text), NULL);
+  hr_log_dialog_load_text (self, text, strlen (text));
 }
 
 static void

@@ -22,8 +22,7 @@ void              hr_log_dialog_load_file   (HrLogDialog  *self,
                                              GFile        *file);
 void              hr_log_dialog_load_text   (HrLogDialog  *self,
                                              const char   *text,
-                                             gsize         length,
-                                             const char   *name);
+                                             gsize         length);
 const HrLogCheck *hr_log_dialog_get_check   (HrLogDialog  *self);
 const char       *hr_log_dialog_get_problem (HrLogDialog  *self);
 gboolean          hr_log_dialog_apply       (HrLogDialog  *self);
