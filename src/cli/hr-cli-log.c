@@ -110,14 +110,12 @@ hr_cli_log_fill_options (HrCliOptions      *o,
 HrCalibration *
 hr_cli_load_calibration (HrCliOptions *o)
 {
-  g_autofree char *path = NULL;
   g_autofree char *note = NULL;
   HrCalibration *calibration;
 
   if (o->no_calibration)
     return NULL;
-  path = hr_calibration_dup_default_path ();
-  calibration = hr_calibration_load (path, &note);
+  calibration = hr_calibration_load_default (&note);
   if (note != NULL)
     hr_cli_print_line ("headroom-cli: ", note);
   return calibration;

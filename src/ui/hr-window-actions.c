@@ -42,16 +42,23 @@ get_matrix (HrWindow *self)
 
 /* ---------------------------------------------------------------- toasts */
 
+/* Messages quote file names and contents: one displayable line (no
+ * invalid UTF-8 for Pango), and never markup, which libadwaita 1.2
+ * parses in toast titles (“R&D <i>model”). */
+static AdwToast *
+new_toast (const char *message)
+{
+  g_autofree char *line = hr_text_escape_line (message, -1);
+  g_autofree char *escaped = g_markup_escape_text (line, -1);
+
+  return adw_toast_new (escaped);
+}
+
 static void
 show_toast (HrWindow   *self,
             const char *message)
 {
-  /* Messages quote file names and contents: one displayable line
-   * (no invalid UTF-8 for Pango), and never markup, which libadwaita
-   * 1.2 parses in toast titles (“R&D <i>model”). */
-  g_autofree char *line = hr_text_escape_line (message, -1);
-  g_autofree char *escaped = g_markup_escape_text (line, -1);
-  AdwToast *toast = adw_toast_new (escaped);
+  AdwToast *toast = new_toast (message);
 
   adw_toast_set_timeout (toast, 4);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
@@ -70,8 +77,6 @@ _hr_window_offer_undo (HrWindow   *self,
                        GObject    *removed,
                        const char *message)
 {
-  g_autofree char *line = hr_text_escape_line (message, -1);
-  g_autofree char *escaped = g_markup_escape_text (line, -1);
   AdwToast *toast;
 
   if (removed == NULL)
@@ -80,7 +85,7 @@ _hr_window_offer_undo (HrWindow   *self,
       return;
     }
   g_set_object (&self->undo_removed, removed);
-  toast = adw_toast_new (escaped);
+  toast = new_toast (message);
   adw_toast_set_timeout (toast, 8);
   adw_toast_set_button_label (toast, _("_Undo"));
   adw_toast_set_action_name (toast, "win.undo-remove");

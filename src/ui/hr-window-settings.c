@@ -266,10 +266,9 @@ apply_calibration_setting (HrWindow *self)
 
   if (g_settings_get_boolean (self->settings, "use-calibration"))
     {
-      g_autofree char *path = hr_calibration_dup_default_path ();
       g_autofree char *note = NULL;
 
-      calibration = hr_calibration_load (path, &note);
+      calibration = hr_calibration_load_default (&note);
       if (note != NULL)
         gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", note);
     }

@@ -425,6 +425,22 @@ parse_file (const char  *path,
 }
 
 /**
+ * hr_calibration_load_default:
+ * @note: (out) (optional): as hr_calibration_load()'s
+ *
+ * This computer's calibration, from hr_calibration_dup_default_path().
+ *
+ * Returns: (transfer full): the calibration
+ */
+HrCalibration *
+hr_calibration_load_default (char **note)
+{
+  g_autofree char *path = hr_calibration_dup_default_path ();
+
+  return hr_calibration_load (path, note);
+}
+
+/**
  * hr_calibration_load:
  * @path: the calibration file
  * @note: (out) (optional): a line to show the user when the file was bad

@@ -52,6 +52,7 @@ void           hr_calibration_unref          (HrCalibration       *self);
 char          *hr_calibration_dup_default_path (void);
 HrCalibration *hr_calibration_load           (const char          *path,
                                               char               **note);
+HrCalibration *hr_calibration_load_default   (char               **note);
 gboolean       hr_calibration_save           (const HrCalibration *self,
                                               const char          *path,
                                               GError             **error);
