@@ -103,6 +103,22 @@ test_settings_vllm (void)
   g_assert_cmpint (said.flash_attn, ==, HR_FLASH_ATTN_DEFAULT);
 }
 
+/* Without n_ctx the run's context is its own: llama-bench's first row
+ * (pp512 from an empty cache: 512 tokens). */
+static void
+test_settings_bench_context (void)
+{
+  g_autoptr(HrEngineLog) log = load ("llama-bench-readme-rtx4080.json");
+  HrLogSettings said;
+
+  g_assert_cmpint (log->kind, ==, HR_ENGINE_LOG_LLAMA_BENCH);
+  g_assert_cmpuint (log->context, ==, 0);
+  hr_log_settings_read (log, NULL, &said);
+  g_assert_cmpuint (said.context, ==, log->runs[0].depth +
+                    (log->runs[0].prompt ? log->runs[0].n_prompt : log->runs[0].n_gen));
+  g_assert_cmpuint (said.context, ==, 512);
+}
+
 /* A cache type Headroom does not model is named, not guessed. */
 static void
 test_settings_unknown_kv (void)
@@ -193,6 +209,7 @@ main (int   argc,
   g_test_add_func ("/log-check/settings/ollama-parallel", test_settings_ollama_parallel);
   g_test_add_func ("/log-check/settings/vllm", test_settings_vllm);
   g_test_add_func ("/log-check/settings/unknown-kv", test_settings_unknown_kv);
+  g_test_add_func ("/log-check/settings/bench-context", test_settings_bench_context);
   g_test_add_func ("/log-check/figures/llamacpp", test_figures_llamacpp);
   g_test_add_func ("/log-check/figure-error", test_figure_error_needs_both);
   return g_test_run ();

@@ -273,17 +273,8 @@ run (HrCliOptions *o,
     return hr_cli_file_error (error->message);
 
   bench = log->kind == HR_ENGINE_LOG_LLAMA_BENCH;
-  /* Timing lines without n_ctx: the prompt timed is the cache's fill. */
-  if (o->context_arg == NULL && log->context == 0 && log->prefill_tokens > 0)
-    o->context_arg = g_strdup_printf ("%u", log->prefill_tokens);
   if (!hr_cli_log_fill_options (o, log, !bench))
     return hr_cli_exit_status ();
-  if (bench && o->context_arg == NULL)
-    {
-      const HrEngineLogRun *r = &log->runs[0];
-
-      o->context_arg = g_strdup_printf ("%u", r->depth + (r->prompt ? r->n_prompt : r->n_gen));
-    }
   if (o->prompt_tokens_arg == NULL && log->prefill_tokens > 0)
     o->prompt_tokens_arg = g_strdup_printf ("%u", log->prefill_tokens);
   if (!hr_cli_resolve_scenario (o, TRUE))

@@ -184,8 +184,7 @@ what_ran_group (HrLogDialog *self)
     /* TRANSLATORS: "8,192 tokens" */
     g_strdup_printf (_("%s tokens"), context);
   add_note_row (group, _("Context"), context_text,
-                self->said.context == 0 && self->said.prompt_tokens == 0 &&
-                self->log->n_runs == 0 ?
+                self->said.context == 0 ?
                 _("the window’s; the log does not say") : NULL);
   add_note_row (group, _("KV Cache"), hr_kv_type_get_label (s->kv_type),
                 self->said.kv_type == NULL ? _("the window’s; the log does not say") : NULL);
@@ -296,13 +295,6 @@ show_log (HrLogDialog *self)
   self->scenario.users = 0;
   self->scenario.target_tokens_per_s = 0;
   hr_log_settings_apply (&self->said, catalog, &self->scenario);
-  if (self->log->kind == HR_ENGINE_LOG_LLAMA_BENCH && self->log->n_runs > 0 &&
-      self->said.context == 0)
-    {
-      const HrEngineLogRun *r = &self->log->runs[0];
-
-      self->scenario.context = r->depth + (r->prompt ? r->n_prompt : r->n_gen);
-    }
   if (!hr_scenario_estimate (&self->scenario, &estimate, &error))
     {
       show_problem (self, _("No Estimate for This Run"), error->message);

@@ -132,7 +132,9 @@ model_name (const char *model)
  * What @log says about the run it logged: the engine, the model when the
  * catalog knows its name, the precision, the context per sequence and the
  * sequences, the cache type, the GPUs, vLLM's memory share, version and
- * step size, flash attention and the layers on the GPU.
+ * step size, flash attention and the layers on the GPU.  Without n_ctx,
+ * the context is the prompt a timing line timed, or llama-bench's first
+ * row's.
  */
 void
 hr_log_settings_read (const HrEngineLog *log,
@@ -157,6 +159,13 @@ hr_log_settings_read (const HrEngineLog *log,
    * max_model_len is). */
   if (log->context > 0)
     out->context = MAX (shared ? log->context / MAX (log->parallel, 1) : log->context, 1);
+  /* timing lines without n_ctx: the prompt timed is the cache's fill */
+  else if (log->prefill_tokens > 0)
+    out->context = log->prefill_tokens;
+  /* llama-bench: its first row's cache, the depth and the row's tokens */
+  else if (log->kind == HR_ENGINE_LOG_LLAMA_BENCH && log->n_runs > 0)
+    out->context = MAX ((guint64) log->runs[0].depth +
+                        (log->runs[0].prompt ? log->runs[0].n_prompt : log->runs[0].n_gen), 1);
   /* the sequences: llama.cpp n_seq_max, Ollama --parallel, vLLM max_num_seqs */
   if (log->parallel > 1)
     out->batch = log->parallel;
@@ -233,11 +242,8 @@ hr_log_settings_apply (const HrLogSettings *said,
     scenario->precision = hr_catalog_find_precision (catalog, "bf16");
   if (kv != NULL)
     scenario->kv_type = kv;
-  /* timing lines without n_ctx: the prompt timed is the cache's fill */
   if (said->context > 0)
     scenario->context = said->context;
-  else if (said->prompt_tokens > 0)
-    scenario->context = said->prompt_tokens;
   scenario->batch = MAX (said->batch, 1);
   if (said->gpus > 0)
     scenario->gpus = said->gpus;

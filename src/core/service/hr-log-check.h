@@ -26,7 +26,7 @@ typedef struct
   const char *model;                /* a catalog id the log names */
   const char *model_in_log;         /*   what it names, known or not */
   const char *precision;            /* a precision id */
-  guint64 context;                  /* tokens per sequence */
+  guint64 context;                  /* tokens per sequence (or the run's cache) */
   guint32 batch;                    /* sequences, when more than one */
   const char *kv_type;              /* a KV type id */
   const char *kv_type_unknown;      /* the log's type when Headroom has none */
