@@ -490,5 +490,55 @@ then echo "ok $n - the whole load: a projector file or auto, images, a draft and
 else echo "not ok $n - the whole load: a projector file or auto, images, a draft and its speed-up"; failed=$((failed + 1))
 fi
 
+# LoRA adapters, the cache in RAM and the host prompt cache (docs/CLI.md
+# "Additions": --lora, --kv-offload, --cache-ram)
+L8Q="--model meta-llama/Llama-3.1-8B-Instruct --precision q4_k_m --hardware rtx-3060-12gb --context 8192"
+check 2 "--kv-offload must be “on” or “off”" "--kv-offload of another word" -- estimate $L8Q --kv-offload maybe
+check 2 "--cache-ram must be a size in GiB" "--cache-ram zero" -- estimate $L8Q --cache-ram 0
+check 2 "--lora: a rank is 1–4096" "--lora rank too large" -- estimate $L8Q --lora 5000
+check 2 "--lora: an empty adapter" "--lora with an empty item" -- estimate $L8Q --lora 16,
+check 2 "are llama-server options" "--kv-offload off with vLLM" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware h100-sxm-80gb --kv-offload off
+check 2 "planned for llama.cpp and Ollama" "--lora with vLLM" -- estimate --model meta-llama/Llama-3.1-8B-Instruct --precision bf16 --engine vllm --hardware h100-sxm-80gb --lora 16
+check 2 "Ollama loads one LoRA adapter per model, not 2" "two adapters with Ollama" -- estimate $L8Q --engine ollama --lora 8,16
+check 2 "is not a LoRA adapter" "--lora of a model file" -- estimate $L8Q --lora "$tmp/text.gguf"
+check 1 "no-such.gguf" "--lora of a missing file" -- estimate $L8Q --lora "$tmp/no-such.gguf"
+stray matrix --model meta-llama/Llama-3.1-8B-Instruct -- --lora 16
+# an adapter file: one F16 64 × 128 tensor, 16384 bytes
+python3 - "$tmp/adapter.gguf" <<'PY'
+import struct, sys
+def s(x): b = x.encode(); return struct.pack('<Q', len(b)) + b
+kvs = [('general.architecture', 'llama'), ('general.type', 'adapter'), ('adapter.type', 'lora')]
+out = b'GGUF' + struct.pack('<IQQ', 3, 1, len(kvs))
+for k, v in kvs:
+    out += s(k) + struct.pack('<I', 8) + s(v)
+out += s('blk.0.attn_q.weight.lora_a') + struct.pack('<I', 2) + struct.pack('<QQ', 64, 128) + struct.pack('<IQ', 1, 0)
+out += b'\0' * (-len(out) % 32) + b'\0' * 16384
+open(sys.argv[1], 'wb').write(out)
+PY
+n=$((n + 1))
+"$cli" estimate $L8Q --json >"$tmp/lo-none" 2>/dev/null
+"$cli" estimate $L8Q --lora 16,"$tmp/adapter.gguf" --json >"$tmp/lo-two" 2>/dev/null
+"$cli" estimate $L8Q --kv-offload off --cache-ram 2.5 --json >"$tmp/lo-host" 2>/dev/null
+"$cli" command llamacpp $L8Q --lora "$tmp/adapter.gguf" --kv-offload off --cache-ram 2.5 >"$tmp/lo-cmd" 2>/dev/null
+if python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+none, two, host = (json.load(open(t + x)) for x in ('/lo-none', '/lo-two', '/lo-host'))
+# rank 16 over every linear layer of Llama 3 8B: 41,943,040 F16 parameters; the file's 16384 bytes
+assert two['lora_bytes'] == 41943040 * 2 + 16384, two['lora_bytes']
+assert two['devices'][0]['lora_bytes'] == two['lora_bytes']
+assert two['total_bytes'] - none['total_bytes'] == two['lora_bytes']
+assert none['lora_bytes'] == 0 and none['kv_offload'] is True and none['host_cache_bytes'] == 0
+assert host['kv_offload'] is False and host['devices'][0]['kv_bytes'] == 0
+assert host['host_bytes'] == none['host_bytes'] + none['kv_bytes'], (host['host_bytes'], none['host_bytes'])
+assert host['host_cache_bytes'] == int(2.5 * 2**30)
+assert host['decode_tokens_per_s'] < none['decode_tokens_per_s']
+cmd = open(t + '/lo-cmd').read()
+assert '--lora ' + t + '/adapter.gguf' in cmd and '--no-kv-offload' in cmd and '--cache-ram 2560' in cmd, cmd
+PY
+then echo "ok $n - the whole load: LoRA adapters by rank and file, the KV cache in RAM, the prompt cache"
+else echo "not ok $n - the whole load: LoRA adapters by rank and file, the KV cache in RAM, the prompt cache"; failed=$((failed + 1))
+fi
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -292,6 +292,13 @@ check_modelfile (char **lines)
     {
       g_auto(GStrv) words = g_strsplit (lines[i], " ", 3);
 
+      g_assert_true (in_string_array (table, "modelfile_instructions", words[0]));
+      /* ADAPTER takes a path (the rest of the line) */
+      if (g_strcmp0 (words[0], "ADAPTER") == 0)
+        {
+          g_assert_nonnull (words[1]);
+          continue;
+        }
       g_assert_cmpstr (words[0], ==, "PARAMETER");
       g_assert_true (in_string_array (table, "modelfile_parameters", words[1]));
       assert_matches ("^[0-9]+$", words[2], words[1]);
@@ -1368,6 +1375,49 @@ test_whole_load (void)
       g_assert_nonnull (strstr (text, k == 0 ? "--draft-max " : "--draft-max 16"));
       g_assert_true ((strstr (text, "makes decoding slower") != NULL) == (k == 1));
     }
+
+  /* LoRA adapters (a rank: a placeholder file), the cache in RAM and the
+   * host prompt cache: llama-server options of its table, in MiB */
+  s.draft_model = NULL;
+  s.n_lora = 2;
+  s.lora_ranks[0] = 16;
+  s.lora_ranks[1] = 64;
+  s.kv_on_host = TRUE;
+  s.cache_ram_bytes = 3ull << 30;
+  {
+    g_autoptr(HrCommand) command = hr_command_build (HR_COMMAND_LLAMACPP, &s, &error);
+    g_autofree char *text = NULL;
+
+    g_assert_no_error (error);
+    check_command (command);
+    text = hr_command_to_shell (command);
+    g_assert_nonnull (strstr (text, "--lora ./lora-adapter-1.gguf"));
+    g_assert_nonnull (strstr (text, "--lora ./lora-adapter-2.gguf"));
+    g_assert_nonnull (strstr (text, "(rank 64)"));
+    g_assert_nonnull (strstr (text, "--no-kv-offload"));
+    g_assert_nonnull (strstr (text, "--cache-ram 3072"));
+  }
+  /* Ollama: one adapter, an ADAPTER line of its Modelfile; two are refused */
+  s.kv_on_host = FALSE;
+  s.cache_ram_bytes = 0;
+  {
+    g_autoptr(HrCommand) command = hr_command_build (HR_COMMAND_OLLAMA, &s, &error);
+
+    g_assert_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN);
+    g_assert_null (command);
+    g_assert_nonnull (strstr (error->message, "one LoRA adapter"));
+    g_clear_error (&error);
+  }
+  s.n_lora = 1;
+  {
+    g_autoptr(HrCommand) command = hr_command_build (HR_COMMAND_OLLAMA, &s, &error);
+    g_autofree char *text = NULL;
+
+    g_assert_no_error (error);
+    check_command (command);
+    text = hr_command_to_shell (command);
+    g_assert_nonnull (strstr (text, "\nADAPTER ./lora-adapter-1.gguf\n"));
+  }
 }
 
 static void

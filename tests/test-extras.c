@@ -265,6 +265,112 @@ test_mmproj_estimate (void)
   g_clear_error (&error);
 }
 
+/* A rank-16 adapter of every linear layer of Llama 3 8B: 41,943,040
+ * trainable parameters, as Unsloth's and PEFT's trainers print for r = 16
+ * on q, k, v, o, gate, up and down ("Trainable parameters = 41,943,040"),
+ * F16 in its GGUF. */
+static void
+test_lora_rank (void)
+{
+  HrModelSpec *model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct");
+  const HrModelArch *a = hr_model_spec_get_arch (model);
+
+  g_assert_cmpuint (hr_lora_bytes_for_rank (a, hr_model_spec_get_intermediate (model), FALSE, 16),
+                    ==, 41943040ull * 2);
+  /* linear in the rank; a MoE's experts are not adapted */
+  g_assert_cmpuint (hr_lora_bytes_for_rank (a, hr_model_spec_get_intermediate (model), FALSE, 64),
+                    ==, 41943040ull * 2 * 4);
+  g_assert_cmpuint (hr_lora_bytes_for_rank (a, hr_model_spec_get_intermediate (model), TRUE, 16),
+                    <, 41943040ull * 2 / 2);
+}
+
+/* Adapters go with the layers they adapt (the GPU's share, the CPU's
+ * for the layers left there) and are read each token; the cache in RAM
+ * leaves the GPUs none of it and costs decode time; the host prompt
+ * cache counts against RAM; none of it is planned for vLLM. */
+static void
+test_lora_and_host_memory (void)
+{
+  HrScenario s = {
+    .model = hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct"),
+    .precision = hr_catalog_find_precision (catalog, "q4_k_m"),
+    .kv_type = hr_catalog_find_kv_type (catalog, "fp16"),
+    .hardware = hr_catalog_find_hardware (catalog, "rtx-3060-12gb"),
+    .context = 16384, .batch = 1, .gpus = 1,
+    .engine = HR_ENGINE_LLAMACPP,
+  };
+  GError *error = NULL;
+  HrEstimate plain, e;
+  guint64 adapter;
+
+  g_assert_true (hr_scenario_estimate (&s, &plain, &error));
+  g_assert_no_error (error);
+
+  s.n_lora = 1;
+  s.lora_ranks[0] = 16;
+  adapter = hr_scenario_lora_bytes (&s);
+  g_assert_cmpuint (adapter, ==, 41943040ull * 2);
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  /* every repeating layer on the GPU: the whole adapter there, rounded per layer */
+  g_assert_cmpuint (e.lora_bytes, ==, adapter);
+  g_assert_cmpuint (e.devices[0].lora_bytes, ==, adapter);
+  g_assert_cmpuint (e.per_device_bytes, ==, plain.per_device_bytes + adapter);
+  g_assert_cmpuint (e.total_bytes, ==, plain.total_bytes + adapter);
+  g_assert_cmpfloat (e.decode_tokens_per_s, <, plain.decode_tokens_per_s);
+
+  /* half the layers on the CPU: their adapters in RAM */
+  s.placement.gpu_layers_fixed = TRUE;
+  s.placement.gpu_layers = 17;
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_cmpuint (e.devices[0].lora_bytes, ==, adapter / 2);
+  g_assert_cmpuint (e.lora_bytes, ==, adapter);
+  s.placement.gpu_layers_fixed = FALSE;
+  s.n_lora = 0;
+
+  /* --no-kv-offload: the cache leaves the GPU for RAM, decode slows */
+  s.kv_on_host = TRUE;
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_no_error (error);
+  g_assert_true (e.kv_on_host);
+  g_assert_cmpuint (e.per_device_kv_bytes, ==, 0);
+  g_assert_cmpuint (e.kv_bytes, ==, plain.kv_bytes);
+  g_assert_cmpuint (e.host_kv_bytes, ==, plain.kv_bytes);
+  g_assert_cmpuint (e.host_bytes, ==, plain.host_bytes + plain.kv_bytes);
+  g_assert_cmpuint (e.per_device_bytes, ==, plain.per_device_bytes - plain.per_device_kv_bytes);
+  g_assert_cmpfloat (e.decode_tokens_per_s, <, plain.decode_tokens_per_s);
+  g_assert_cmpfloat (e.prefill_tokens_per_s, <, plain.prefill_tokens_per_s);
+  /* the longest context is then bounded by RAM, not by the GPU */
+  g_assert_cmpuint (e.max_context, >, plain.max_context);
+  /* no measured rows with the cache in RAM: no range */
+  g_assert_cmpfloat (e.decode_tokens_per_s_low, ==, 0);
+
+  /* the prompt cache counts against RAM: 8 GiB of RAM cannot hold 16 */
+  s.kv_on_host = FALSE;
+  s.ram.bytes = 8ull << 30;
+  s.cache_ram_bytes = 16ull << 30;
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_cmpuint (e.host_cache_bytes, ==, 16ull << 30);
+  g_assert_false (e.ram_fits);
+  g_assert_cmpint (e.verdict, ==, HR_VERDICT_NO_FIT);
+  s.cache_ram_bytes = 1ull << 30;
+  g_assert_true (hr_scenario_estimate (&s, &e, &error));
+  g_assert_true (e.ram_fits);
+
+  /* vLLM: none of these */
+  s.engine = HR_ENGINE_VLLM;
+  s.precision = hr_catalog_find_precision (catalog, "bf16");
+  s.hardware = hr_catalog_find_hardware (catalog, "a100-sxm-80gb");
+  g_assert_false (hr_scenario_estimate (&s, &e, &error));
+  g_assert_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+  s.cache_ram_bytes = 0;
+  s.n_lora = 1;
+  g_assert_false (hr_scenario_estimate (&s, &e, &error));
+  g_assert_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -280,6 +386,8 @@ main (int   argc,
   g_test_add_func ("/extras/speculative/formula", test_speculative_formula);
   g_test_add_func ("/extras/speculative/log", test_speculative_log);
   g_test_add_func ("/extras/speculative/rules", test_draft_rules);
+  g_test_add_func ("/extras/lora/rank", test_lora_rank);
+  g_test_add_func ("/extras/lora-and-host-memory", test_lora_and_host_memory);
 
   status = g_test_run ();
   g_object_unref (catalog);

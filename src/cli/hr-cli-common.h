@@ -58,6 +58,9 @@ typedef struct
   char *draft_precision_arg;
   char *draft_max_arg;
   char *acceptance_arg;
+  char *lora_arg;           /* --lora FILE|RANK[,…] */
+  char *kv_offload_arg;     /* --kv-offload on|off */
+  char *cache_ram_arg;      /* --cache-ram GIB */
   /* gpus group */
   char *gpus_arg;
   /* engine tuning group */
@@ -110,6 +113,7 @@ typedef struct
   char *precisions;
   /* positional arguments */
   char **rest;
+  char **lora_items;        /* --lora split; the scenario's lora_paths borrow them */
 
   /* resolved */
   HrCatalog *catalog;

@@ -90,6 +90,7 @@ add_placement (JsonBuilder      *b,
       hr_cli_add_uint (b, "reserve_bytes", load->reserve_bytes);
       hr_cli_add_uint (b, "mmproj_bytes", load->mmproj_bytes);
       hr_cli_add_uint (b, "draft_bytes", load->draft_bytes);
+      hr_cli_add_uint (b, "lora_bytes", load->lora_bytes);
       hr_cli_add_uint (b, "weights_bytes", load->weights_bytes);
       hr_cli_add_uint (b, "kv_bytes", load->kv_bytes);
       hr_cli_add_uint (b, "state_bytes", load->state_bytes);
@@ -223,6 +224,9 @@ run_estimate (HrCliOptions *o)
       hr_cli_add_uint (b, "image_tokens", e.image_tokens);
       hr_cli_add_uint (b, "draft_bytes", e.draft_bytes);
       hr_cli_add_double_or_null (b, "speculative_speedup", e.speculative_speedup);
+      hr_cli_add_uint (b, "lora_bytes", e.lora_bytes);
+      hr_cli_add_bool (b, "kv_offload", !e.kv_on_host);
+      hr_cli_add_uint (b, "host_cache_bytes", e.host_cache_bytes);
       if (s->draft_model != NULL)
         {
           hr_cli_add_double (b, "draft_acceptance", e.draft_acceptance);
@@ -363,6 +367,21 @@ run_estimate (HrCliOptions *o)
                  e.draft_acceptance * 100, e.draft_max, e.draft_cost_ratio,
                  e.speculative_speedup < 1 ? ": it makes decoding SLOWER" : "");
       }
+    if (e.lora_bytes > 0)
+      {
+        g_autofree char *all = hr_format_size (e.lora_bytes, u);
+
+        g_print ("  adapters    %12s (%u LoRA, beside the layers they adapt)\n", all,
+                 s->n_lora);
+      }
+    if (e.kv_on_host)
+      g_print ("  KV cache in system RAM (--no-kv-offload): the CPU computes attention\n");
+    if (e.host_cache_bytes > 0)
+      {
+        g_autofree char *all = hr_format_size (e.host_cache_bytes, u);
+
+        g_print ("  prompt cache %11s at most, in system RAM (--cache-ram)\n", all);
+      }
     /* GPUs of different kinds, or memory kept for others: each GPU */
     if (s->devices[0] != NULL || o->reserve_arg != NULL || s->reserve_set[0])
       for (guint32 d = 0; d < e.n_devices; d++)
@@ -427,8 +446,12 @@ run_estimate (HrCliOptions *o)
       {
         g_autofree char *compute = hr_format_size (e.compute_bytes, u);
         g_autofree char *host = hr_format_size (e.host_bytes, u);
-        g_print ("  compute buffer %s per device (flash attention %s); %s in host RAM\n",
-                 compute, e.flash_attn ? "on" : "off", host);
+        g_print ("  compute buffer %s per device (flash attention %s)\n",
+                 compute, e.flash_attn ? "on" : "off");
+        g_print ("  system RAM  %12s held by the engine (input embeddings, host buffers%s)\n",
+                 host, e.kv_on_host ? ", the KV cache" :
+                       e.placement == HR_PLACEMENT_PARTIAL || e.placement == HR_PLACEMENT_CPU
+                       ? ", the layers left there" : "");
         g_print ("  backend     %s%s%s\n", hr_backend_label (e.backend),
                  e.speed_group != NULL ? " · " : "", e.speed_group != NULL ? e.speed_group : "");
         if (s->cpu != NULL)

@@ -95,8 +95,9 @@ hr_cli_add_setup (GArray       *entries,
   ADD (entries, group);
 }
 
-/* docs/CLI.md "Additions": the whole load — a vision projector and a
- * draft model beside the model (estimate, command). */
+/* docs/CLI.md "Additions": the whole load — a vision projector, a draft
+ * model and adapters beside the model, the cache in RAM and the host
+ * prompt cache (estimate, command). */
 void
 hr_cli_add_extras (GArray       *entries,
                    HrCliOptions *o)
@@ -115,6 +116,13 @@ hr_cli_add_extras (GArray       *entries,
       "Tokens drafted a step (default: the best up to llama-server's 16)", "N" },
     { "acceptance", 0, 0, G_OPTION_ARG_STRING, &o->acceptance_arg,
       "Share of drafted tokens accepted, 0–1 (default: the pairing's measured rate)", "R" },
+    { "lora", 0, 0, G_OPTION_ARG_STRING, &o->lora_arg,
+      "llama.cpp, Ollama: LoRA adapters, each a GGUF file or a rank (all linear layers, "
+      "F16), comma-separated", "FILE|RANK[,…]" },
+    { "kv-offload", 0, 0, G_OPTION_ARG_STRING, &o->kv_offload_arg,
+      "llama-server: “off” keeps the KV cache in system RAM (--no-kv-offload)", "on|off" },
+    { "cache-ram", 0, 0, G_OPTION_ARG_STRING, &o->cache_ram_arg,
+      "llama-server: the most system RAM its prompt cache takes (--cache-ram)", "GIB" },
   };
 
   ADD (entries, group);
@@ -434,7 +442,8 @@ hr_cli_options_clear (HrCliOptions *o)
   char **strings[] = {
     &o->model, &o->precision, &o->context_arg, &o->batch_arg, &o->kv_type, &o->engine,
     &o->hardware, &o->reserve_arg, &o->mmproj_arg, &o->images_arg, &o->draft_arg,
-    &o->draft_precision_arg, &o->draft_max_arg, &o->acceptance_arg, &o->gpus_arg, &o->flash_attn, &o->ubatch_arg,
+    &o->draft_precision_arg, &o->draft_max_arg, &o->acceptance_arg, &o->lora_arg,
+    &o->kv_offload_arg, &o->cache_ram_arg, &o->gpus_arg, &o->flash_attn, &o->ubatch_arg,
     &o->gpu_memory_utilization_arg, &o->max_num_batched_tokens_arg, &o->vllm_version_arg,
     &o->gpu_layers_arg, &o->split_mode_arg, &o->tensor_split_arg, &o->n_cpu_moe_arg,
     &o->ram_arg, &o->ram_bandwidth_arg, &o->tp_arg, &o->pp_arg, &o->dp_arg, &o->nodes_arg,
@@ -447,6 +456,7 @@ hr_cli_options_clear (HrCliOptions *o)
   for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
   g_clear_pointer (&o->rest, g_strfreev);
+  g_clear_pointer (&o->lora_items, g_strfreev);
   g_clear_object (&o->imported);
   g_clear_object (&o->local_cpu);
   g_clear_pointer (&o->hub_repo, g_free);

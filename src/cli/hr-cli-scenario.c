@@ -697,6 +697,85 @@ parse_draft (HrCliOptions *o)
   return TRUE;
 }
 
+/* --lora FILE|RANK[,…]: each adapter a LoRA GGUF file (its tensors'
+ * bytes; general.type "adapter", adapter.type "lora", as llama.cpp's
+ * convert_lora_to_gguf.py writes it) or a rank. */
+static gboolean
+parse_lora (HrCliOptions *o)
+{
+  HrScenario *s = &o->scenario;
+  g_auto(GStrv) items = NULL;
+
+  if (o->lora_arg == NULL)
+    return TRUE;
+  items = g_strsplit (o->lora_arg, ",", -1);
+  if (g_strv_length (items) > HR_LORA_MAX)
+    return hr_cli_usage_error ("--lora takes at most %d adapters", HR_LORA_MAX), FALSE;
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      const char *item = items[i];
+      guint64 rank;
+
+      if (*item == '\0')
+        return hr_cli_usage_error ("--lora: an empty adapter in “%s”", o->lora_arg), FALSE;
+      if (g_ascii_string_to_unsigned (item, 10, 1, HR_LORA_RANK_MAX, &rank, NULL))
+        {
+          s->lora_ranks[s->n_lora++] = (guint32) rank;
+          continue;
+        }
+      if (g_ascii_isdigit (*item) && !g_file_test (item, G_FILE_TEST_EXISTS))
+        return hr_cli_usage_error ("--lora: a rank is 1–%d, not “%s”", HR_LORA_RANK_MAX,
+                                   item), FALSE;
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(HrGguf) gguf = hr_gguf_open (item, &error);
+
+        if (gguf == NULL)
+          return hr_cli_fail (HR_CLI_EXIT_FILE, "%s: %s", item, error->message), FALSE;
+        if (g_strcmp0 (hr_gguf_get_string (gguf, "general.type"), "adapter") != 0 ||
+            g_strcmp0 (hr_gguf_get_string (gguf, "adapter.type"), "lora") != 0)
+          return hr_cli_usage_error ("--lora %s is not a LoRA adapter (its general.type is "
+                                     "not “adapter” with adapter.type “lora”)", item), FALSE;
+        s->lora_paths[s->n_lora] = item;
+        s->lora_file_bytes[s->n_lora++] = hr_gguf_get_weights_bytes (gguf);
+      }
+    }
+  /* the strings stay with the options (s->lora_paths borrows them) */
+  o->lora_items = g_steal_pointer (&items);
+  return TRUE;
+}
+
+/* --kv-offload on|off and --cache-ram GIB (llama-server).  A prompt
+ * cache past 4 TiB is a typo, not a machine. */
+#define HR_CACHE_RAM_MAX_GIB 4096
+
+static gboolean
+parse_host_memory (HrCliOptions *o)
+{
+  HrScenario *s = &o->scenario;
+
+  if (o->kv_offload_arg != NULL)
+    {
+      if (g_strcmp0 (o->kv_offload_arg, "off") == 0)
+        s->kv_on_host = TRUE;
+      else if (g_strcmp0 (o->kv_offload_arg, "on") != 0)
+        return hr_cli_usage_error ("--kv-offload must be “on” or “off”, not “%s”",
+                                   o->kv_offload_arg), FALSE;
+    }
+  if (o->cache_ram_arg != NULL)
+    {
+      char *end = NULL;
+      double gib = g_ascii_strtod (o->cache_ram_arg, &end);
+
+      if (end == o->cache_ram_arg || *end != '\0' || !(gib > 0 && gib <= HR_CACHE_RAM_MAX_GIB))
+        return hr_cli_usage_error ("--cache-ram must be a size in GiB in (0, %d], not “%s”",
+                                   HR_CACHE_RAM_MAX_GIB, o->cache_ram_arg), FALSE;
+      /* llama-server takes MiB */
+      s->cache_ram_bytes = (guint64) llround (gib * 1024) * (guint64) HR_MIB;
+    }
+  return TRUE;
+}
+
 /* --hardware H (or the default) into the scenario's device; “local”:
  * this computer's. */
 gboolean
@@ -829,7 +908,8 @@ hr_cli_resolve_scenario (HrCliOptions *o,
         o->scenario.reserve_set[d] = TRUE;
         o->scenario.reserve_bytes[d] = o->local_reserve_bytes;
       }
-  if (!(parse_reserve (o) && parse_mmproj (o) && parse_draft (o) && parse_speed (o) &&
+  if (!(parse_reserve (o) && parse_mmproj (o) && parse_draft (o) && parse_lora (o) &&
+        parse_host_memory (o) && parse_speed (o) &&
          parse_backend (o) && parse_cpu (o) && hr_cli_parse_price (o)))
     return FALSE;
   /* speeds measured on this computer (headroom-cli calibrate), in every

@@ -174,6 +174,15 @@ typedef struct
   guint64 mmproj_compute_bytes;  /*   and its encoder's compute buffer */
   guint64 image_tokens;          /* images × tokens per image: context cells */
   guint64 draft_device_bytes[HR_MAX_DEVICES]; /* weights, KV, buffers */
+  /* LoRA adapters (llama.cpp, Ollama): their tensors, which llama.cpp
+   * puts beside the layer each one adapts (0: none). */
+  guint64 lora_bytes;
+  /* llama.cpp --no-kv-offload: every layer's KV cache (and recurrent
+   * state) in system RAM, attention computed by the CPU. */
+  gboolean kv_on_host;
+  /* llama-server's host prompt cache (--cache-ram): the most it keeps of
+   * cached prompts in system RAM (0: none). */
+  guint64 host_cache_bytes;
 } HrEstimateInput;
 
 /* The answer length timed when none is given (docs/CLI.md: --generate). */
@@ -200,6 +209,7 @@ typedef struct
                                 * driver, other processes): memory − usable */
   guint64 mmproj_bytes;        /* a vision projector: weights + encoder buffer */
   guint64 draft_bytes;         /* a draft model's weights, KV and buffers */
+  guint64 lora_bytes;          /* LoRA adapters of the layers it holds */
   guint32 layers;              /* layers as llama.cpp counts them (output too) */
   gboolean output_layer;
 } HrDeviceLoad;
@@ -348,6 +358,10 @@ typedef struct
   guint64 draft_bytes;         /* draft model, all GPUs */
   guint64 per_device_mmproj_bytes;
   guint64 per_device_draft_bytes;
+  guint64 lora_bytes;          /* LoRA adapters, all GPUs and the CPU */
+  guint64 per_device_lora_bytes;
+  gboolean kv_on_host;         /* the KV cache in system RAM (--no-kv-offload) */
+  guint64 host_cache_bytes;    /* llama-server's prompt cache in RAM, at most */
   /* Speculative decoding (hr-extras.h; 0 without a draft). */
   double speculative_speedup;  /* < 1: the draft makes decoding slower */
   double draft_acceptance;     /* α used */

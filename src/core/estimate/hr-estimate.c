@@ -154,6 +154,18 @@ validate_input (const HrEstimateInput  *input,
                               _("A vision projector file and a draft model are planned "
                                 "for llama.cpp and Ollama; vLLM and SGLang load the vision "
                                 "encoder with the checkpoint"));
+    if (input->lora_bytes > 0 && input->engine != HR_ENGINE_LLAMACPP &&
+        input->engine != HR_ENGINE_OLLAMA)
+      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                              _("LoRA adapter files are planned for llama.cpp and Ollama; "
+                                "vLLM and SGLang are not planned with adapters"));
+    /* llama-server's --no-kv-offload and --cache-ram: Ollama sets neither
+     * (its runner keeps the cache with the layers), vLLM and SGLang have
+     * other mechanisms (block swapping, HiCache). */
+    if ((input->kv_on_host || input->host_cache_bytes > 0) && input->engine != HR_ENGINE_LLAMACPP)
+      return hr_profile_fail (error, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                              _("The KV cache in system RAM (--no-kv-offload) and the host "
+                                "prompt cache (--cache-ram) are llama-server options"));
     if (input->image_tokens >= input->context)
       return invalid (error, "the images take %" G_GUINT64_FORMAT " tokens, a context of %"
                       G_GUINT64_FORMAT " leaves no room for text", input->image_tokens,

@@ -1,4 +1,5 @@
-/* hr-extras.c — what loads beside the model: a vision projector, a draft
+/* hr-extras.c — what loads beside the model: a vision projector, a draft,
+ * LoRA adapters
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -71,4 +72,24 @@ hr_speculative_best_gamma (double  alpha,
     if (hr_speculative_speedup (alpha, g, c) > hr_speculative_speedup (alpha, best, c))
       best = g;
   return best;
+}
+
+guint64
+hr_lora_bytes_for_rank (const HrModelArch *a,
+                        guint64            ffn_width,
+                        gboolean           moe,
+                        guint32            rank)
+{
+  double h, q, kv, attention, ffn;
+
+  g_return_val_if_fail (a != NULL, 0);
+
+  h = a->hidden;
+  q = (double) a->n_heads * a->head_dim_k;
+  kv = (double) a->n_kv_heads * (a->head_dim_k + a->head_dim_v);
+  /* in + out of Q, K, V and O (O maps the heads' values back) */
+  attention = (h + q) + (2 * h + kv) + ((double) a->n_heads * a->head_dim_v + h);
+  ffn = moe ? 0 : 3.0 * (h + (double) ffn_width);
+  return (guint64) llround ((double) rank * HR_LORA_BYTES_PER_ELEMENT *
+                            (hr_model_arch_kv_layers (a) * attention + a->n_layers * ffn));
 }

@@ -1,4 +1,5 @@
-/* hr-extras.h — what loads beside the model: a vision projector, a draft
+/* hr-extras.h — what loads beside the model: a vision projector, a draft,
+ * LoRA adapters
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -15,6 +16,7 @@
 
 #include <glib.h>
 
+#include "hr-model-arch.h"
 #include "hr-vision.h"
 
 G_BEGIN_DECLS
@@ -42,5 +44,21 @@ double   hr_speculative_speedup    (double                alpha,
 guint32  hr_speculative_best_gamma (double                alpha,
                                     double                c,
                                     guint32               max);
+
+/* A LoRA adapter of rank r adds A (r × in) and B (out × r) beside each
+ * matrix it adapts: r (in + out) elements.  An adapter given by its rank
+ * alone adapts every linear layer of the attention layers (Q, K, V, O)
+ * and of a dense FFN (gate, up, down), the "all-linear" target of PEFT,
+ * Unsloth and Axolotl recipes; a MoE's experts and a hybrid's recurrent
+ * projections are not adapted (give the adapter's file for those).
+ * Stored in F16, as convert_lora_to_gguf.py writes them by default. */
+#define HR_LORA_BYTES_PER_ELEMENT 2.0
+/* The largest rank --lora takes: PEFT's ranks are 4 … 256 in practice. */
+#define HR_LORA_RANK_MAX          4096
+
+guint64  hr_lora_bytes_for_rank    (const HrModelArch    *arch,
+                                    guint64               ffn_width,
+                                    gboolean              moe,
+                                    guint32               rank);
 
 G_END_DECLS

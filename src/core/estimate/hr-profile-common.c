@@ -265,13 +265,14 @@ hr_profile_finish (const HrEstimateInput  *input,
                              result->per_device_state_bytes +
                              result->per_device_overhead_bytes +
                              result->per_device_mmproj_bytes +
-                             result->per_device_draft_bytes;
+                             result->per_device_draft_bytes +
+                             result->per_device_lora_bytes;
   result->total_bytes = result->weights_bytes + result->kv_bytes + result->state_bytes +
                         result->overhead_bytes;
-  /* the shares are of the model's own memory; a projector and a draft
-   * come on top */
+  /* the shares are of the model's own memory; a projector, a draft and
+   * adapters come on top */
   total = (double) result->total_bytes;
-  result->total_bytes += result->mmproj_bytes + result->draft_bytes;
+  result->total_bytes += result->mmproj_bytes + result->draft_bytes + result->lora_bytes;
   result->weights_share = result->weights_bytes / total;
   result->kv_share = result->kv_bytes / total;
   result->state_share = result->state_bytes / total;

@@ -248,6 +248,31 @@ gpu_token (const HrSpeedInput *in,
   else
     *cache = cached_tokens (a, depth, layers) * cell * 2.0 / (set->eta_att * bw);
   *fixed = g->layers * (in->serving ? HR_SPEED_C_LAYER_SERVING : set->c_layer);
+  if (in->kv_on_host)
+    *cache = 0;
+}
+
+/* Repeating layers the GPUs run (each once, whatever the split). */
+static double
+gpu_layers (const HrSpeedInput *in)
+{
+  double layers = 0;
+
+  for (guint32 i = 0; i < in->n_gpus; i++)
+    layers = in->tensor_parallel ? MAX (layers, in->gpus[i].layers)
+                                 : layers + in->gpus[i].layers;
+  return layers;
+}
+
+/* Of @layers layers, those with attention (a hybrid's recurrent layers
+ * have none; their state goes to RAM too, read as its cell tokens). */
+static double
+attention_layers (const HrModelArch *a,
+                  double             layers)
+{
+  if (a->n_state_layers == 0 || a->n_layers == 0)
+    return layers;
+  return layers * hr_model_arch_kv_layers (a) / a->n_layers;
 }
 
 void
@@ -316,6 +341,19 @@ hr_speed_token (const HrSpeedInput *in,
         }
       else if (busy > 0)
         out->fixed_seconds += HR_SPEED_HOP_SECONDS;
+    }
+  /* --no-kv-offload: the CPU reads the GPU layers' cache from RAM too,
+   * and every attention layer hands its activations to it and back. */
+  if (in->kv_on_host && busy > 0)
+    {
+      double layers = gpu_layers (in);
+      double kv_token = a->n_kv_heads * (a->head_dim_k + a->head_dim_v) *
+                        (in->flash_attn ? in->kv_bytes_per_element : 2.0);
+
+      out->cpu_seconds += cached_tokens (a, depth, layers) * kv_token /
+                          (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
+      out->fixed_seconds += HR_SPEED_KV_HOST_SPLITS * attention_layers (a, layers) *
+                            HR_SPEED_HOP_SECONDS;
     }
   /* Pipeline stages: a token goes through each in turn. */
   if (in->pp_stages > 1)
@@ -448,11 +486,21 @@ ubatch_seconds (const HrSpeedInput *in,
     t_deq = (bytes + 2.0 * params) / bw;
   /* attention over the window: the score block of every head; flash
    * attention's kernels at their own share where the backend has one */
-  units = a->n_heads * n * cached_tokens (a, p0 + n, layers);
+  units = in->kv_on_host ? 0 : a->n_heads * n * cached_tokens (a, p0 + n, layers);
   t_att = units * 4.0 * a->head_dim_k /
           ((in->flash_attn && set->eta_fa_pp > 0 ? set->eta_fa_pp : eta_mm) * flops) +
           (in->flash_attn ? 0 : units * set->beta / bw);
   return t_mm + t_deq + t_att + t_exp;
+}
+
+/* Attention scores of @n tokens at @p0 … over @layers layers. */
+static double
+score_units (const HrSpeedInput *in,
+               double              p0,
+               double              n,
+               double              layers)
+{
+  return in->arch->n_heads * n * cached_tokens (in->arch, p0 + n, layers);
 }
 
 /* The CPU running its layers for a micro-batch: its matrix rate, or
@@ -465,8 +513,7 @@ cpu_ubatch_seconds (const HrSpeedInput *in,
   const HrModelArch *a = in->arch;
   double read = in->cpu_layer_bytes / (HR_RAM_DECODE_EFFICIENCY * in->ram_gbps * HR_GB);
   double mm = 2.0 * in->cpu_layer_params * n / cpu_flops (in);
-  double att = a->n_heads * n * cached_tokens (a, p0 + n, in->cpu_layers) * 4.0 *
-               a->head_dim_k / cpu_flops (in);
+  double att = score_units (in, p0, n, in->cpu_layers) * 4.0 * a->head_dim_k / cpu_flops (in);
 
   return MAX (read, mm) + att;
 }
@@ -540,6 +587,17 @@ call_seconds (const HrSpeedInput *in,
                       (HR_SPEED_MMAP_COPY_SHARE * in->host_link_gbps * HR_GB);
           else
             serial += cpu_ubatch_seconds (in, pos, n);
+        }
+
+      /* --no-kv-offload: the CPU runs the GPU layers' attention */
+      if (in->kv_on_host && stages > 0)
+        {
+          double layers = gpu_layers (in);
+
+          serial += score_units (in, pos, n, layers) * 4.0 * in->arch->head_dim_k /
+                    cpu_flops (in) +
+                    HR_SPEED_KV_HOST_SPLITS * attention_layers (in->arch, layers) *
+                    HR_SPEED_HOP_SECONDS;
         }
 
       for (guint32 s = 0; s < stages; s++)
@@ -660,8 +718,9 @@ find_group (const HrSpeedInput *in,
 
   /* vLLM and SGLang kernels have no llama-bench rows.  Flash attention is
    * a dimension of the generated table: a group measured without it says
-   * nothing of a figure with it, and the other way round. */
-  if (in->serving)
+   * nothing of a figure with it, and the other way round.  No rows were
+   * measured with the cache in RAM. */
+  if (in->serving || in->kv_on_host)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (speed_groups); i++)
     {

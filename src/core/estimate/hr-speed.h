@@ -50,6 +50,11 @@ G_BEGIN_DECLS
  * boundary does (HR_SPEED_HOP_SECONDS).  Derived, not fitted: no
  * llama-bench rows with experts in RAM in the calibration. */
 #define HR_SPEED_CPU_EXPERT_SPLITS 2
+/* --no-kv-offload: the cache stays in RAM and each attention layer's
+ * products with it run on the CPU, which cuts the graph twice a layer
+ * (to the CPU and back), as for experts in RAM.  Derived, not fitted: no
+ * measured rows with the cache in RAM. */
+#define HR_SPEED_KV_HOST_SPLITS    2
 #define HR_SPEED_MAX_INFLIGHT      4         /* micro-batches a layer split pipelines */
 #define HR_SPEED_PREFILL_SAMPLES   64        /* engine calls timed one by one; a longer
                                               * prompt is integrated from this many */
@@ -126,6 +131,8 @@ typedef struct _HrSpeedInput
    * F16 at the backend's eta_att, and the score matrix written. */
   gboolean flash_attn;
   double kv_bytes_per_element;  /* with flash_attn: the cache's type */
+  gboolean kv_on_host;          /* --no-kv-offload: every layer's cache in
+                                 * RAM, its attention run by the CPU */
 } HrSpeedInput;
 
 /* One decoded token, by part (the Model view writes them out). */

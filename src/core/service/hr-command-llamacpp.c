@@ -56,6 +56,25 @@ planned_split (const HrScenario *scenario)
   return FALSE;
 }
 
+/* LoRA adapter @i: its file, or for an adapter given by its rank a
+ * placeholder for the file it will be. */
+char *
+hr_command_lora_path (HrCommand        *command,
+                      const HrScenario *scenario,
+                      guint32           i)
+{
+  char *path;
+
+  if (scenario->lora_paths[i] != NULL)
+    return g_canonicalize_filename (scenario->lora_paths[i], NULL);
+  path = g_strdup_printf ("./lora-adapter-%u.gguf", i + 1);
+  /* TRANSLATORS: what to put in place of a placeholder in a command; %u is a LoRA rank */
+  hr_command_placeholder (command, path, _("the path of your LoRA adapter (rank %u) as a "
+                                           "GGUF file (convert_lora_to_gguf.py)"),
+                          scenario->lora_ranks[i]);
+  return path;
+}
+
 /* The projector of a catalog model: a placeholder for its mmproj file. */
 static char *
 mmproj_placeholder (HrCommand        *command,
@@ -201,6 +220,18 @@ hr_command_build_llamacpp (HrCommand         *command,
         hr_command_note (command, _("Speculation makes decoding slower here (×%.2f): drop "
                                     "--model-draft"), e->speculative_speedup);
     }
+  /* LoRA adapters, each applied at scale 1 */
+  for (guint32 i = 0; i < MIN (scenario->n_lora, HR_LORA_MAX); i++)
+    {
+      g_autofree char *lora = hr_command_lora_path (command, scenario, i);
+
+      hr_command_arg (run, "--lora", lora);
+    }
+  /* the cache in system RAM, and the prompt cache's limit (in MiB) */
+  if (scenario->kv_on_host)
+    hr_command_arg (run, "--no-kv-offload", NULL);
+  if (scenario->cache_ram_bytes > 0)
+    hr_command_arg_uint (run, "--cache-ram", scenario->cache_ram_bytes / (guint64) HR_MIB);
   hr_command_arg (run, "--flash-attn", e->flash_attn ? "on" : "off");
   if (g_strcmp0 (cache, "f16") != 0)
     {

@@ -66,6 +66,7 @@ hr_command_build_ollama (HrCommand         *command,
   g_autofree char *num_ctx = NULL;
   g_autofree char *num_batch = NULL;
   g_autofree char *num_gpu = NULL;
+  g_autofree char *adapter = NULL;
   g_autoptr(GPtrArray) modelfile = g_ptr_array_new ();
   HrCommandLine *run;
 
@@ -135,6 +136,20 @@ hr_command_build_ollama (HrCommand         *command,
     {
       num_gpu = g_strdup_printf ("PARAMETER num_gpu %u", e->gpu_layers);
       g_ptr_array_add (modelfile, num_gpu);
+    }
+  /* one adapter (the estimate refuses more for Ollama) */
+  if (scenario->n_lora > 0)
+    {
+      g_autofree char *lora = hr_command_lora_path (command, scenario, 0);
+
+      if (strpbrk (lora, "\r\n") != NULL)
+        {
+          g_set_error (error, HR_COMMAND_ERROR, HR_COMMAND_ERROR_CANNOT_RUN,
+                       "the adapter's file name has a line break, which a Modelfile cannot hold");
+          return FALSE;
+        }
+      adapter = g_strconcat ("ADAPTER ", lora, NULL);
+      g_ptr_array_add (modelfile, adapter);
     }
   g_ptr_array_add (modelfile, NULL);
 

@@ -88,4 +88,9 @@ const char *hr_command_head_address (HrCommand        *command);
 char    *hr_command_safe_name      (const char        *name,
                                     gboolean           lower);
 
+/* LoRA adapter @i of @scenario: its file, or a placeholder (hr-command-llamacpp.c). */
+char    *hr_command_lora_path       (HrCommand          *command,
+                                     const HrScenario   *scenario,
+                                     guint32             i);
+
 G_END_DECLS

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "hr-scenario.h"
-#include "hr-extras.h"
 #include "hr-estimate-constants.h"
+#include "hr-extras.h"
 #include "hr-speed.h"
 #include "hr-weights.h"
 
@@ -217,6 +217,23 @@ ffn_width (HrModelSpec *model)
   return hr_model_spec_get_intermediate (model);
 }
 
+/* Every adapter's bytes: a file's tensors, or a rank's all-linear
+ * adapter for this model. */
+guint64
+hr_scenario_lora_bytes (const HrScenario *scenario)
+{
+  guint64 bytes = 0;
+
+  for (guint32 i = 0; i < MIN (scenario->n_lora, HR_LORA_MAX); i++)
+    bytes += scenario->lora_paths[i] != NULL
+             ? scenario->lora_file_bytes[i]
+             : hr_lora_bytes_for_rank (hr_model_spec_get_arch (scenario->model),
+                                       ffn_width (scenario->model),
+                                       hr_model_spec_is_moe (scenario->model),
+                                       scenario->lora_ranks[i]);
+  return bytes;
+}
+
 /**
  * hr_scenario_engine:
  *
@@ -345,6 +362,17 @@ scenario_input (const HrScenario  *scenario,
   input->mmproj_compute_bytes = scenario->mmproj_compute_bytes;
   if (scenario->mmproj_weights_bytes > 0)
     input->image_tokens = (guint64) scenario->tokens_per_image * MAX (scenario->images, 1);
+  /* Ollama loads one adapter (its runner refuses more: "ollama supports
+   * only one lora adapter") */
+  if (input->engine == HR_ENGINE_OLLAMA && scenario->n_lora > 1)
+    {
+      g_set_error (error, HR_ESTIMATE_ERROR, HR_ESTIMATE_ERROR_UNSUPPORTED,
+                   _("Ollama loads one LoRA adapter per model, not %u"), scenario->n_lora);
+      return FALSE;
+    }
+  input->lora_bytes = hr_scenario_lora_bytes (scenario);
+  input->kv_on_host = scenario->kv_on_host;
+  input->host_cache_bytes = scenario->cache_ram_bytes;
   input->tied_embeddings = hr_model_spec_get_tied_embeddings (scenario->model);
   input->quant_family = hr_speed_quant_family (input->bpw, input->checkpoint,
                                                hr_precision_get_id (scenario->precision));
@@ -441,6 +469,8 @@ estimate_with_draft (const HrScenario  *scenario,
   draft.draft_model = NULL;
   draft.engine = HR_ENGINE_LLAMACPP;   /* llama-server loads it, whatever its precision */
   draft.mmproj_weights_bytes = draft.mmproj_compute_bytes = 0;
+  draft.n_lora = 0;              /* the adapters are the target's */
+  draft.cache_ram_bytes = 0;     /*   and so is the prompt cache */
   draft.placement.gpu_layers_fixed = FALSE;
   draft.placement.n_cpu_moe = 0;
   draft.placement.n_tensor_split = 0;

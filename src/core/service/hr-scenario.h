@@ -19,6 +19,10 @@
 
 G_BEGIN_DECLS
 
+/* The most LoRA adapters a scenario loads (llama-server takes any
+ * number; a handful is what people stack). */
+#define HR_LORA_MAX 8
+
 typedef struct
 {
   const HrCalibration *calibration; /* borrowed; NULL = none: the speed
@@ -53,6 +57,15 @@ typedef struct
   HrPrecision *draft_precision; /* borrowed */
   guint32 draft_max;
   double acceptance;
+  /* LoRA adapters (llama.cpp, Ollama): each a file (lora_paths[i],
+   * borrowed, with its tensors' bytes) or a rank (lora_ranks[i], path
+   * NULL: hr_lora_bytes_for_rank). */
+  guint32 n_lora;
+  const char *lora_paths[HR_LORA_MAX];
+  guint64 lora_file_bytes[HR_LORA_MAX];
+  guint32 lora_ranks[HR_LORA_MAX];
+  gboolean kv_on_host;         /* llama-server --no-kv-offload */
+  guint64 cache_ram_bytes;     /* llama-server --cache-ram (0: not given) */
   HrEngineOptions options;   /* zero = the engine's defaults */
   HrPlacementOptions placement; /* zero = auto: as many layers as fit */
   HrSystemMemory ram;        /* zero = the stated assumption */
@@ -73,6 +86,7 @@ HrHardware *hr_scenario_gpu         (const HrScenario  *scenario,
 void     hr_scenario_explain        (const HrScenario  *scenario,
                                      const HrEstimate  *result,
                                      HrFormulas        *formulas);
+guint64  hr_scenario_lora_bytes     (const HrScenario  *scenario);
 gboolean hr_scenario_engine_weights (HrModelSpec       *model,
                                      HrPrecision       *precision,
                                      HrEngine           engine,

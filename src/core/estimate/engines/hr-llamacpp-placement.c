@@ -162,6 +162,9 @@ place_counts (const HrLlamaCppPlacementInput *in,
       out->host_layers = host.layers;
       out->host_layer_bytes = host.bytes;
       out->host_kv_bytes = host.kv + host.state;
+      out->host_lora_bytes = (guint64) llround (host.layers * in->lora_layer_bytes);
+      out->host_weights_bytes += out->host_lora_bytes;
+      host_read += (double) out->host_lora_bytes;
       copied = w->largest_dense_bytes;
       host_read += range_read (in, &host, TRUE);
       cpu_work = TRUE;
@@ -192,7 +195,16 @@ place_counts (const HrLlamaCppPlacementInput *in,
       bytes = cpu_experts.bytes - cpu_experts.experts + gpu_experts.bytes;
       load->kv_bytes = cpu_experts.kv + gpu_experts.kv;
       load->state_bytes = cpu_experts.state + gpu_experts.state;
-      gpu_read[d] = range_read (in, &cpu_experts, FALSE) + range_read (in, &gpu_experts, TRUE);
+      if (in->kv_on_host)
+        {
+          out->host_kv_bytes += load->kv_bytes + load->state_bytes;
+          load->kv_bytes = load->state_bytes = 0;
+        }
+      /* an adapter is applied unmerged, A then B, every token: read */
+      load->lora_bytes = (guint64) llround ((layers_end - MIN (il, layers_end)) *
+                                            in->lora_layer_bytes);
+      gpu_read[d] = range_read (in, &cpu_experts, FALSE) + range_read (in, &gpu_experts, TRUE) +
+                    (double) load->lora_bytes;
       if (cpu_experts.experts > 0)
         {
           out->host_weights_bytes += cpu_experts.experts;
@@ -267,7 +279,8 @@ place_counts (const HrLlamaCppPlacementInput *in,
       load->mmproj_bytes = d == 0 ? in->mmproj_bytes : 0;
       load->draft_bytes = in->draft_bytes[d];
       load->total_bytes = load->weights_bytes + load->kv_bytes + load->state_bytes +
-                          load->compute_bytes + load->mmproj_bytes + load->draft_bytes;
+                          load->compute_bytes + load->mmproj_bytes + load->draft_bytes +
+                          load->lora_bytes;
       if (load->total_bytes > load->usable_bytes)
         out->fits = FALSE;
       out->gpu_weights_read_bytes[d] = (guint64) llround (gpu_read[d]);

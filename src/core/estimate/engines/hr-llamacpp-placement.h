@@ -44,6 +44,11 @@ typedef struct
                                        * GPU d can give (0: usable_bytes) */
   guint64 mmproj_bytes;               /* a vision projector, on GPU 0 */
   guint64 draft_bytes[HR_MAX_DEVICES]; /* a draft model's part on each GPU */
+  double lora_layer_bytes;            /* LoRA adapters, per repeating layer:
+                                       * each tensor goes with the layer it
+                                       * adapts (src/llama-adapter.cpp) */
+  gboolean kv_on_host;                /* --no-kv-offload: every layer's KV
+                                       * cache and state in RAM */
   HrSplitMode split_mode;             /* LAYER or ROW (NONE: n_devices 1) */
   double split[HR_MAX_DEVICES];       /* shares, summing to 1 */
   guint32 n_cpu_moe;
@@ -56,6 +61,7 @@ typedef struct
   HrDeviceLoad devices[HR_MAX_DEVICES];
   guint64 host_weights_bytes;         /* weights in RAM, embeddings included */
   guint64 host_kv_bytes;
+  guint64 host_lora_bytes;            /* adapters of the CPU's layers */
   guint64 host_bytes;                 /* all of it: weights, KV, buffers */
   guint64 gpu_weights_read_bytes[HR_MAX_DEVICES]; /* per decoded token */
   guint64 host_weights_read_bytes;

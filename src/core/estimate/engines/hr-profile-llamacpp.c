@@ -113,6 +113,8 @@ placement_input (const HrEstimateInput    *input,
     .split_mode = mode,
     .n_cpu_moe = input->placement.n_cpu_moe,
     .mmproj_bytes = input->mmproj_weights_bytes + input->mmproj_compute_bytes,
+    .lora_layer_bytes = (double) input->lora_bytes / MAX (input->model->n_layers, 1),
+    .kv_on_host = input->kv_on_host,
   };
   memcpy (in->draft_bytes, input->draft_device_bytes, sizeof in->draft_bytes);
 
@@ -158,6 +160,14 @@ fits_whole_at (const HrEstimateInput *input,
     return FALSE;
   hr_llamacpp_place (&in, input->placement.gpu_layers_fixed ? input->placement.gpu_layers
                                                              : input->model->n_layers + 1, &p);
+  /* --no-kv-offload: the cache grows in RAM, which then bounds it */
+  if (input->kv_on_host)
+    {
+      HrEstimate ram = { 0 };
+
+      hr_profile_ram (input, &ram);
+      return p.fits && p.host_bytes + input->host_cache_bytes <= ram.ram_usable_bytes;
+    }
   return p.fits;
 }
 
@@ -279,6 +289,7 @@ speed_input (const HrEstimateInput          *input,
    * that resolution (hr-llamacpp-memory.c, hr-ollama-params.c). */
   out->flash_attn = params->flash_attn;
   out->kv_bytes_per_element = params->kv_k_bytes_per_element;
+  out->kv_on_host = input->kv_on_host;
 }
 
 gboolean
@@ -356,7 +367,10 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   result->host_weights_bytes = p.host_weights_bytes;
   result->host_kv_bytes = p.host_kv_bytes;
   result->host_bytes = p.host_bytes;
-  result->ram_fits = p.host_bytes <= result->ram_usable_bytes;
+  result->kv_on_host = input->kv_on_host;
+  result->host_cache_bytes = input->host_cache_bytes;
+  /* the prompt cache fills as prompts are cached, up to its limit */
+  result->ram_fits = p.host_bytes + input->host_cache_bytes <= result->ram_usable_bytes;
   all_on_gpu = p.gpu_layers == model->n_layers + 1 &&
                (input->placement.n_cpu_moe == 0 || input->experts == 0);
   if (p.gpu_layers == 0)
@@ -388,8 +402,13 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
   result->per_device_overhead_bytes = p.devices[heaviest].compute_bytes;
   result->per_device_mmproj_bytes = p.devices[heaviest].mmproj_bytes;
   result->per_device_draft_bytes = p.devices[heaviest].draft_bytes;
+  result->per_device_lora_bytes = p.devices[heaviest].lora_bytes;
+  result->lora_bytes = p.host_lora_bytes;
   for (guint32 d = 0; d < p.n_devices; d++)
-    result->draft_bytes += p.devices[d].draft_bytes;
+    {
+      result->draft_bytes += p.devices[d].draft_bytes;
+      result->lora_bytes += p.devices[d].lora_bytes;
+    }
   result->mmproj_bytes = p.devices[0].mmproj_bytes;
   result->mmproj_weights_bytes = input->mmproj_weights_bytes;
   result->mmproj_compute_bytes = input->mmproj_compute_bytes;
@@ -420,6 +439,8 @@ hr_profile_llamacpp_run (const HrEstimateInput  *input,
 
     for (guint32 d = 0; d < in.n_devices; d++)
       all_gpus += (double) hr_llamacpp_usable (&in, d);
+    if (input->kv_on_host)
+      all_gpus = (double) result->ram_usable_bytes;
     while (step < HR_CONTEXT_MAX &&
            hr_kv_bytes (model, step, MAX (input->batch, 1), bpe) <= all_gpus)
       step *= 2;
