@@ -672,6 +672,77 @@ test_gpu_layers_control (void)
 }
 
 /* The prompt presets time the prompts the CLI times with --prompt-tokens. */
+/* The whole load's rows: the KV cache in RAM (llama-server only) and a
+ * LoRA adapter's rank, each set by its control, the chart's bars and
+ * the CLI's figures the same. */
+static void
+test_whole_load_rows (void)
+{
+  HrWindow *window = new_window ();
+  HrCalculator *calc = hr_window_get_calculator (window);
+  HrCatalog *catalog = hr_calculator_get_catalog (calc);
+  GtkWidget *group = find_widget (GTK_WIDGET (window), HR_TYPE_PLACEMENT_GROUP, 0);
+  GtkSwitch *kv_switch = GTK_SWITCH (find_widget (group, GTK_TYPE_SWITCH, 1));
+  GtkSpinButton *lora_spin = GTK_SPIN_BUTTON (find_widget (group, GTK_TYPE_SPIN_BUTTON, 4));
+  GtkWidget *kv_row = gtk_widget_get_ancestor (GTK_WIDGET (kv_switch), ADW_TYPE_ACTION_ROW);
+  HrMemoryChart *chart = find_chart (hr_window_get_view (window, "overview"));
+  const char *host[] = { "estimate", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--precision",
+                         "q4_k_m", "--hardware", "rtx-3060-12gb", "--engine", "llamacpp",
+                         "--context", "32768", "--kv-offload", "off", "--lora", "16", "--json",
+                         NULL };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *o, *device;
+  const HrChartBar *bar;
+  g_autofree char *subtitle = NULL;
+
+  set_seed_case (calc);
+  hr_calculator_freeze (calc);
+  hr_calculator_set_model (calc, hr_catalog_find_model (catalog, "meta-llama/Llama-3.1-8B-Instruct"));
+  hr_calculator_set_engine (calc, HR_ENGINE_LLAMACPP);
+  hr_calculator_thaw (calc);
+  hr_test_iterate ();
+  g_assert_true (gtk_widget_get_visible (kv_row));
+  g_assert_false (gtk_switch_get_active (kv_switch));
+  g_assert_cmpuint (hr_memory_chart_get_n_bars (chart), ==, 0);
+
+  gtk_switch_set_active (kv_switch, TRUE);
+  gtk_spin_button_set_value (lora_spin, 16);
+  hr_test_iterate ();
+  g_assert_true (hr_calculator_get_kv_on_host (calc));
+  g_assert_cmpuint (hr_calculator_get_lora_rank (calc), ==, 16);
+  g_assert_true (hr_calculator_get_valid (calc));
+
+  /* one GPU bar with no cache, one system-RAM bar holding it: the CLI's */
+  root = hr_test_run_cli_json (host);
+  o = json_node_get_object (root);
+  device = json_array_get_object_element (json_object_get_array_member (o, "devices"), 0);
+  g_assert_cmpuint (hr_memory_chart_get_n_bars (chart), ==, 2);
+  bar = hr_memory_chart_get_bar (chart, 0);
+  g_assert_cmpuint (bar->kv_bytes, ==, 0);
+  g_assert_cmpuint (bar->weights_bytes + bar->kv_bytes + bar->state_bytes + bar->overhead_bytes,
+                    ==, json_object_get_int_member (device, "total_bytes"));
+  bar = hr_memory_chart_get_bar (chart, 1);
+  assert_shows (bar->name, "System RAM · KV cache");
+  g_assert_cmpuint (bar->kv_bytes, ==, json_object_get_int_member (o, "kv_bytes"));
+  g_assert_cmpuint (hr_calculator_get_estimate (calc)->lora_bytes, ==,
+                    json_object_get_int_member (o, "lora_bytes"));
+  g_object_get (gtk_widget_get_ancestor (GTK_WIDGET (lora_spin), ADW_TYPE_ACTION_ROW),
+                "subtitle", &subtitle, NULL);
+  assert_shows (subtitle, "beside the layers it adapts");
+
+  /* Ollama has no --no-kv-offload: one clear state, and the row stays to
+   * turn it off */
+  hr_calculator_set_engine (calc, HR_ENGINE_OLLAMA);
+  hr_test_iterate ();
+  g_assert_false (hr_calculator_get_valid (calc));
+  g_assert_true (gtk_widget_get_visible (kv_row));
+  gtk_switch_set_active (kv_switch, FALSE);
+  hr_test_iterate ();
+  g_assert_true (hr_calculator_get_valid (calc));
+  g_assert_false (gtk_widget_get_visible (kv_row));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_prompt_presets (void)
 {
@@ -1180,8 +1251,8 @@ test_settings_match_properties (void)
           g_assert_false (g_param_value_validate (pspec, &high_value));
         }
     }
-  /* the ten kept inputs, the context, the sequences and the GPU count */
-  g_assert_cmpuint (matched, ==, 13);
+  /* the twelve kept inputs, the context, the sequences and the GPU count */
+  g_assert_cmpuint (matched, ==, 15);
 }
 
 /* Entries that no longer exist fall back to the defaults, silently. */
@@ -1361,6 +1432,7 @@ main (int   argc,
   add_test ("/window/later-groups", test_later_groups);
   add_test ("/window/gpu-layers-control", test_gpu_layers_control);
   add_test ("/window/prompt-presets", test_prompt_presets);
+  add_test ("/window/whole-load-rows", test_whole_load_rows);
   add_test ("/window/impossible-fix", test_impossible_fix);
   add_test ("/window/import-local-own-type", test_import_local_own_type);
   add_test ("/window/no-estimate-views", test_no_estimate_views);

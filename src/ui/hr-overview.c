@@ -787,6 +787,14 @@ on_prompt_toggled (HrOverview      *self,
  * place; a model with recurrent layers too, for the state each device
  * holds.  Otherwise the chart's single bar, bound in the template (the
  * state too, its own segment). */
+/* A projector, a draft or adapters beside the model (the single bar's
+ * bindings have no place for them: the per-device bars do). */
+static gboolean
+beside_model (const HrEstimate *e)
+{
+  return e->mmproj_bytes > 0 || e->draft_bytes > 0 || e->lora_bytes > 0;
+}
+
 static void
 update_chart (HrOverview       *self,
               const HrEstimate *e)
@@ -798,7 +806,8 @@ update_chart (HrOverview       *self,
   gboolean llamacpp = e->engine == HR_ENGINE_LLAMACPP || e->engine == HR_ENGINE_OLLAMA;
 
   if (hr_calculator_get_valid (calculator) && llamacpp && hardware != NULL &&
-      (e->n_devices > 1 || is_offloaded (e) || e->state_bytes > 0))
+      (e->n_devices > 1 || is_offloaded (e) || e->state_bytes > 0 || beside_model (e) ||
+       e->kv_on_host))
     {
       for (guint d = 0; d < e->n_devices && n < HR_CHART_MAX_BARS - 1; d++)
         {
@@ -812,11 +821,14 @@ update_chart (HrOverview       *self,
             /* TRANSLATORS: a bar of the memory chart, "GPU 1 · 25 layers" */
             g_strdup_printf (ngettext ("%s · %u layer", "%s · %u layers", load->layers),
                              device, load->layers),
-            load->weights_bytes, load->kv_bytes, load->state_bytes, load->compute_bytes,
+            load->weights_bytes, load->kv_bytes, load->state_bytes,
+            /* what loads beside the model is drawn with the buffers, in
+             * "the rest": its own segment is not drawn yet */
+            load->compute_bytes + load->mmproj_bytes + load->draft_bytes + load->lora_bytes,
             load->usable_bytes, hr_hardware_get_memory_bytes (hardware),
           };
         }
-      if (is_offloaded (e))
+      if (is_offloaded (e) || e->kv_on_host)
         {
           guint cpu_layers = hr_summary_cpu_layers (e);
 
@@ -825,7 +837,10 @@ update_chart (HrOverview       *self,
             /* TRANSLATORS: the system-memory bar of the memory chart */
             ? g_strdup_printf (ngettext ("System RAM · %u layer", "System RAM · %u layers",
                                          cpu_layers), cpu_layers)
-            : g_strdup (_("System RAM · experts")),
+            : is_offloaded (e) ? g_strdup (_("System RAM · experts"))
+            /* TRANSLATORS: the system-memory bar of the memory chart with
+             * the KV cache kept there (--no-kv-offload) */
+            : g_strdup (_("System RAM · KV cache")),
             e->host_weights_bytes, e->host_kv_bytes, 0,
             hr_summary_host_other_bytes (e),
             e->ram_usable_bytes, e->ram_bytes,

@@ -4,7 +4,9 @@
  *
  * The placement inputs of llama.cpp and Ollama — automatic or fixed GPU
  * layers, the split mode with several GPUs, the experts of an MoE model
- * kept in system RAM — and the system memory the rest goes to.  Shown
+ * kept in system RAM — the system memory the rest goes to, and what
+ * loads beside the model: the KV cache kept in RAM (llama-server) and a
+ * LoRA adapter by its rank.  Shown
  * only when one of those engines answers.  Every control shows what the
  * calculator used (the layers the automatic choice placed, the RAM it
  * assumed) and sets its input when the user changes it; nothing is
@@ -33,6 +35,10 @@ struct _HrPlacementGroup
   AdwComboRow *split_row;
   AdwActionRow *experts_row;
   GtkAdjustment *experts_adjustment;
+  AdwActionRow *kv_host_row;
+  GtkSwitch *kv_host_switch;
+  AdwActionRow *lora_row;
+  GtkAdjustment *lora_adjustment;
   AdwActionRow *ram_row;
   GtkAdjustment *ram_adjustment;
   AdwActionRow *bandwidth_row;
@@ -69,6 +75,15 @@ uses_placement (HrCalculator *calculator)
 
   g_object_get (calculator, "engine-used", &engine, NULL);
   return engine == HR_ENGINE_LLAMACPP || engine == HR_ENGINE_OLLAMA;
+}
+
+static gboolean
+uses_llamacpp (HrCalculator *calculator)
+{
+  guint engine = HR_ENGINE_GENERIC;
+
+  g_object_get (calculator, "engine-used", &engine, NULL);
+  return engine == HR_ENGINE_LLAMACPP;
 }
 
 static char *
@@ -247,6 +262,29 @@ refresh (HrView *view)
   gtk_adjustment_set_upper (self->experts_adjustment, n_layers);
   gtk_adjustment_set_value (self->experts_adjustment, hr_calculator_get_n_cpu_moe (calculator));
 
+  /* --no-kv-offload is llama-server's: shown for it, and while it is on
+   * (so that it can be turned off under Ollama, which refuses it) */
+  gtk_widget_set_visible (GTK_WIDGET (self->kv_host_row),
+                          uses_llamacpp (calculator) || hr_calculator_get_kv_on_host (calculator));
+  gtk_switch_set_active (self->kv_host_switch, hr_calculator_get_kv_on_host (calculator));
+  gtk_adjustment_set_value (self->lora_adjustment, hr_calculator_get_lora_rank (calculator));
+  {
+    g_autofree char *lora = NULL;
+
+    if (hr_calculator_get_lora_rank (calculator) == 0)
+      lora = g_strdup (_("None; a rank adds an adapter over every linear layer (F16)"));
+    else if (valid)
+      {
+        g_autofree char *size = hr_format_size (e->lora_bytes, hr_view_get_units (view));
+
+        /* TRANSLATORS: the LoRA row, "168 MiB beside the layers it adapts" */
+        lora = g_strdup_printf (_("%s beside the layers it adapts"), size);
+      }
+    else
+      lora = g_strdup (_("No estimate for these settings"));
+    adw_action_row_set_subtitle (self->lora_row, lora);
+  }
+
   sync_ram (self, calculator, e, valid);
 
   self->syncing = FALSE;
@@ -300,6 +338,27 @@ on_experts_changed (HrPlacementGroup *self)
     return;
   hr_calculator_set_n_cpu_moe (calculator,
                                (guint) gtk_adjustment_get_value (self->experts_adjustment));
+}
+
+static void
+on_kv_host_toggled (HrPlacementGroup *self)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+
+  if (self->syncing || calculator == NULL)
+    return;
+  hr_calculator_set_kv_on_host (calculator, gtk_switch_get_active (self->kv_host_switch));
+}
+
+static void
+on_lora_changed (HrPlacementGroup *self)
+{
+  HrCalculator *calculator = hr_view_get_calculator (HR_VIEW (self));
+
+  if (self->syncing || calculator == NULL)
+    return;
+  hr_calculator_set_lora_rank (calculator,
+                               (guint) gtk_adjustment_get_value (self->lora_adjustment));
 }
 
 static void
@@ -359,6 +418,10 @@ hr_placement_group_class_init (HrPlacementGroupClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, split_row);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, experts_row);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, experts_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, kv_host_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, kv_host_switch);
+  gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, lora_row);
+  gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, lora_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, ram_row);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, ram_adjustment);
   gtk_widget_class_bind_template_child (widget_class, HrPlacementGroup, bandwidth_row);
@@ -371,6 +434,8 @@ hr_placement_group_class_init (HrPlacementGroupClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_layers_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_split_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_experts_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_kv_host_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_lora_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_ram_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_bandwidth_changed);
 }

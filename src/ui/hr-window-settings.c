@@ -32,6 +32,7 @@
 static const char * const kept_properties[] = {
   "nodes", "flash-attn", "gpu-memory-utilization", "users", "target-tokens-per-s",
   "prompt-tokens", "gpu-layers", "gpu-layers-auto", "split-mode", "n-cpu-moe",
+  "kv-on-host", "lora-rank",
 };
 
 /* Sets each kept property from its key; a value the property would

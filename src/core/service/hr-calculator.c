@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "hr-calculator.h"
+#include "hr-extras.h"
 #include "hr-defaults.h"
 #include "hr-fields.h"
 
@@ -80,6 +81,8 @@ enum {
   PROP_GPU_LAYERS,
   PROP_SPLIT_MODE,
   PROP_N_CPU_MOE,
+  PROP_KV_ON_HOST,
+  PROP_LORA_RANK,
   PROP_RAM_BYTES,
   PROP_RAM_BANDWIDTH,
   PROP_DEPTH,
@@ -507,6 +510,12 @@ hr_calculator_get_property (GObject    *object,
     case PROP_SPLIT_MODE:
       g_value_set_uint (value, self->scenario.placement.split_mode);
       break;
+    case PROP_KV_ON_HOST:
+      g_value_set_boolean (value, self->scenario.kv_on_host);
+      break;
+    case PROP_LORA_RANK:
+      g_value_set_uint (value, hr_calculator_get_lora_rank (self));
+      break;
     case PROP_N_CPU_MOE:
       g_value_set_uint (value, self->scenario.placement.n_cpu_moe);
       break;
@@ -625,6 +634,12 @@ hr_calculator_set_property (GObject      *object,
     case PROP_SPLIT_MODE:
       hr_calculator_set_split_mode (self, g_value_get_uint (value));
       break;
+    case PROP_KV_ON_HOST:
+      hr_calculator_set_kv_on_host (self, g_value_get_boolean (value));
+      break;
+    case PROP_LORA_RANK:
+      hr_calculator_set_lora_rank (self, g_value_get_uint (value));
+      break;
     case PROP_N_CPU_MOE:
       hr_calculator_set_n_cpu_moe (self, g_value_get_uint (value));
       break;
@@ -735,6 +750,12 @@ hr_calculator_class_init (HrCalculatorClass *klass)
   properties[PROP_N_CPU_MOE] =
     g_param_spec_uint ("n-cpu-moe", NULL, "llama.cpp: experts of the first N layers in RAM",
                        0, HR_GPU_LAYERS_MAX, 0, rw);
+  properties[PROP_KV_ON_HOST] =
+    g_param_spec_boolean ("kv-on-host", NULL, "llama-server: the KV cache in system RAM "
+                          "(--no-kv-offload)", FALSE, rw);
+  properties[PROP_LORA_RANK] =
+    g_param_spec_uint ("lora-rank", NULL, "llama.cpp, Ollama: one LoRA adapter of this rank "
+                       "over every linear layer; 0 = none", 0, HR_LORA_RANK_MAX, 0, rw);
   properties[PROP_RAM_BYTES] =
     g_param_spec_uint64 ("ram-bytes", NULL, "System memory; 0 = the stated assumption",
                          0, G_MAXUINT64, 0, rw);
@@ -1534,6 +1555,46 @@ hr_calculator_set_n_cpu_moe (HrCalculator *self,
 }
 
 /**
+ * hr_calculator_set_kv_on_host:
+ * @kv_on_host: llama-server keeps every layer's KV cache in system RAM
+ *   (--no-kv-offload)
+ */
+void
+hr_calculator_set_kv_on_host (HrCalculator *self,
+                              gboolean      kv_on_host)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  kv_on_host = !!kv_on_host;
+  if (self->scenario.kv_on_host == kv_on_host)
+    return;
+  self->scenario.kv_on_host = kv_on_host;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KV_ON_HOST]);
+  recompute (self);
+}
+
+/**
+ * hr_calculator_set_lora_rank:
+ * @rank: one LoRA adapter of this rank over every linear layer (the
+ *   window's adapter; the CLI takes several and files); 0 for none
+ */
+void
+hr_calculator_set_lora_rank (HrCalculator *self,
+                             guint         rank)
+{
+  g_return_if_fail (HR_IS_CALCULATOR (self));
+
+  rank = MIN (rank, HR_LORA_RANK_MAX);
+  if (hr_calculator_get_lora_rank (self) == rank)
+    return;
+  self->scenario.n_lora = rank > 0 ? 1 : 0;
+  self->scenario.lora_paths[0] = NULL;
+  self->scenario.lora_ranks[0] = rank;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LORA_RANK]);
+  recompute (self);
+}
+
+/**
  * hr_calculator_set_ram_bytes:
  * @ram_bytes: the system memory; 0 for the stated assumption
  */
@@ -1628,6 +1689,8 @@ INPUT_GETTER (gboolean, gpu_layers_auto, !self->scenario.placement.gpu_layers_fi
 INPUT_GETTER (guint, gpu_layers, self->scenario.placement.gpu_layers)
 INPUT_GETTER (HrSplitMode, split_mode, self->scenario.placement.split_mode)
 INPUT_GETTER (guint, n_cpu_moe, self->scenario.placement.n_cpu_moe)
+INPUT_GETTER (gboolean, kv_on_host, self->scenario.kv_on_host)
+INPUT_GETTER (guint, lora_rank, self->scenario.n_lora > 0 ? self->scenario.lora_ranks[0] : 0)
 INPUT_GETTER (guint64, ram_bytes, self->scenario.ram.bytes)
 INPUT_GETTER (double, ram_bandwidth, self->scenario.ram.bandwidth_gbps)
 INPUT_GETTER (gboolean, valid, self->valid)

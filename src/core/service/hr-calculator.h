@@ -95,6 +95,12 @@ void               hr_calculator_set_gpu_layers     (HrCalculator *self,
 HrSplitMode        hr_calculator_get_split_mode     (HrCalculator *self);
 void               hr_calculator_set_split_mode     (HrCalculator *self,
                                                      HrSplitMode   split_mode);
+gboolean           hr_calculator_get_kv_on_host     (HrCalculator *self);
+void               hr_calculator_set_kv_on_host     (HrCalculator *self,
+                                                     gboolean      kv_on_host);
+guint              hr_calculator_get_lora_rank      (HrCalculator *self);
+void               hr_calculator_set_lora_rank      (HrCalculator *self,
+                                                     guint         rank);
 guint              hr_calculator_get_n_cpu_moe      (HrCalculator *self);
 void               hr_calculator_set_n_cpu_moe      (HrCalculator *self,
                                                      guint         n_cpu_moe);
